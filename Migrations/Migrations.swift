@@ -1,0 +1,22 @@
+/// The app's SQL migrations, in the order they apply.
+///
+/// Each is a file beside this one, compiled into the binary so an installed
+/// `todo` needs nothing on disk but its database. A migration is never edited
+/// once it has landed: a schema change is a new file, added at the end here.
+public enum AppMigrations {
+    public struct Migration: Sendable {
+        /// The file name without `.sql`: the identifier GRDB records as applied.
+        public let identifier: String
+        public let sql: String
+    }
+
+    // SwiftPM names an embedded file after its file name with the leading
+    // digit turned into `_`: `0001_create_todo.sql` is `_001_create_todo_sql`.
+    public static let all: [Migration] = [
+        Migration(identifier: "0001_create_todo", sql: text(PackageResources._001_create_todo_sql)),
+    ]
+
+    private static func text(_ bytes: [UInt8]) -> String {
+        String(decoding: bytes, as: UTF8.self)
+    }
+}

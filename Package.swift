@@ -1,0 +1,74 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// Every target builds in Swift 6 language mode with complete concurrency checking.
+let strict: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "todo",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "todo", targets: ["todo"]),
+        .library(name: "TodoCore", targets: ["TodoCore"]),
+        .library(name: "TodoStorage", targets: ["TodoStorage"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    ],
+    targets: [
+        // State, logic and selectors: no database, no HTTP.
+        .target(name: "TodoCore", swiftSettings: strict),
+        // SQL schema, compiled into the binaries.
+        .target(
+            name: "TodoMigrations",
+            path: "Migrations",
+            resources: [
+                .embedInCode("0001_create_todo.sql"),
+            ],
+            swiftSettings: strict
+        ),
+        // SQLite storage on GRDB.
+        .target(
+            name: "TodoStorage",
+            dependencies: [
+                "TodoCore",
+                "TodoMigrations",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: strict
+        ),
+        // The command line: one ArgumentParser command per file.
+        .target(
+            name: "TodoCLI",
+            dependencies: [
+                "TodoCore",
+                "TodoStorage",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(name: "todo", dependencies: ["TodoCLI"], swiftSettings: strict),
+
+        .testTarget(name: "TodoCoreTests", dependencies: ["TodoCore"], swiftSettings: strict),
+        .testTarget(
+            name: "TodoStorageTests",
+            dependencies: [
+                "TodoCore",
+                "TodoStorage",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "TodoCLITests",
+            dependencies: ["TodoCLI", "TodoStorage"],
+            swiftSettings: strict
+        ),
+    ]
+)

@@ -1,0 +1,36 @@
+import ArgumentParser
+import TodoCore
+
+struct AddCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Add a todo.",
+        discussion: """
+            Several words are joined with spaces. Text is trimmed, must not be empty, \
+            must fit on one line, and holds at most \(TodoText.maximumLength) characters.
+
+            Examples:
+              todo add "buy milk"
+              todo add call the bank --json
+            """
+    )
+
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var output: OutputOptions
+
+    @Argument(help: "The todo's text.")
+    var words: [String]
+
+    @MainActor
+    mutating func run() async throws {
+        let (logic, db) = try database.logic()
+        let item = try await logic.addTodo(text: words.joined(separator: " "))
+        let added = try db.resolveListed(idPrefixes: [item.idString])[0]
+        let out = OutputBuffer()
+        if output.json {
+            out.write(TodoJSON.object(item) + "\n")
+        } else {
+            out.write(TodoFormatter(usesColor: Terminal.usesColor(), idWidth: 0).change("Added", added))
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import ArgumentParser
+import TodoCore
+
+struct ShowCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Show every detail of a todo.",
+        discussion: """
+            Example:
+              todo show 3f2a
+            """
+    )
+
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var output: OutputOptions
+
+    @Argument(help: "ID (or unique prefix) of the todo.")
+    var id: String
+
+    mutating func run() async throws {
+        let db = try database.open()
+        let todo = try db.resolveListed(idPrefixes: [try TodoID.normalizedPrefix(id)])[0]
+        let out = OutputBuffer()
+        if output.json {
+            out.write(TodoJSON.object(todo.item) + "\n")
+        } else {
+            out.write(TodoFormatter(usesColor: Terminal.usesColor(), idWidth: 0).details(todo))
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import ArgumentParser
+import TodoCore
+import TodoStorage
+
+/// The options every command shares: which database to use.
+struct DatabaseOptions: ParsableArguments {
+    @Option(
+        name: .customLong("database"),
+        help: ArgumentHelp(
+            "The SQLite file to use (default: $TODO_DATABASE, else $XDG_DATA_HOME/todo/todo.sqlite, else ~/.local/share/todo/todo.sqlite).",
+            valueName: "path"
+        )
+    )
+    var path: String?
+
+    /// Opens the database, creating it on first use.
+    func open() throws -> AppDatabase {
+        try AppDatabase.open(path: DatabaseLocation.resolve(explicit: path))
+    }
+
+    /// The logic over the opened database, with a fresh state.
+    @MainActor
+    func logic() throws -> (TodoLogic, AppDatabase) {
+        let database = try open()
+        return (TodoLogic(state: TodoState(), storage: database), database)
+    }
+}
+
+/// `--json`, for commands that print todos.
+struct OutputOptions: ParsableArguments {
+    @Flag(help: "Print JSON instead of text (the format is described in README.md).")
+    var json = false
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// Buffered output to standard output: listing a million todos makes one
+/// write per 64 KiB instead of one per line.
+final class OutputBuffer {
+    private var buffer: [UInt8] = []
+    private let capacity = 1 << 16
+    private let fileDescriptor: Int32
+
+    init(fileDescriptor: Int32 = STDOUT_FILENO) {
+        self.fileDescriptor = fileDescriptor
+        buffer.reserveCapacity(capacity)
+    }
+
+    func write(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= capacity {
+            flush()
+        }
+    }
+
+    func flush() {
+        var offset = 0
+        while offset < buffer.count {
+            let written = buffer[offset...].withUnsafeBytes { bytes in
+                Foundation.write(fileDescriptor, bytes.baseAddress, bytes.count)
+            }
+            if written <= 0 {
+                if written < 0 && errno == EINTR { continue }
+                break
+            }
+            offset += written
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    deinit {
+        flush()
+    }
+}
+
+/// Whether to colour output: only on a terminal, never with `NO_COLOR` set,
+/// never for `TERM=dumb`.
+enum Terminal {
+    static func usesColor(fileDescriptor: Int32 = STDOUT_FILENO) -> Bool {
+        let environment = ProcessInfo.processInfo.environment
+        if let noColor = environment["NO_COLOR"], !noColor.isEmpty {
+            return false
+        }
+        if environment["TERM"] == "dumb" {
+            return false
+        }
+        return isatty(fileDescriptor) == 1
+    }
+}

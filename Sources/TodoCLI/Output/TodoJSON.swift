@@ -1,0 +1,82 @@
+import Foundation
+import TodoCore
+
+/// The JSON form of todos, stable for scripts: an object per todo with the
+/// keys `id`, `text`, `done`, `createdAt`, `updatedAt`, `completedAt`, in
+/// that order; times are ISO 8601 UTC with milliseconds, `completedAt` is null
+/// when not done. Written by hand so a million todos stream out quickly;
+/// `TodoItem`'s `Codable` conformance reads the same form back.
+enum TodoJSON {
+    static func object(_ item: TodoItem) -> String {
+        var out = "{\"id\":\""
+        out += item.idString
+        out += "\",\"text\":"
+        appendString(item.text, to: &out)
+        out += item.isDone ? ",\"done\":true" : ",\"done\":false"
+        out += ",\"createdAt\":\"" + ISO8601.string(from: item.createdAt)
+        out += "\",\"updatedAt\":\"" + ISO8601.string(from: item.updatedAt) + "\""
+        if let completedAt = item.completedAt {
+            out += ",\"completedAt\":\"" + ISO8601.string(from: completedAt) + "\"}"
+        } else {
+            out += ",\"completedAt\":null}"
+        }
+        return out
+    }
+
+    /// Writes a JSON array, one todo per line, as `forEach` produces them.
+    static func writeArray(to output: OutputBuffer, _ forEach: ((TodoItem) -> Void) throws -> Void) rethrows {
+        var first = true
+        output.write("[")
+        try forEach { item in
+            output.write(first ? "\n" : ",\n")
+            first = false
+            output.write(object(item))
+        }
+        output.write(first ? "]\n" : "\n]\n")
+    }
+
+    static func appendString(_ text: String, to out: inout String) {
+        out += "\""
+        var plainStart = text.unicodeScalars.startIndex
+        let scalars = text.unicodeScalars
+        var index = scalars.startIndex
+        while index < scalars.endIndex {
+            let scalar = scalars[index]
+            let escape: String? = switch scalar {
+            case "\"": "\\\""
+            case "\\": "\\\\"
+            case "\n": "\\n"
+            case "\r": "\\r"
+            case "\t": "\\t"
+            case _ where scalar.value < 0x20:
+                "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
+            default: nil
+            }
+            if let escape {
+                out.unicodeScalars.append(contentsOf: scalars[plainStart..<index])
+                out += escape
+                plainStart = scalars.index(after: index)
+            }
+            index = scalars.index(after: index)
+        }
+        out.unicodeScalars.append(contentsOf: scalars[plainStart..<scalars.endIndex])
+        out += "\""
+    }
+
+    /// A decoder for the JSON form: accepts dates with or without milliseconds.
+    static func decoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let date = ISO8601.date(from: text) else {
+                throw DecodingError.dataCorruptedError(
+                    in: container,
+                    debugDescription: "'\(text)' is not an ISO 8601 date such as 2026-11-21T09:30:00.000Z"
+                )
+            }
+            return date
+        }
+        return decoder
+    }
+}

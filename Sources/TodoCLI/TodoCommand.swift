@@ -1,0 +1,37 @@
+import ArgumentParser
+
+/// The `todo` command: a fast, offline todo list on SQLite.
+public struct TodoCommand: AsyncParsableCommand {
+    public static let version = "0.1.0"
+
+    public static let configuration = CommandConfiguration(
+        commandName: "todo",
+        abstract: "A fast, offline todo list kept in SQLite.",
+        discussion: """
+            Todos live in one SQLite file: --database PATH, else $TODO_DATABASE, else \
+            $XDG_DATA_HOME/todo/todo.sqlite, else ~/.local/share/todo/todo.sqlite.
+            IDs are shown as the shortest unique prefix of each todo's UUID; any unique \
+            prefix is accepted. With no subcommand, todo lists pending todos.
+
+            Examples:
+              todo add "buy milk"
+              todo list --query mi
+              todo done 3f2a
+            """,
+        version: version,
+        subcommands: [
+            AddCommand.self,
+            ListCommand.self,
+            DoneCommand.self,
+            UndoneCommand.self,
+            EditCommand.self,
+            RemoveCommand.self,
+            ShowCommand.self,
+            ExportCommand.self,
+            ImportCommand.self,
+        ],
+        defaultSubcommand: ListCommand.self
+    )
+
+    public init() {}
+}

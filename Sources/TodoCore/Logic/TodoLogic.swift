@@ -1,0 +1,145 @@
+/// The actions a user takes: each calls storage, then drives the state.
+///
+/// Every action updates the state before it returns. A failure is recorded in
+/// `state.error` and also thrown, so a view can show it and a command line can
+/// exit with it; nothing is swallowed.
+@MainActor
+public final class TodoLogic {
+    public let state: TodoState
+    private let storage: any TodoStorage
+    private let environment: TodoEnvironment
+
+    public init(state: TodoState, storage: any TodoStorage, environment: TodoEnvironment = .live) {
+        self.state = state
+        self.storage = storage
+        self.environment = environment
+    }
+}
+
+// MARK: - Actions
+
+extension TodoLogic {
+    /// Creates a todo from `text`, stores it, and shows it at the top.
+    @discardableResult
+    public func addTodo(text: String) async throws(TodoError) -> TodoItem {
+        try await run { [environment, storage] in
+            let item = TodoItem(
+                id: environment.uuid(),
+                text: try TodoText.validated(text),
+                createdAt: environment.now()
+            )
+            try await storage.insert(item)
+            // Adding clears the query; remember that, so recovering it gives "" too.
+            try await storage.setLastQuery("")
+            return item
+        } then: { item in
+            self.state.addTodo(item)
+        }
+    }
+
+    /// Loads the todos a request selects: loading, then success or failure.
+    public func fetchTodos(_ request: TodoRequest = TodoRequest()) async throws(TodoError) {
+        state.fetchTodoRequest()
+        do {
+            let items = try await storage.fetchTodos(request)
+            state.fetchTodoSuccess(items: items)
+        } catch {
+            let failure = TodoError(error)
+            state.fetchTodoFail(failure)
+            throw failure
+        }
+    }
+
+    /// Sets the search query and remembers it for next time.
+    public func setQuery(_ query: String) async throws(TodoError) {
+        state.setQuery(query)
+        try await run { [storage] in
+            try await storage.setLastQuery(query)
+        } then: { _ in }
+    }
+
+    /// Restores the query the user last searched for.
+    public func recoverLastQuery() async throws(TodoError) {
+        let query = try await run { [storage] in
+            try await storage.lastQuery()
+        } then: { _ in }
+        state.setQuery(query)
+    }
+
+    /// Marks todos done (or not done), all or none.
+    @discardableResult
+    public func setDone(_ done: Bool, idPrefixes: [String]) async throws(TodoError) -> [TodoItem] {
+        try await run { [environment, storage] in
+            let items = try await storage.resolve(idPrefixes: try Self.normalized(idPrefixes))
+            let now = environment.now()
+            let changed = items.map { $0.marking(done: done, at: now) }
+            try await storage.update(changed)
+            return changed
+        } then: { changed in
+            self.state.updateTodos(changed)
+        }
+    }
+
+    /// Replaces a todo's text.
+    @discardableResult
+    public func editTodo(idPrefix: String, text: String) async throws(TodoError) -> TodoItem {
+        try await run { [environment, storage] in
+            let newText = try TodoText.validated(text)
+            let items = try await storage.resolve(idPrefixes: try Self.normalized([idPrefix]))
+            let edited = items[0].editing(text: newText, at: environment.now())
+            try await storage.update([edited])
+            return edited
+        } then: { edited in
+            self.state.updateTodos([edited])
+        }
+    }
+
+    /// Deletes todos, all or none.
+    @discardableResult
+    public func deleteTodos(idPrefixes: [String]) async throws(TodoError) -> [TodoItem] {
+        try await run { [storage] in
+            let items = try await storage.resolve(idPrefixes: try Self.normalized(idPrefixes))
+            try await storage.delete(ids: items.map(\.id))
+            return items
+        } then: { deleted in
+            self.state.removeTodos(ids: Set(deleted.map(\.id)))
+        }
+    }
+
+    /// The todos the prefixes name, without changing anything.
+    public func findTodos(idPrefixes: [String]) async throws(TodoError) -> [TodoItem] {
+        try await run { [storage] in
+            try await storage.resolve(idPrefixes: try Self.normalized(idPrefixes))
+        } then: { _ in }
+    }
+}
+
+// MARK: - Running effects
+
+extension TodoLogic {
+    /// Runs an effect; on success applies its result to the state, on failure
+    /// records the error in the state and throws it.
+    private func run<Value: Sendable>(
+        _ effect: @Sendable () async throws -> Value,
+        then apply: (Value) -> Void
+    ) async throws(TodoError) -> Value {
+        do {
+            let value = try await effect()
+            apply(value)
+            return value
+        } catch {
+            let failure = TodoError(error)
+            state.actionFailed(failure)
+            throw failure
+        }
+    }
+
+    private nonisolated static func normalized(_ prefixes: [String]) throws(TodoError) -> [String] {
+        guard !prefixes.isEmpty else { throw .invalidID("") }
+        var normalized: [String] = []
+        for prefix in prefixes {
+            normalized.append(try TodoID.normalizedPrefix(prefix))
+        }
+        return normalized
+    }
+}

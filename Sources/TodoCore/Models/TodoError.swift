@@ -1,0 +1,42 @@
+/// What can go wrong with a todo action, each case saying what the user can do.
+public enum TodoError: Error, Sendable, Equatable, CustomStringConvertible {
+    case emptyText
+    case textTooLong(length: Int, limit: Int)
+    case textHasControlCharacters
+    case invalidID(String)
+    case notFound(String)
+    case ambiguousID(String, matches: Int)
+    /// A storage or service failure, already worded for the user.
+    case failed(String)
+
+    public var description: String {
+        switch self {
+        case .emptyText:
+            "todo text is empty: give the todo some words, e.g. todo add \"buy milk\""
+        case let .textTooLong(length, limit):
+            "todo text is \(length) characters long: the limit is \(limit), shorten it"
+        case .textHasControlCharacters:
+            "todo text contains a line break or control character: keep a todo on one line"
+        case let .invalidID(id):
+            "'\(id)' is not a todo ID: IDs are hexadecimal, as shown by todo list"
+        case let .notFound(id):
+            "no todo has an ID starting with '\(id)': run todo list --all to see IDs"
+        case let .ambiguousID(id, matches):
+            "'\(id)' matches \(matches) todos: type more characters of the ID"
+        case let .failed(message):
+            message
+        }
+    }
+}
+
+extension TodoError {
+    /// Wraps any error so it can sit in state: todo errors stay as they are,
+    /// others keep their own description (storage and sync errors already say what to do).
+    public init(_ error: any Error) {
+        if let error = error as? TodoError {
+            self = error
+        } else {
+            self = .failed(String(describing: error))
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import GRDB
+import TodoCore
+
+/// What an import did.
+public struct ImportSummary: Sendable, Equatable {
+    public var inserted = 0
+    public var updated = 0
+    public var unchanged = 0
+}
+
+extension AppDatabase {
+    /// Stores many todos in one transaction: new IDs are inserted; for an ID
+    /// that exists, the version with the later `updatedAt` is kept.
+    /// Either every todo is stored or, on any failure, none is.
+    public func importTodos(_ items: [TodoItem]) throws -> ImportSummary {
+        try write { db in
+            var summary = ImportSummary()
+            let insert = try db.cachedStatement(sql: """
+                INSERT INTO todo (id, text, searchText, isDone, createdAt, updatedAt, completedAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(id) DO UPDATE SET
+                    text = excluded.text, searchText = excluded.searchText, isDone = excluded.isDone,
+                    createdAt = excluded.createdAt, updatedAt = excluded.updatedAt,
+                    completedAt = excluded.completedAt
+                WHERE excluded.updatedAt > todo.updatedAt
+                """)
+            let exists = try db.cachedStatement(sql: "SELECT 1 FROM todo WHERE id = ?")
+            let tableWasEmpty = try Int.fetchOne(db, sql: "SELECT count(*) FROM (SELECT 1 FROM todo LIMIT 1)") == 0
+            for item in items {
+                let existed = tableWasEmpty ? false : try Bool.fetchOne(exists, arguments: [item.idString]) ?? false
+                try insert.execute(arguments: item.databaseValues)
+                if !existed {
+                    summary.inserted += 1
+                } else if db.changesCount > 0 {
+                    summary.updated += 1
+                } else {
+                    summary.unchanged += 1
+                }
+            }
+            if summary.inserted > 0 {
+                try Self.recomputePrefixLengths(db)
+            }
+            return summary
+        }
+    }
+}

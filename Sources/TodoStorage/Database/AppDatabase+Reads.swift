@@ -1,0 +1,157 @@
+import Foundation
+import GRDB
+import TodoCore
+
+// MARK: - Database Access: Reads
+
+extension AppDatabase {
+    /// Calls `body` with each todo the request selects, newest first, reading
+    /// rows one at a time so memory stays flat however many there are.
+    /// Return false from `body` to stop early.
+    public func forEachTodo(_ request: TodoRequest, _ body: (ListedTodo) throws -> Bool) throws {
+        try StorageError.wrap(path: path) {
+            try dbWriter.read { db in
+                try Self.forEachTodo(db, request, body)
+            }
+        }
+    }
+
+    /// The todos the request selects, newest first.
+    public func fetchListed(_ request: TodoRequest) throws -> [ListedTodo] {
+        var todos: [ListedTodo] = []
+        try forEachTodo(request) { todos.append($0); return true }
+        return todos
+    }
+
+    /// The todos whose IDs start with each prefix, in order.
+    public func resolveListed(idPrefixes: [String]) throws -> [ListedTodo] {
+        try StorageError.wrap(path: path) {
+            try dbWriter.read { db in
+                try idPrefixes.map { try Self.resolve(db, idPrefix: $0) }
+            }
+        }
+    }
+
+    /// The length of the longest short ID among all todos, for aligning columns.
+    public func widestShortID() throws -> Int {
+        try StorageError.wrap(path: path) {
+            try dbWriter.read { db in
+                try Int.fetchOne(db, sql: "SELECT max(idPrefixLength) FROM todo") ?? TodoID.minimumPrefixLength
+            }
+        }
+    }
+
+    /// How many todos are pending and done.
+    public func counts() throws -> (pending: Int, done: Int) {
+        try StorageError.wrap(path: path) {
+            try dbWriter.read { db in
+                let row = try Row.fetchOne(db, sql: """
+                    SELECT (SELECT count(*) FROM todo WHERE isDone = 0),
+                           (SELECT count(*) FROM todo WHERE isDone = 1)
+                    """)
+                return (row?[0] ?? 0, row?[1] ?? 0)
+            }
+        }
+    }
+
+    /// The value of a stored setting, or nil.
+    public func setting(_ key: String) throws -> String? {
+        try StorageError.wrap(path: path) {
+            try dbWriter.read { db in
+                try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key])
+            }
+        }
+    }
+}
+
+// MARK: - Queries
+
+extension AppDatabase {
+    /// Runs the SQL for `request` and hands over the rows that really match.
+    ///
+    /// The search runs inside SQLite on `searchText` (lowercased, decomposed):
+    /// from the trigram index when the query has three characters or more,
+    /// else by scanning. That finds every todo `TodoItem.matches` accepts and
+    /// possibly a few more (a letter inside a composed character), so each
+    /// candidate is confirmed in Swift; only candidates are ever loaded.
+    static func forEachTodo(_ db: Database, _ request: TodoRequest, _ body: (ListedTodo) throws -> Bool) throws {
+        var sql = "SELECT \(TodoItem.selection) FROM todo"
+        var conditions: [String] = []
+        var arguments = StatementArguments()
+        let key = TodoItem.searchKey(request.query)
+        if !key.isEmpty {
+            let trigrams = Self.trigrams(key)
+            if !trigrams.isEmpty {
+                sql += " JOIN todoSearch ON todoSearch.rowid = todo.seq"
+                conditions.append("todoSearch MATCH ?")
+                _ = arguments.append(contentsOf: [trigrams.map(Self.quotedFTSString).joined(separator: " AND ")])
+            }
+            conditions.append("instr(todo.searchText, ?) > 0")
+            _ = arguments.append(contentsOf: [key])
+        }
+        switch request.status {
+        case .pending: conditions.append("todo.isDone = 0")
+        case .done: conditions.append("todo.isDone = 1")
+        case .all: break
+        }
+        if !conditions.isEmpty {
+            sql += " WHERE " + conditions.joined(separator: " AND ")
+        }
+        sql += " ORDER BY todo.createdAt DESC, todo.seq DESC"
+        if key.isEmpty, let limit = request.limit {
+            sql += " LIMIT \(max(0, limit))"
+        }
+        let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+        var remaining = request.limit ?? Int.max
+        while remaining > 0, let row = try cursor.next() {
+            guard let item = TodoItem(row: row), item.matches(request.query) else { continue }
+            remaining -= 1
+            guard try body(ListedTodo(item: item, idPrefixLength: row[6])) else { return }
+        }
+    }
+
+    /// The one todo whose ID starts with `prefix`.
+    static func resolve(_ db: Database, idPrefix prefix: String) throws -> ListedTodo {
+        // IDs hold only 0-9, a-f and '-', all below '~': [prefix, prefix~) is every ID with that prefix.
+        let rows = try Row.fetchAll(
+            db,
+            sql: "SELECT \(TodoItem.selection) FROM todo WHERE id >= ? AND id < ? ORDER BY id LIMIT 2",
+            arguments: [prefix, prefix + "~"]
+        )
+        guard let row = rows.first, let item = TodoItem(row: row) else {
+            throw TodoError.notFound(prefix)
+        }
+        if rows.count > 1 {
+            let count = try Int.fetchOne(
+                db,
+                sql: "SELECT count(*) FROM todo WHERE id >= ? AND id < ?",
+                arguments: [prefix, prefix + "~"]
+            ) ?? 2
+            throw TodoError.ambiguousID(prefix, matches: count)
+        }
+        return ListedTodo(item: item, idPrefixLength: row[6])
+    }
+
+    /// The distinct runs of three Unicode scalars in `key`, as the trigram
+    /// tokenizer splits text.
+    static func trigrams(_ key: String) -> [String] {
+        let scalars = Array(key.unicodeScalars)
+        guard scalars.count >= 3 else { return [] }
+        var seen = Set<String>()
+        var result: [String] = []
+        for start in 0...(scalars.count - 3) {
+            var trigram = String.UnicodeScalarView()
+            trigram.append(contentsOf: scalars[start..<start + 3])
+            let text = String(trigram)
+            if seen.insert(text).inserted {
+                result.append(text)
+            }
+        }
+        return result
+    }
+
+    /// An FTS5 string literal: double quotes around, inner ones doubled.
+    static func quotedFTSString(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

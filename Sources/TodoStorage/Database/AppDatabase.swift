@@ -1,0 +1,121 @@
+import Foundation
+import GRDB
+import TodoMigrations
+
+/// Access to the todo database: migrates on open, then offers intent-named
+/// reads and writes. Every write is one transaction.
+public struct AppDatabase: Sendable {
+    /// Access to the database.
+    let dbWriter: any DatabaseWriter
+    /// Shown in error messages.
+    let path: String
+
+    /// Wraps an opened connection, refusing a database written by a newer
+    /// version and applying any migration not yet applied.
+    public init(_ dbWriter: any DatabaseWriter, path: String = ":memory:") throws(StorageError) {
+        self.dbWriter = dbWriter
+        self.path = path
+        do {
+            try Self.prepareSchema(dbWriter, path: path)
+        } catch {
+            throw StorageError(error, path: path)
+        }
+    }
+
+    /// Opens (creating if needed) the database file at `path`.
+    public static func open(path: String) throws(StorageError) -> AppDatabase {
+        let directory = (path as NSString).deletingLastPathComponent
+        if !directory.isEmpty {
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw .cannotCreateDirectory(path: directory, reason: Self.reason(error))
+            }
+        }
+        let queue: DatabaseQueue
+        do {
+            queue = try DatabaseQueue(path: path, configuration: makeConfiguration())
+        } catch {
+            throw StorageError(error, path: path)
+        }
+        return try AppDatabase(queue, path: path)
+    }
+
+    /// An empty database in memory, for tests and previews.
+    public static func inMemory() throws(StorageError) -> AppDatabase {
+        do {
+            return try AppDatabase(DatabaseQueue(configuration: makeConfiguration()))
+        } catch let error as StorageError {
+            throw error
+        } catch {
+            throw StorageError(error, path: ":memory:")
+        }
+    }
+
+    /// The configuration every connection uses: wait for other processes
+    /// instead of failing with "database is locked".
+    public static func makeConfiguration(_ base: Configuration = Configuration()) -> Configuration {
+        var config = base
+        config.busyMode = .timeout(30)
+        config.prepareDatabase { db in
+            // WAL is durable against crashes of the app with NORMAL; only a
+            // power loss may roll back the very last transactions.
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        return config
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
+    }
+}
+
+// MARK: - Schema
+
+extension AppDatabase {
+    /// The migrator that builds the schema from the SQL files in `Migrations/`.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        for migration in AppMigrations.all {
+            migrator.registerMigration(migration.identifier) { db in
+                try db.execute(sql: migration.sql)
+            }
+        }
+        return migrator
+    }
+
+    private static func prepareSchema(_ writer: any DatabaseWriter, path: String) throws {
+        let migrator = Self.migrator
+        // Read first: a newer or foreign file must be refused before anything is written.
+        let isCurrent = try writer.read { db in
+            if try migrator.hasBeenSuperseded(db) {
+                throw StorageError.newerVersion(path: path)
+            }
+            return try migrator.hasCompletedMigrations(db)
+        }
+        if path != ":memory:" {
+            try writer.writeWithoutTransaction { db in
+                let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode")
+                if mode != "wal" {
+                    try db.execute(sql: "PRAGMA journal_mode = WAL")
+                }
+            }
+        }
+        guard !isCurrent else { return }
+        // Several processes may open a new database at once: GRDB's migrator
+        // reads what is applied before it locks, so a loser of that race fails
+        // on "table exists". Then the winner has done the work; check again.
+        var attempt = 0
+        while true {
+            do {
+                try migrator.migrate(writer)
+                return
+            } catch {
+                attempt += 1
+                let done = try writer.read { try migrator.hasCompletedMigrations($0) }
+                if done { return }
+                if attempt >= 3 { throw error }
+            }
+        }
+    }
+}

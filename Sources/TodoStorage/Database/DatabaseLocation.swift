@@ -1,0 +1,24 @@
+import Foundation
+
+/// Where the database file lives when the user does not say.
+public enum DatabaseLocation {
+    /// `explicit` if given, else `TODO_DATABASE`, else
+    /// `$XDG_DATA_HOME/todo/todo.sqlite`, else `~/.local/share/todo/todo.sqlite`.
+    public static func resolve(
+        explicit: String?,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> String {
+        if let explicit, !explicit.isEmpty {
+            return explicit
+        }
+        if let fromEnvironment = environment["TODO_DATABASE"], !fromEnvironment.isEmpty {
+            return fromEnvironment
+        }
+        // The XDG spec says a relative XDG_DATA_HOME is invalid and must be ignored.
+        if let dataHome = environment["XDG_DATA_HOME"], dataHome.hasPrefix("/") {
+            return dataHome + "/todo/todo.sqlite"
+        }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return home + "/.local/share/todo/todo.sqlite"
+    }
+}

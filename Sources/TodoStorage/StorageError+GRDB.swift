@@ -1,0 +1,40 @@
+import GRDB
+import TodoCore
+
+extension StorageError {
+    /// Translates an error from GRDB or SQLite into one a person can act on.
+    init(_ error: any Error, path: String) {
+        if let error = error as? StorageError {
+            self = error
+            return
+        }
+        guard let error = error as? DatabaseError else {
+            self = .sqlite(String(describing: error))
+            return
+        }
+        switch error.resultCode {
+        case .SQLITE_NOTADB, .SQLITE_CORRUPT:
+            self = .notADatabase(path: path)
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            self = .busy(path: path)
+        case .SQLITE_READONLY:
+            self = .readOnly(path: path)
+        case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:
+            self = .cannotOpen(path: path, reason: error.message ?? "permission denied")
+        default:
+            self = .sqlite(error.message ?? error.description)
+        }
+    }
+
+    /// Runs `body`, translating any failure at this boundary: no GRDB error
+    /// leaves the storage module. Todo errors (an unknown ID…) pass through.
+    static func wrap<T>(path: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as TodoError {
+            throw error
+        } catch {
+            throw StorageError(error, path: path)
+        }
+    }
+}

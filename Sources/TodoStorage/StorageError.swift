@@ -1,0 +1,29 @@
+/// Why the database could not be used, worded for the person at the terminal.
+public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
+    case cannotCreateDirectory(path: String, reason: String)
+    case cannotOpen(path: String, reason: String)
+    case notADatabase(path: String)
+    case newerVersion(path: String)
+    case busy(path: String)
+    case readOnly(path: String)
+    case sqlite(String)
+
+    public var description: String {
+        switch self {
+        case let .cannotCreateDirectory(path, reason):
+            "cannot create the folder for the database at \(path) (\(reason)): choose another place with --database PATH or TODO_DATABASE"
+        case let .cannotOpen(path, reason):
+            "cannot open the database at \(path) (\(reason)): check the path, or choose another with --database PATH or TODO_DATABASE"
+        case let .notADatabase(path):
+            "\(path) is not a todo database (not SQLite): it was left untouched; point --database at another file"
+        case let .newerVersion(path):
+            "\(path) was written by a newer version of todo: it was left untouched; upgrade todo to use it"
+        case let .busy(path):
+            "the database at \(path) stayed locked by another program for too long: try again when it finishes"
+        case let .readOnly(path):
+            "the database at \(path) is read-only: make it writable, or choose another with --database PATH"
+        case let .sqlite(message):
+            "database error: \(message)"
+        }
+    }
+}

@@ -1,0 +1,8 @@
+import TodoCLI
+
+@main
+enum TodoMain {
+    static func main() async {
+        await TodoCommand.main()
+    }
+}
