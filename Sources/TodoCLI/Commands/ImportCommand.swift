@@ -78,7 +78,10 @@ struct ImportCommand: AsyncParsableCommand {
         case let .keyNotFound(key, context):
             return "\(place(context.codingPath)) has no '\(key.stringValue)'"
         case let .typeMismatch(type, context):
-            return "\(place(context.codingPath)) should be \(type == [TodoItem].self ? "an array of todos" : "\(type)")"
+            if context.codingPath.isEmpty {
+                return "the top level should be an array of todos"
+            }
+            return "\(place(context.codingPath)) should be of type \(type)"
         case let .valueNotFound(_, context):
             return "\(place(context.codingPath)) is null"
         case let .dataCorrupted(context):

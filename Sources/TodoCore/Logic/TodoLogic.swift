@@ -30,7 +30,9 @@ extension TodoLogic {
             )
             try await storage.insert(item)
             // Adding clears the query; remember that, so recovering it gives "" too.
-            try await storage.setLastQuery("")
+            if try await storage.lastQuery() != "" {
+                try await storage.setLastQuery("")
+            }
             return item
         } then: { item in
             self.state.addTodo(item)

@@ -1,0 +1,84 @@
+import Foundation
+
+/// Runs the built `todo` binary, as a user would, on its own database.
+struct TodoProcess {
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// A fresh temporary folder holding the database.
+    let directory: URL
+    var databasePath: String { directory.appendingPathComponent("todo.sqlite").path }
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("todo-cli-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    /// The `todo` executable built beside this test bundle.
+    static let executable: URL = {
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var folder = bundle.deletingLastPathComponent()
+        while !FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent("todo").path) {
+            let parent = folder.deletingLastPathComponent()
+            precondition(parent != folder, "the todo binary was not found beside \(bundle.path)")
+            folder = parent
+        }
+        return folder.appendingPathComponent("todo")
+    }()
+
+    /// Runs `todo ARGS` with TODO_DATABASE pointing at this test's database.
+    @discardableResult
+    func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws -> Result {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["TODO_DATABASE"] = databasePath
+        env.removeValue(forKey: "NO_COLOR")
+        env.merge(environment) { _, new in new }
+        process.environment = env
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        let input = Pipe()
+        process.standardInput = input
+        try process.run()
+        if let stdin {
+            input.fileHandleForWriting.write(Data(stdin.utf8))
+        }
+        try input.fileHandleForWriting.close()
+        let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
+        let stderrData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus,
+            stdout: String(decoding: stdoutData, as: UTF8.self),
+            stderr: String(decoding: stderrData, as: UTF8.self)
+        )
+    }
+
+    /// Runs `todo ARGS` and returns stdout, requiring success.
+    func ok(_ arguments: [String], stdin: String? = nil) throws -> String {
+        let result = try run(arguments, stdin: stdin)
+        guard result.status == 0 else {
+            throw Failure("todo \(arguments.joined(separator: " ")) exited \(result.status): \(result.stderr)")
+        }
+        return result.stdout
+    }
+
+    /// The JSON array `todo list --json` prints, decoded.
+    func listJSON(_ arguments: [String] = []) throws -> [[String: Any]] {
+        let data = Data(try ok(["list", "--json"] + arguments).utf8)
+        return try JSONSerialization.jsonObject(with: data) as? [[String: Any]] ?? []
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+import TodoCore
+
+@MainActor
+@Suite("TodoLogic over in-memory storage")
+struct TodoLogicTests {
+    let fixed = FixedEnvironment()
+    let storage = InMemoryStorage()
+    let state = TodoState()
+
+    var logic: TodoLogic {
+        TodoLogic(state: state, storage: storage, environment: fixed.environment)
+    }
+
+    @Test func addTodoStoresItAndShowsItAtTheTop() async throws {
+        // Given a query the user typed
+        try await logic.setQuery("mi")
+        // When they add a todo
+        let item = try await logic.addTodo(text: "  buy milk ")
+        // Then it is stored, on top, the query is cleared, and "" is remembered
+        #expect(item.text == "buy milk")
+        #expect(item.idString == "00000000-0000-4000-8000-000000000001")
+        #expect(item.createdAt == fixed.date(1))
+        #expect(await storage.items == [item])
+        #expect(state.items.first == item)
+        #expect(state.query == "")
+        #expect(await storage.storedQuery == "")
+    }
+
+    @Test func addingBlankTextFailsIntoTheStateAndStoresNothing() async {
+        await #expect(throws: TodoError.emptyText) { try await logic.addTodo(text: "  ") }
+        #expect(state.error == .emptyText)
+        #expect(await storage.items.isEmpty)
+        #expect(state.items.isEmpty)
+    }
+
+    @Test func fetchGoesThroughLoadingToSuccess() async throws {
+        let older = TodoItem(id: UUID(), text: "older", createdAt: Date(millisecondsSince1970: 1))
+        let newer = TodoItem(id: UUID(), text: "newer", createdAt: Date(millisecondsSince1970: 2))
+        let storage = InMemoryStorage(items: [older, newer])
+        let logic = TodoLogic(state: state, storage: storage, environment: fixed.environment)
+        var loadingSeen: [Bool] = []
+        let subscription = state.onChange { loadingSeen.append($0.isLoading) }
+        try await logic.fetchTodos()
+        subscription.cancel()
+        #expect(loadingSeen == [true, false])
+        #expect(state.items == [newer, older])
+    }
+
+    @Test func fetchFailureReachesTheState() async {
+        await storage.fail(with: .failed("disk I/O error"))
+        await #expect(throws: TodoError.failed("disk I/O error")) { try await logic.fetchTodos() }
+        #expect(!state.isLoading)
+        #expect(state.error == .failed("disk I/O error"))
+    }
+
+    @Test func storageFailureOnAddLeavesTheStateUnchanged() async {
+        await storage.fail(with: .failed("database is read-only"))
+        await #expect(throws: TodoError.failed("database is read-only")) { try await logic.addTodo(text: "milk") }
+        #expect(state.items.isEmpty)
+        #expect(state.error == .failed("database is read-only"))
+    }
+
+    @Test func recoverLastQueryRestoresWhatWasSearched() async throws {
+        try await logic.setQuery("bank")
+        let fresh = TodoState()
+        let again = TodoLogic(state: fresh, storage: storage, environment: fixed.environment)
+        try await again.recoverLastQuery()
+        #expect(fresh.query == "bank")
+    }
+
+    @Test func doneAndUndoneSetCompletionTimes() async throws {
+        let item = try await logic.addTodo(text: "milk")
+        let done = try await logic.setDone(true, idPrefixes: [String(item.idString.prefix(8))])
+        #expect(done.count == 1)
+        #expect(done[0].isDone)
+        #expect(done[0].completedAt == done[0].updatedAt)
+        #expect(done[0].updatedAt > item.updatedAt)
+        #expect(state.items == done)
+        let undone = try await logic.setDone(false, idPrefixes: [item.idString])
+        #expect(!undone[0].isDone)
+        #expect(undone[0].completedAt == nil)
+        #expect(await storage.items == undone)
+    }
+
+    @Test func anUnknownIDChangesNothing() async throws {
+        let item = try await logic.addTodo(text: "milk")
+        await #expect(throws: TodoError.notFound("ffff")) {
+            try await logic.setDone(true, idPrefixes: [item.idString, "ffff"])
+        }
+        #expect(await storage.items == [item])
+        #expect(state.error == .notFound("ffff"))
+    }
+
+    @Test func anAmbiguousPrefixIsRefused() async throws {
+        try await logic.addTodo(text: "one")
+        try await logic.addTodo(text: "two")
+        await #expect(throws: TodoError.ambiguousID("0000", matches: 2)) {
+            try await logic.deleteTodos(idPrefixes: ["0000"])
+        }
+        #expect(await storage.items.count == 2)
+    }
+
+    @Test func editReplacesTextAndValidatesIt() async throws {
+        let item = try await logic.addTodo(text: "milk")
+        let edited = try await logic.editTodo(idPrefix: item.idString, text: "oat milk")
+        #expect(edited.text == "oat milk")
+        #expect(edited.createdAt == item.createdAt)
+        #expect(state.items == [edited])
+        await #expect(throws: TodoError.emptyText) { try await logic.editTodo(idPrefix: item.idString, text: "") }
+        #expect(await storage.items == [edited])
+    }
+
+    @Test func deleteRemovesFromStorageAndState() async throws {
+        let milk = try await logic.addTodo(text: "milk")
+        let bread = try await logic.addTodo(text: "bread")
+        try await logic.deleteTodos(idPrefixes: [milk.idString])
+        #expect(await storage.items == [bread])
+        #expect(state.items == [bread])
+    }
+
+    @Test func malformedIDIsRefusedBeforeStorage() async {
+        await #expect(throws: TodoError.invalidID("not-an-id")) {
+            try await logic.setDone(true, idPrefixes: ["not-an-id"])
+        }
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import GRDB
+import Testing
+import TodoCore
+@testable import TodoStorage
+
+@Suite("AppDatabase on real SQLite")
+struct AppDatabaseTests {
+    func todo(_ text: String, id: String? = nil, at ms: Int64 = 1_000, done: Bool = false) -> TodoItem {
+        TodoItem(
+            id: id.flatMap(UUID.init(uuidString:)) ?? UUID(),
+            text: text,
+            isDone: done,
+            createdAt: Date(millisecondsSince1970: ms),
+            completedAt: done ? Date(millisecondsSince1970: ms) : nil
+        )
+    }
+
+    @Test func insertedTodosComeBackNewestFirst() throws {
+        // Given
+        let db = try AppDatabase.inMemory()
+        let older = todo("older", at: 1_000)
+        let newer = todo("newer", at: 2_000, done: true)
+        // When
+        try db.insertTodo(older)
+        try db.insertTodo(newer)
+        // Then
+        #expect(try db.fetchListed(TodoRequest(status: .all)).map(\.item) == [newer, older])
+        #expect(try db.fetchListed(TodoRequest(status: .pending)).map(\.item) == [older])
+        #expect(try db.fetchListed(TodoRequest(status: .done)).map(\.item) == [newer])
+        #expect(try db.fetchListed(TodoRequest(status: .all, limit: 1)).map(\.item) == [newer])
+        #expect(try db.counts() == (1, 1))
+    }
+
+    @Test func updateChangesOnlyExistingTodos() throws {
+        let db = try AppDatabase.inMemory()
+        let milk = todo("milk")
+        try db.insertTodo(milk)
+        let edited = milk.editing(text: "oat milk", at: Date(millisecondsSince1970: 5_000))
+        try db.updateTodos([edited])
+        #expect(try db.fetchListed(TodoRequest()).map(\.item) == [edited])
+        #expect(try db.fetchListed(TodoRequest(query: "oat")).map(\.item) == [edited])
+        #expect(try db.fetchListed(TodoRequest(query: "milk")).count == 1)
+        let ghost = todo("ghost")
+        #expect(throws: TodoError.notFound(ghost.idString)) { try db.updateTodos([edited, ghost]) }
+    }
+
+    @Test func deleteIsAllOrNothing() throws {
+        let db = try AppDatabase.inMemory()
+        let milk = todo("milk")
+        try db.insertTodo(milk)
+        let ghost = UUID()
+        #expect(throws: TodoError.notFound(ghost.uuidString.lowercased())) { try db.deleteTodos(ids: [milk.id, ghost]) }
+        #expect(try db.fetchListed(TodoRequest()).count == 1)
+        try db.deleteTodos(ids: [milk.id])
+        #expect(try db.fetchListed(TodoRequest()).isEmpty)
+        #expect(try db.fetchListed(TodoRequest(query: "milk")).isEmpty)
+    }
+
+    @Test func shortIDsAreTheShortestUniquePrefixes() throws {
+        let db = try AppDatabase.inMemory()
+        let ids = [
+            "aaaa0000-0000-4000-8000-000000000000",
+            "aaaa1000-0000-4000-8000-000000000000",
+            "aaab0000-0000-4000-8000-000000000000",
+            "bbbb0000-0000-4000-8000-000000000000",
+        ]
+        for id in ids { try db.insertTodo(todo(id, id: id)) }
+        func shortIDs() throws -> [String: String] {
+            Dictionary(uniqueKeysWithValues: try db.fetchListed(TodoRequest(status: .all)).map { ($0.item.idString, $0.shortID) })
+        }
+        #expect(try shortIDs() == [ids[0]: "aaaa0", ids[1]: "aaaa1", ids[2]: "aaab", ids[3]: "bbbb"])
+        // Deleting a neighbour lets the other shrink back.
+        try db.deleteTodos(ids: [UUID(uuidString: ids[1])!])
+        #expect(try shortIDs() == [ids[0]: "aaaa", ids[2]: "aaab", ids[3]: "bbbb"])
+        #expect(try db.widestShortID() == 4)
+    }
+
+    @Test func prefixesResolveOnlyWhenUnique() throws {
+        let db = try AppDatabase.inMemory()
+        let a = todo("a", id: "abcd0000-0000-4000-8000-000000000000")
+        let b = todo("b", id: "abcd1000-0000-4000-8000-000000000000")
+        try db.insertTodo(a)
+        try db.insertTodo(b)
+        #expect(try db.resolveListed(idPrefixes: ["abcd1"]).map(\.item) == [b])
+        #expect(try db.resolveListed(idPrefixes: [a.idString]).map(\.item) == [a])
+        #expect(throws: TodoError.ambiguousID("abcd", matches: 2)) { try db.resolveListed(idPrefixes: ["abcd"]) }
+        #expect(throws: TodoError.notFound("abce")) { try db.resolveListed(idPrefixes: ["abce"]) }
+    }
+
+    @Test func lastQueryIsRemembered() async throws {
+        let db = try AppDatabase.inMemory()
+        #expect(try await db.lastQuery() == "")
+        try await db.setLastQuery("milk")
+        #expect(try await db.lastQuery() == "milk")
+    }
+
+    @Test func importInsertsNewAndKeepsTheLatestVersion() throws {
+        let db = try AppDatabase.inMemory()
+        let milk = todo("milk", at: 1_000)
+        try db.insertTodo(milk)
+        let newerMilk = milk.editing(text: "oat milk", at: Date(millisecondsSince1970: 9_000))
+        let staleMilk = TodoItem(id: milk.id, text: "old", createdAt: Date(millisecondsSince1970: 500))
+        let bread = todo("bread", at: 2_000)
+        #expect(try db.importTodos([newerMilk, bread]) == ImportSummary(inserted: 1, updated: 1, unchanged: 0))
+        #expect(try db.importTodos([staleMilk]) == ImportSummary(inserted: 0, updated: 0, unchanged: 1))
+        #expect(try db.fetchListed(TodoRequest()).map(\.item) == [bread, newerMilk])
+    }
+
+    @Test func importRecomputesShortIDs() throws {
+        let db = try AppDatabase.inMemory()
+        let items = (0..<2_000).map { todo("todo \($0)", at: Int64($0)) }
+        _ = try db.importTodos(items)
+        let listed = try db.fetchListed(TodoRequest(status: .all))
+        #expect(listed.count == 2_000)
+        let sorted = listed.map(\.item.idString).sorted()
+        for todo in listed {
+            let i = sorted.firstIndex(of: todo.item.idString)!
+            let expected = TodoID.uniquePrefixLength(
+                of: sorted[i], previous: i > 0 ? sorted[i - 1] : nil, next: i + 1 < sorted.count ? sorted[i + 1] : nil
+            )
+            #expect(todo.idPrefixLength == expected)
+        }
+    }
+
+    @Test func searchUsesTheIndexForLongQueriesAndScansForShortOnes() throws {
+        let db = try AppDatabase.inMemory()
+        let plan = try db.dbWriter.read { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN SELECT 1 FROM todo JOIN todoSearch ON todoSearch.rowid = todo.seq WHERE todoSearch MATCH '\"mil\"' ORDER BY todo.createdAt DESC")
+                .map { $0["detail"] as String }
+        }
+        #expect(plan.joined().contains("VIRTUAL TABLE INDEX"))
+        #expect(AppDatabase.trigrams("milk") == ["mil", "ilk"])
+        #expect(AppDatabase.trigrams("mi").isEmpty)
+        #expect(AppDatabase.quotedFTSString("a\"b") == "\"a\"\"b\"")
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import PropertyBased
+import Testing
+import TodoCore
+import TodoStorage
+
+/// `todo list --query` runs inside SQLite; these properties pin that it returns
+/// exactly what the pure selector returns, on text chosen to break naive SQL:
+/// case pairs outside ASCII, ß/ẞ, dotted and dotless i, final sigma,
+/// combining accents, and LIKE's wildcards, quotes and backslashes.
+@Suite("Search in SQLite equals selectFilteredTodos")
+struct SearchPropertyTests {
+    static let alphabet: [Character] = [
+        "a", "b", "e", "A", "E", "é", "É", "\u{301}", "ß", "ẞ", "s", "S", "İ", "i", "I", "ı",
+        "Σ", "σ", "ς", "%", "_", "'", "\"", "\\", " ", "*", "[", "ﬁ",
+    ]
+    static let character = Gen.int(in: 0...(alphabet.count - 1)).map { alphabet[$0] }
+    static let text = character.string(of: 1...14)
+    static let query = character.string(of: 1...6)
+
+    @Test func queryResultsMatchTheSelector() async throws {
+        await propertyCheck(count: 300, input: Self.text.array(of: 1...12), Self.query.array(of: 1...4)) { texts, queries in
+            let db = try AppDatabase.inMemory()
+            var items: [TodoItem] = []
+            for (index, text) in texts.enumerated() {
+                let item = TodoItem(
+                    id: UUID(), text: text, isDone: index % 3 == 0,
+                    createdAt: Date(millisecondsSince1970: Int64(index))
+                )
+                try db.insertTodo(item)
+                items.insert(item, at: 0) // newest first, as storage lists them
+            }
+            // Queries that certainly hit: pieces of the texts, in other cases.
+            let pieces = texts.prefix(3).map { String($0.dropFirst($0.count / 3).prefix(4)).uppercased() }
+            for query in queries + pieces {
+                for status in TodoRequest.Status.allCases {
+                    let expected = selectFilteredTodos(items: items.filter(status.includes), query: query)
+                    let actual = try db.fetchListed(TodoRequest(status: status, query: query)).map(\.item)
+                    #expect(actual == expected, "query \(query.debugDescription) in \(texts.map(\.debugDescription))")
+                }
+            }
+        }
+    }
+
+    @Test func limitStopsAfterThatManyMatches() throws {
+        let db = try AppDatabase.inMemory()
+        for index in 0..<50 {
+            let text = index.isMultiple(of: 2) ? "Crème \(index)" : "cafe\u{301} \(index)"
+            try db.insertTodo(TodoItem(id: UUID(), text: text, createdAt: Date(millisecondsSince1970: Int64(index))))
+        }
+        // "cafe" is inside the decomposed "café" byte for byte but is not a match: the limit counts real matches.
+        let matches = try db.fetchListed(TodoRequest(query: "CAFE", limit: 3))
+        #expect(matches.isEmpty)
+        let crème = try db.fetchListed(TodoRequest(query: "CRÈME", limit: 3)).map(\.item.text)
+        #expect(crème == ["Crème 48", "Crème 46", "Crème 44"])
+    }
+}
