@@ -14,11 +14,14 @@ let package = Package(
         .executable(name: "todo", targets: ["todo"]),
         .library(name: "TodoCore", targets: ["TodoCore"]),
         .library(name: "TodoStorage", targets: ["TodoStorage"]),
+        .executable(name: "todo-server", targets: ["todo-server"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // State, logic and selectors: no database, no HTTP.
@@ -29,6 +32,7 @@ let package = Package(
             path: "Migrations",
             resources: [
                 .embedInCode("0001_create_todo.sql"),
+                .embedInCode("server_0001_create_item.sql"),
             ],
             swiftSettings: strict
         ),
@@ -39,6 +43,8 @@ let package = Package(
                 "TodoCore",
                 "TodoMigrations",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // The raw SQLite API, for streaming rows to the terminal without decoding them.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             swiftSettings: strict
         ),
@@ -54,6 +60,28 @@ let package = Package(
         ),
         .executableTarget(name: "todo", dependencies: ["TodoCLI"], swiftSettings: strict),
 
+        // The JSON server `todo sync` talks to: routes, controller, repository.
+        .target(
+            name: "TodoServer",
+            dependencies: [
+                "TodoMigrations",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "todo-server",
+            dependencies: [
+                "TodoServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+
         .testTarget(name: "TodoCoreTests", dependencies: ["TodoCore"], swiftSettings: strict),
         .testTarget(
             name: "TodoStorageTests",
@@ -67,7 +95,18 @@ let package = Package(
         ),
         .testTarget(
             name: "TodoCLITests",
-            dependencies: ["TodoCLI", "TodoStorage"],
+            dependencies: ["todo", "TodoCLI", "TodoStorage", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "TodoServerTests",
+            dependencies: [
+                "todo-server",
+                "TodoServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
     ]

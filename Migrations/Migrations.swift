@@ -20,3 +20,16 @@ public enum AppMigrations {
         String(decoding: bytes, as: UTF8.self)
     }
 }
+
+/// The `todo-server` database's SQL migrations, in the order they apply.
+///
+/// The server keeps its own database, apart from the app's; the same rules
+/// hold: compiled in, never edited once landed, a change is a new file.
+public enum ServerMigrations {
+    public static let all: [AppMigrations.Migration] = [
+        AppMigrations.Migration(
+            identifier: "server_0001_create_item",
+            sql: String(decoding: PackageResources.server_0001_create_item_sql, as: UTF8.self)
+        ),
+    ]
+}

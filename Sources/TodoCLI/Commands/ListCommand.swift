@@ -79,7 +79,7 @@ struct ListCommand: AsyncParsableCommand {
             }
         } else {
             let formatter = TodoFormatter(usesColor: Terminal.usesColor(), idWidth: try db.widestShortID())
-            try db.forEachTodo(request) { out.write(formatter.line($0)); return true }
+            try db.forEachRawTodo(request) { formatter.write($0, to: out) }
         }
     }
 }

@@ -19,6 +19,19 @@ final class OutputBuffer {
         }
     }
 
+    func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= capacity {
+            flush()
+        }
+    }
+
+    func write(_ byte: UInt8, count: Int = 1) {
+        for _ in 0..<count {
+            buffer.append(byte)
+        }
+    }
+
     func flush() {
         var offset = 0
         while offset < buffer.count {

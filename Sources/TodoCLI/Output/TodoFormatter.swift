@@ -15,16 +15,22 @@ struct TodoFormatter {
     private static let dim = "\u{1B}[2m"
     private static let reset = "\u{1B}[0m"
 
-    func line(_ todo: ListedTodo) -> String {
-        let shortID = todo.shortID
-        let padding = String(repeating: " ", count: max(0, idWidth - shortID.count))
-        let box = todo.item.isDone ? "[x]" : "[ ]"
-        guard usesColor else {
-            return "\(box) \(shortID)\(padding)  \(todo.item.text)\n"
+    /// Writes one todo line for a row straight from SQLite, without building strings.
+    func write(_ row: RawTodoRow, to out: OutputBuffer) {
+        let shown = min(row.idPrefixLength, row.id.count)
+        if usesColor && row.isDone {
+            out.write(Self.green + "[x]" + Self.reset + " ")
+        } else {
+            out.write(row.isDone ? "[x] " : "[ ] ")
         }
-        let coloredBox = todo.item.isDone ? Self.green + box + Self.reset : box
-        let text = todo.item.isDone ? Self.dim + todo.item.text + Self.reset : todo.item.text
-        return "\(coloredBox) \(Self.yellow)\(shortID)\(Self.reset)\(padding)  \(text)\n"
+        if usesColor { out.write(Self.yellow) }
+        out.write(UnsafeBufferPointer(rebasing: row.id[0..<shown]))
+        if usesColor { out.write(Self.reset) }
+        out.write(UInt8(ascii: " "), count: max(0, idWidth - shown) + 2)
+        if usesColor && row.isDone { out.write(Self.dim) }
+        out.write(row.text)
+        if usesColor && row.isDone { out.write(Self.reset) }
+        out.write(UInt8(ascii: "\n"))
     }
 
     /// A status line after a change, e.g. `Done  3f2a  buy milk`.

@@ -6,6 +6,11 @@ extension TodoItem {
     /// canonically equivalent forms (é and e + ◌́) as equal.
     /// An empty query matches everything.
     public func matches(_ query: String) -> Bool {
+        Self.text(text, matches: query)
+    }
+
+    /// `matches` for a text that is not (yet) in a `TodoItem`.
+    public static func text(_ text: String, matches query: String) -> Bool {
         query.isEmpty || text.lowercased().contains(query.lowercased())
     }
 

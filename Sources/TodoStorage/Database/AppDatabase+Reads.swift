@@ -68,13 +68,26 @@ extension AppDatabase {
 
 extension AppDatabase {
     /// Runs the SQL for `request` and hands over the rows that really match.
+    static func forEachTodo(_ db: Database, _ request: TodoRequest, _ body: (ListedTodo) throws -> Bool) throws {
+        let (sql, arguments) = listSQL(request)
+        let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+        var remaining = request.limit ?? Int.max
+        while remaining > 0, let row = try cursor.next() {
+            guard let item = TodoItem(row: row), item.matches(request.query) else { continue }
+            remaining -= 1
+            guard try body(ListedTodo(item: item, idPrefixLength: row[6])) else { return }
+        }
+    }
+
+    /// The SQL that lists the todos `request` selects, newest first.
     ///
     /// The search runs inside SQLite on `searchText` (lowercased, decomposed):
     /// from the trigram index when the query has three characters or more,
     /// else by scanning. That finds every todo `TodoItem.matches` accepts and
-    /// possibly a few more (a letter inside a composed character), so each
-    /// candidate is confirmed in Swift; only candidates are ever loaded.
-    static func forEachTodo(_ db: Database, _ request: TodoRequest, _ body: (ListedTodo) throws -> Bool) throws {
+    /// possibly a few more (a letter inside a composed character), so callers
+    /// confirm each candidate in Swift; only candidates are ever loaded, and
+    /// a limit is applied in SQL only when there is nothing to confirm.
+    static func listSQL(_ request: TodoRequest) -> (String, StatementArguments) {
         var sql = "SELECT \(TodoItem.selection) FROM todo"
         var conditions: [String] = []
         var arguments = StatementArguments()
@@ -82,7 +95,9 @@ extension AppDatabase {
         if !key.isEmpty {
             let trigrams = Self.trigrams(key)
             if !trigrams.isEmpty {
-                sql += " JOIN todoSearch ON todoSearch.rowid = todo.seq"
+                // CROSS JOIN makes SQLite start from the index hits instead of
+                // walking every todo and probing the index for each.
+                sql = "SELECT \(TodoItem.selection) FROM todoSearch CROSS JOIN todo ON todo.seq = todoSearch.rowid"
                 conditions.append("todoSearch MATCH ?")
                 _ = arguments.append(contentsOf: [trigrams.map(Self.quotedFTSString).joined(separator: " AND ")])
             }
@@ -101,13 +116,7 @@ extension AppDatabase {
         if key.isEmpty, let limit = request.limit {
             sql += " LIMIT \(max(0, limit))"
         }
-        let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
-        var remaining = request.limit ?? Int.max
-        while remaining > 0, let row = try cursor.next() {
-            guard let item = TodoItem(row: row), item.matches(request.query) else { continue }
-            remaining -= 1
-            guard try body(ListedTodo(item: item, idPrefixLength: row[6])) else { return }
-        }
+        return (sql, arguments)
     }
 
     /// The one todo whose ID starts with `prefix`.

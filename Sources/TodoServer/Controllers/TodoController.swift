@@ -1,0 +1,110 @@
+import Foundation
+import Hummingbird
+
+/// The `/todos` resource: json-server's routes, plus versions and a change feed.
+public struct TodoController<Repository: TodoRepository>: Sendable {
+    let repository: Repository
+    /// Largest request body accepted, in bytes; larger ones get 413.
+    let maxBodySize: Int
+
+    public init(repository: Repository, maxBodySize: Int) {
+        self.repository = repository
+        self.maxBodySize = maxBodySize
+    }
+
+    public var endpoints: RouteCollection<BasicRequestContext> {
+        let routes = RouteCollection(context: BasicRequestContext.self)
+        routes.get(use: list)
+            .post(use: create)
+            .get(":id", use: get)
+            .put(":id", use: replace)
+            .patch(":id", use: patch)
+            .delete(":id", use: delete)
+        return routes
+    }
+
+    /// `GET /todos`: a bare array, or with `_since` the change feed.
+    @Sendable func list(_ request: Request, context: some RequestContext) async throws -> Response {
+        let query = try TodoQuery(query: request.uri.query)
+        if let since = query.since {
+            let limit: Int? = if case .limit(let limit) = query.paging { limit } else { nil }
+            let feed = try await repository.changes(since: since, limit: limit)
+            let body = #"{"items":\#(feed.itemsJSON),"deleted":\#(feed.deletedJSON),"cursor":"\#(feed.cursor)","more":\#(feed.hasMore)}"#
+            return .json(body, headers: [.cursor: String(feed.cursor)])
+        }
+        let list = try await repository.list(query)
+        let headers: HTTPFields = [.cursor: String(list.cursor), .totalCount: String(list.total)]
+        if case .page(let page, let size, envelope: true) = query.paging {
+            return .json(PageEnvelope(page: page, size: size, total: list.total).json(data: list.json), headers: headers)
+        }
+        return .json(list.json, headers: headers)
+    }
+
+    /// `GET /todos/:id`; 304 when `If-None-Match` names its current version.
+    @Sendable func get(_ request: Request, context: some RequestContext) async throws -> Response {
+        let id = try Self.id(context)
+        guard let todo = try await repository.get(id: id) else {
+            throw ServerError.notFound(id: id)
+        }
+        let etag = ETag.string(for: todo.version)
+        if request.headers[values: .ifNoneMatch].contains(where: { $0 == etag || $0 == "*" }) {
+            return Response(status: .notModified, headers: [.eTag: etag])
+        }
+        return .json(todo)
+    }
+
+    /// `POST /todos`: 201 with `Location`; 409 if the id is taken.
+    @Sendable func create(_ request: Request, context: some RequestContext) async throws -> Response {
+        let payload = try await readPayload(request)
+        let todo = try await repository.create(payload)
+        let path = todo.id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? todo.id
+        return .json(todo, status: .created, headers: [.location: "/todos/\(path)"])
+    }
+
+    /// `PUT /todos/:id`: replaces the todo's fields.
+    @Sendable func replace(_ request: Request, context: some RequestContext) async throws -> Response {
+        let id = try Self.id(context)
+        let payload = try await readPayload(request)
+        return .json(try await repository.replace(id: id, with: payload, ifMatch: IfMatch(headers: request.headers)))
+    }
+
+    /// `PATCH /todos/:id`: a shallow merge.
+    @Sendable func patch(_ request: Request, context: some RequestContext) async throws -> Response {
+        let id = try Self.id(context)
+        let payload = try await readPayload(request)
+        return .json(try await repository.patch(id: id, with: payload, ifMatch: IfMatch(headers: request.headers)))
+    }
+
+    /// `DELETE /todos/:id`: 200 with the todo as it was; the ETag is the tombstone's version.
+    @Sendable func delete(_ request: Request, context: some RequestContext) async throws -> Response {
+        let id = try Self.id(context)
+        return .json(try await repository.delete(id: id, ifMatch: IfMatch(headers: request.headers)))
+    }
+
+    // MARK: - Reading requests
+
+    private static func id(_ context: some RequestContext) throws -> String {
+        guard let raw = context.parameters.get("id") else {
+            throw ServerError.badRequest("The URL has no todo id.")
+        }
+        return raw.removingPercentEncoding ?? raw
+    }
+
+    /// The body as a checked payload: 413 past the size limit, 400 if not a todo.
+    private func readPayload(_ request: Request) async throws -> TodoPayload {
+        let tooLarge = ServerError(.contentTooLarge, "The request body is larger than the limit of \(maxBodySize) bytes.")
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > maxBodySize {
+            throw tooLarge
+        }
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: maxBodySize)
+        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
+            throw tooLarge
+        }
+        guard let text = String(validating: buffer.readableBytesView, as: UTF8.self) else {
+            throw ServerError.badRequest("The request body is not valid UTF-8 text.")
+        }
+        return try TodoPayload(json: text)
+    }
+}

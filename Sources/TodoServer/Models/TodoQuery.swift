@@ -1,0 +1,130 @@
+import Foundation
+
+/// What a `GET /todos` asks for, read from its query string.
+///
+/// Served, from json-server: `field=value` (repeat for "any of"), `q=`,
+/// `_sort=a,-b` (and v0.17's `_order=asc|desc`), `_page` with `_limit`
+/// (v0.17: a bare array) or `_per_page` (v1: an envelope), and `_limit` alone.
+/// Added for sync: `_since=CURSOR`. Any other parameter starting with `_`
+/// is refused with 400 rather than silently ignored.
+public struct TodoQuery: Sendable, Equatable {
+    public struct Sort: Sendable, Equatable {
+        public let field: String
+        public let descending: Bool
+    }
+
+    public enum Paging: Sendable, Equatable {
+        case all
+        /// The first `limit` matches.
+        case limit(Int)
+        /// Page `page` (from 1) of `size`; `envelope` for json-server v1's `_per_page` shape.
+        case page(Int, size: Int, envelope: Bool)
+    }
+
+    /// Field name to the values any of which it may have.
+    public var filters: [(field: String, values: [String])] = []
+    /// Lowercased; matched against every string field.
+    public var search: String?
+    public var sort: [Sort] = []
+    public var paging: Paging = .all
+    /// Set for the change feed; then no other parameter but `_limit` is allowed.
+    public var since: Int?
+
+    /// json-server's page size when none is given.
+    public static let defaultPageSize = 10
+    public static let maxPageSize = 10_000
+
+    public init() {}
+
+    public static func == (lhs: TodoQuery, rhs: TodoQuery) -> Bool {
+        lhs.filters.map { "\($0.field)=\($0.values)" } == rhs.filters.map { "\($0.field)=\($0.values)" }
+            && lhs.search == rhs.search && lhs.sort == rhs.sort && lhs.paging == rhs.paging && lhs.since == rhs.since
+    }
+
+    /// Reads a raw query string (`a=1&b=2`), percent-decoding keys and values
+    /// and reading `+` as a space, as browsers send forms.
+    public init(query: String?) throws(ServerError) {
+        self.init()
+        var page: Int?
+        var limit: Int?
+        var perPage: Int?
+        var order: String?
+        var filterOrder: [String] = []
+        var filterValues: [String: [String]] = [:]
+        for (name, value) in Self.pairs(query ?? "") {
+            switch name {
+            case "q": search = value.lowercased()
+            case "_sort": sort = try Self.sortFields(value)
+            case "_order": order = value.lowercased()
+            case "_page": page = try Self.positive(name, value)
+            case "_limit": limit = try Self.positive(name, value)
+            case "_per_page": perPage = try Self.positive(name, value)
+            case "_since":
+                guard let cursor = Int(value), cursor >= 0 else {
+                    throw .badRequest("_since must be a cursor from an earlier response (a whole number), not \(value.debugDescription).")
+                }
+                since = cursor
+            case _ where name.hasPrefix("_"):
+                throw .badRequest("Query parameter \(name) is not supported; see the server's documentation for the ones that are.")
+            default:
+                try Self.checkFieldName(name)
+                if filterValues[name] == nil { filterOrder.append(name) }
+                filterValues[name, default: []].append(value)
+            }
+        }
+        filters = filterOrder.map { ($0, filterValues[$0] ?? []) }
+        if let order {
+            guard order == "asc" || order == "desc" else {
+                throw .badRequest("_order must be asc or desc.")
+            }
+            sort = sort.map { Sort(field: $0.field, descending: order == "desc") }
+        }
+        if since != nil {
+            guard filters.isEmpty, search == nil, sort.isEmpty, page == nil, perPage == nil else {
+                throw .badRequest("_since cannot be combined with filters, sorting or paging; only _limit.")
+            }
+        }
+        if let page {
+            paging = .page(page, size: perPage ?? limit ?? Self.defaultPageSize, envelope: perPage != nil)
+        } else if let limit {
+            paging = .limit(limit)
+        } else if perPage != nil {
+            throw .badRequest("_per_page needs _page.")
+        }
+    }
+
+    private static func pairs(_ query: String) -> [(String, String)] {
+        query.split(separator: "&").map { part in
+            let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decode(_ text: Substring) -> String {
+                let spaced = text.replacingOccurrences(of: "+", with: " ")
+                return spaced.removingPercentEncoding ?? spaced
+            }
+            return (decode(pieces[0]), pieces.count > 1 ? decode(pieces[1]) : "")
+        }
+    }
+
+    private static func positive(_ name: String, _ value: String) throws(ServerError) -> Int {
+        guard let number = Int(value), number > 0, number <= maxPageSize || name == "_page" else {
+            throw .badRequest("\(name) must be a whole number from 1 to \(maxPageSize), not \(value.debugDescription).")
+        }
+        return number
+    }
+
+    private static func sortFields(_ value: String) throws(ServerError) -> [Sort] {
+        try value.split(separator: ",").map { (part) throws(ServerError) -> Sort in
+            let descending = part.hasPrefix("-")
+            let field = String(descending ? part.dropFirst() : part)
+            try checkFieldName(field)
+            return Sort(field: field, descending: descending)
+        }
+    }
+
+    /// Field names end up in a JSON path: letters, digits, `_` and `-` only.
+    static func checkFieldName(_ name: String) throws(ServerError) {
+        let allowed = name.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "_" || $0 == "-") }
+        guard !name.isEmpty, allowed else {
+            throw .badRequest("\(name.debugDescription) is not a field name the server can filter or sort by (letters, digits, _ and - only).")
+        }
+    }
+}

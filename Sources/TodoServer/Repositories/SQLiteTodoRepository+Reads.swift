@@ -1,0 +1,135 @@
+import GRDB
+
+// MARK: - Database Access: Reads
+
+extension SQLiteTodoRepository {
+    public func get(id: String) async throws -> StoredTodo? {
+        try await read { db in
+            try Row.fetchOne(db, sql: "SELECT body, version FROM item WHERE id = ? AND deleted = 0", arguments: [id])
+                .map { StoredTodo(id: id, version: $0["version"], json: $0["body"]) }
+        }
+    }
+
+    public func list(_ query: TodoQuery) async throws -> TodoList {
+        let (condition, filterArguments) = Self.condition(for: query)
+        let (order, orderArguments) = Self.ordering(for: query.sort)
+        let (page, pageArguments): (String, StatementArguments) =
+            switch query.paging {
+            case .all: ("", [])
+            case .limit(let limit): ("LIMIT ?", [limit])
+            case .page(let number, let size, _): ("LIMIT ? OFFSET ?", [size, (number - 1) * size])
+            }
+        let isPaged = query.paging != .all
+        return try await read { db in
+            // The array is built by SQLite from the stored text: no item is decoded.
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT count(*) AS n, '[' || coalesce(group_concat(body, ','), '') || ']' AS json
+                    FROM (SELECT body FROM item WHERE \(condition) ORDER BY \(order) \(page))
+                    """,
+                arguments: filterArguments + orderArguments + pageArguments
+            )
+            let pageCount: Int = row?["n"] ?? 0
+            let total =
+                isPaged
+                ? try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE \(condition)", arguments: filterArguments) ?? 0
+                : pageCount
+            let cursor = try Int.fetchOne(db, sql: "SELECT lastChangeSeq FROM feed") ?? 0
+            let json: String = row?["json"] ?? "[]"
+            return TodoList(json: json, total: total, cursor: cursor)
+        }
+    }
+
+    public func changes(since cursor: Int, limit: Int?) async throws -> ChangeFeed {
+        let retentionDays = tombstoneRetention.components.seconds / 86_400
+        return try await read { db in
+            guard let feed = try Row.fetchOne(db, sql: "SELECT lastChangeSeq, purgedThrough FROM feed") else {
+                throw ServerError.storage("the feed table is empty")
+            }
+            let last: Int = feed["lastChangeSeq"]
+            let purged: Int = feed["purgedThrough"]
+            if cursor < purged {
+                throw ServerError(
+                    .gone,
+                    "Cursor \(cursor) is older than the deletions this server still remembers "
+                        + "(tombstones are kept \(retentionDays) days). Do a full resync: GET /todos, "
+                        + "then continue from its X-Cursor header."
+                )
+            }
+            if cursor > last {
+                throw ServerError(
+                    .gone,
+                    "Cursor \(cursor) is ahead of this server (its latest is \(last)): the server's data was "
+                        + "replaced. Do a full resync: GET /todos, then continue from its X-Cursor header."
+                )
+            }
+            let rows = try Row.fetchAll(
+                db,
+                sql: "SELECT body, deleted, changeSeq FROM item WHERE changeSeq > ? ORDER BY changeSeq LIMIT ?",
+                arguments: [cursor, limit ?? -1]
+            )
+            var items: [String] = []
+            var deleted: [String] = []
+            for row in rows {
+                if row["deleted"] as Bool {
+                    deleted.append(row["body"])
+                } else {
+                    items.append(row["body"])
+                }
+            }
+            let lastSeen: Int = rows.last?["changeSeq"] ?? last
+            let hasMore = limit != nil && rows.count == limit && lastSeen < last
+            return ChangeFeed(
+                itemsJSON: "[" + items.joined(separator: ",") + "]",
+                deletedJSON: "[" + deleted.joined(separator: ",") + "]",
+                cursor: hasMore ? lastSeen : last,
+                hasMore: hasMore
+            )
+        }
+    }
+}
+
+// MARK: - Query building
+
+extension SQLiteTodoRepository {
+    /// The WHERE clause for a query's filters and search, with its arguments.
+    static func condition(for query: TodoQuery) -> (String, StatementArguments) {
+        var clauses = ["deleted = 0"]
+        var arguments: [any DatabaseValueConvertible] = []
+        for filter in query.filters {
+            let placeholders = Array(repeating: "?", count: filter.values.count).joined(separator: ",")
+            if filter.field == "id" {
+                clauses.append("id IN (\(placeholders))")
+            } else {
+                // A value matches a field's string form: `true`, `3`, or the string itself.
+                clauses.append("(CASE json_type(body, ?) WHEN 'text' THEN body ->> ? ELSE body -> ? END) IN (\(placeholders))")
+                let path = Self.path(filter.field)
+                arguments += [path, path, path]
+            }
+            arguments += filter.values
+        }
+        if let search = query.search {
+            clauses.append(
+                """
+                EXISTS (SELECT 1 FROM json_each(item.body) AS field WHERE field.type = 'text'
+                    AND field.key <> 'updatedAt' AND instr(serverLower(field.value), ?) > 0)
+                """
+            )
+            arguments.append(search)
+        }
+        return (clauses.joined(separator: " AND "), StatementArguments(arguments))
+    }
+
+    /// ORDER BY terms: each sort field, then creation order.
+    static func ordering(for sort: [TodoQuery.Sort]) -> (String, StatementArguments) {
+        var terms: [String] = []
+        var arguments: [any DatabaseValueConvertible] = []
+        for field in sort {
+            terms.append("body ->> ?" + (field.descending ? " DESC" : ""))
+            arguments.append(Self.path(field.field))
+        }
+        terms.append("seq")
+        return (terms.joined(separator: ", "), StatementArguments(arguments))
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import GRDB
+import Hummingbird
+
+/// The todo repository on SQLite, through GRDB.
+///
+/// Each todo is one row of the `item` table holding its JSON object as
+/// served. Every write runs in one transaction that also takes the next
+/// change number from the `feed` row, so the change feed has no gaps and no
+/// reordering, whatever the number of concurrent clients.
+public struct SQLiteTodoRepository: TodoRepository {
+    let dbWriter: any DatabaseWriter
+    /// How long a tombstone is kept for the change feed.
+    let tombstoneRetention: Duration
+    let now: @Sendable () -> Date
+    let makeID: @Sendable () -> String
+
+    public static let defaultTombstoneRetention: Duration = .seconds(30 * 24 * 3600)
+
+    /// Wraps a migrated database (see `ServerDatabase`) and purges expired tombstones.
+    public init(
+        _ dbWriter: any DatabaseWriter,
+        tombstoneRetention: Duration = defaultTombstoneRetention,
+        now: @escaping @Sendable () -> Date = { Date() },
+        makeID: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() }
+    ) throws {
+        self.dbWriter = dbWriter
+        self.tombstoneRetention = tombstoneRetention
+        self.now = now
+        self.makeID = makeID
+        try dbWriter.write { db in try purgeTombstones(db, at: milliseconds(now())) }
+    }
+
+    /// Runs a write transaction, mapping database failures at this boundary.
+    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await Self.mapErrors { try await dbWriter.write(body) }
+    }
+
+    /// Runs a read from one consistent snapshot.
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await Self.mapErrors { try await dbWriter.read(body) }
+    }
+
+    /// No GRDB error leaves the repository: each becomes a `ServerError`.
+    private static func mapErrors<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as ServerError {
+            throw error
+        } catch let error as DatabaseError {
+            switch error.resultCode {
+            case .SQLITE_BUSY, .SQLITE_LOCKED:
+                throw ServerError(.serviceUnavailable, "The database is busy; retry shortly.")
+            case .SQLITE_FULL:
+                throw ServerError(HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), "The server's disk is full.")
+            default:
+                throw ServerError.storage(error.message ?? error.description)
+            }
+        } catch {
+            throw ServerError.storage(String(describing: error))
+        }
+    }
+
+    func milliseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+    }
+}
+
+// MARK: - Feed
+
+extension SQLiteTodoRepository {
+    /// The next change number; only inside a write transaction.
+    func nextChangeSeq(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "UPDATE feed SET lastChangeSeq = lastChangeSeq + 1 RETURNING lastChangeSeq") ?? 0
+    }
+
+    /// Removes tombstones older than the retention, remembering the newest
+    /// change removed so cursors before it are refused.
+    func purgeTombstones(_ db: Database, at nowMilliseconds: Int64) throws {
+        let retention = tombstoneRetention.components
+        let cutoff = nowMilliseconds - retention.seconds * 1000 - retention.attoseconds / 1_000_000_000_000_000
+        let newestPurged = try Int64.fetchOne(
+            db,
+            sql: "SELECT max(changeSeq) FROM item WHERE deleted = 1 AND updatedAt < ?",
+            arguments: [cutoff]
+        )
+        guard let newestPurged else { return }
+        try db.execute(sql: "DELETE FROM item WHERE deleted = 1 AND updatedAt < ?", arguments: [cutoff])
+        try db.execute(
+            sql: "UPDATE feed SET purgedThrough = max(purgedThrough, ?)",
+            arguments: [newestPurged]
+        )
+    }
+}
+
+// MARK: - SQL
+
+extension SQLiteTodoRepository {
+    /// `updatedAt` as served: ISO 8601, UTC, milliseconds (`2026-11-21T09:30:00.000Z`).
+    static let isoTime = "strftime('%Y-%m-%dT%H:%M:%S', :ms / 1000, 'unixepoch') || printf('.%03dZ', :ms % 1000)"
+
+    /// A JSON path to a top-level field. Field names were checked to hold no quote.
+    static func path(_ field: String) -> String {
+        "$.\"\(field)\""
+    }
+}
+
+// MARK: - Opening
+
+extension SQLiteTodoRepository {
+    /// Opens (creating if needed) the database at `path`, ready to serve.
+    public static func open(
+        path: String,
+        durability: ServerDatabase.Durability = .full,
+        tombstoneRetention: Duration = defaultTombstoneRetention
+    ) throws -> SQLiteTodoRepository {
+        try SQLiteTodoRepository(
+            ServerDatabase.open(path: path, durability: durability),
+            tombstoneRetention: tombstoneRetention
+        )
+    }
+}

@@ -1,0 +1,21 @@
+/// Where the server keeps its todos.
+///
+/// Every write is atomic: it happens whole or not at all. A write given an
+/// `ifMatch` that the todo's current version fails throws 412 and changes nothing.
+/// Methods throw `ServerError`, so each failure already knows its HTTP status.
+public protocol TodoRepository: Sendable {
+    /// The todos a `GET /todos` selects.
+    func list(_ query: TodoQuery) async throws -> TodoList
+    func get(id: String) async throws -> StoredTodo?
+    /// Creates a todo with the payload's id or a new random one; 409 if the id is taken.
+    func create(_ payload: TodoPayload) async throws -> StoredTodo
+    /// Replaces every client field of a todo; the id stays.
+    func replace(id: String, with payload: TodoPayload, ifMatch: IfMatch?) async throws -> StoredTodo
+    /// Sets the payload's top-level fields, keeping the others.
+    func patch(id: String, with payload: TodoPayload, ifMatch: IfMatch?) async throws -> StoredTodo
+    /// Deletes a todo, leaving a tombstone for the change feed; returns the todo as it was.
+    func delete(id: String, ifMatch: IfMatch?) async throws -> StoredTodo
+    /// What changed after `cursor`, at most `limit` changes; 410 if the
+    /// tombstones the client would need have been purged.
+    func changes(since cursor: Int, limit: Int?) async throws -> ChangeFeed
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Hummingbird
+
+/// Something the server refuses, with the status it answers and a message
+/// saying what was wrong and what the client can do.
+///
+/// Every error leaves as a JSON object `{"error": "...", "status": 400}`.
+public struct ServerError: Error, Equatable, Sendable {
+    public let status: HTTPResponse.Status
+    public let message: String
+    /// Extra headers, such as `Allow` on 405 or `WWW-Authenticate` on 401.
+    public var headers: HTTPFields = [:]
+
+    public init(_ status: HTTPResponse.Status, _ message: String, headers: HTTPFields = [:]) {
+        self.status = status
+        self.message = message
+        self.headers = headers
+    }
+
+    public static func notFound(id: String) -> ServerError {
+        ServerError(.notFound, "No todo has id \(id).")
+    }
+
+    public static func badRequest(_ message: String) -> ServerError {
+        ServerError(.badRequest, message)
+    }
+
+    public static func conflict(id: String) -> ServerError {
+        ServerError(.conflict, "A todo with id \(id) already exists; use PUT or PATCH to change it.")
+    }
+
+    public static func preconditionFailed(id: String, currentVersion: Int) -> ServerError {
+        ServerError(
+            .preconditionFailed,
+            "Todo \(id) has changed (its version is now \(currentVersion)); fetch it again and retry.",
+            headers: [.eTag: ETag.string(for: currentVersion)]
+        )
+    }
+
+    /// Storage failed for a reason that is not the client's.
+    public static func storage(_ reason: String) -> ServerError {
+        ServerError(.internalServerError, "The server could not access its database: \(reason)")
+    }
+}
+
+extension ServerError: HTTPResponseError {
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        var headers = self.headers
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: jsonBody)))
+    }
+
+    /// `{"error": message, "status": code}`, escaped by JSONEncoder.
+    var jsonBody: String {
+        struct Body: Encodable {
+            let error: String
+            let status: Int
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(Body(error: message, status: status.code))) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+extension ServerError: CustomStringConvertible {
+    public var description: String { "\(status.code) \(message)" }
+}

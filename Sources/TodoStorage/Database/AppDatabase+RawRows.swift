@@ -1,0 +1,59 @@
+import GRDB
+import GRDBSQLite
+import TodoCore
+
+/// A listed todo as SQLite holds it, not decoded. Its buffers point into
+/// SQLite's memory and are valid only during the call that receives them.
+public struct RawTodoRow {
+    /// The UUID text, lowercase with dashes.
+    public let id: UnsafeBufferPointer<UInt8>
+    /// The text, UTF-8.
+    public let text: UnsafeBufferPointer<UInt8>
+    public let isDone: Bool
+    public let idPrefixLength: Int
+}
+
+extension AppDatabase {
+    /// Calls `body` with each todo `request` selects, newest first, straight
+    /// from SQLite's buffers: no `TodoItem`, no `String` per row unless a
+    /// search match must be confirmed. This is how `todo list` prints a
+    /// million todos at close to the speed of the sqlite3 shell.
+    public func forEachRawTodo(_ request: TodoRequest, _ body: (RawTodoRow) throws -> Void) throws {
+        try StorageError.wrap(path: path) {
+            try dbWriter.read { db in
+                let (sql, arguments) = Self.listSQL(request)
+                let statement = try db.makeStatement(sql: sql)
+                try statement.setArguments(arguments)
+                let handle = statement.sqliteStatement
+                var remaining = request.limit ?? Int.max
+                while remaining > 0 {
+                    let code = sqlite3_step(handle)
+                    if code == SQLITE_DONE { break }
+                    guard code == SQLITE_ROW else {
+                        throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+                    }
+                    // Columns follow `TodoItem.selection`: id, text, isDone, …, idPrefixLength.
+                    let id = Self.bytes(handle, column: 0)
+                    let text = Self.bytes(handle, column: 1)
+                    if !request.query.isEmpty {
+                        let candidate = String(decoding: text, as: UTF8.self)
+                        guard TodoItem.text(candidate, matches: request.query) else { continue }
+                    }
+                    remaining -= 1
+                    let row = RawTodoRow(
+                        id: id,
+                        text: text,
+                        isDone: sqlite3_column_int(handle, 2) != 0,
+                        idPrefixLength: Int(sqlite3_column_int(handle, 6))
+                    )
+                    try body(row)
+                }
+            }
+        }
+    }
+
+    private static func bytes(_ handle: OpaquePointer?, column: Int32) -> UnsafeBufferPointer<UInt8> {
+        guard let pointer = sqlite3_column_text(handle, column) else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return UnsafeBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(handle, column)))
+    }
+}

@@ -1,0 +1,82 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import TodoServer
+
+/// `todo-server`: serves `/todos` over HTTP until SIGINT or SIGTERM.
+@main
+struct TodoServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "todo-server",
+        abstract: "Serve todos as JSON over HTTP, for `todo sync`, curl and json-server clients.",
+        discussion: """
+            Speaks json-server's REST conventions on /todos, plus versions (ETag, If-Match) \
+            and a change feed (GET /todos?_since=CURSOR). Stops gracefully on SIGINT or \
+            SIGTERM, finishing requests in flight.
+
+            Examples:
+              todo-server
+              todo-server --port 8080 --database ./todos.sqlite
+              TODO_SERVER_TOKEN=s3cret todo-server --host 0.0.0.0
+              curl -H 'Content-Type: application/json' -d '{"title":"Buy milk"}' localhost:3000/todos
+            """
+    )
+
+    @Option(help: "The address to listen on. The default, loopback, is reachable from this machine only.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The TCP port to listen on (0 picks a free one).")
+    var port = 3000
+
+    @Option(help: "The SQLite database file (default: $XDG_DATA_HOME/todo/todo-server.sqlite).")
+    var database: String?
+
+    @Option(help: "Require 'Authorization: Bearer TOKEN' on every request (or set TODO_SERVER_TOKEN).")
+    var token: String?
+
+    @Option(help: "Days a deletion is remembered for the change feed; older cursors get 410 Gone.")
+    var tombstoneDays = 30
+
+    @Option(help: "full: a write is on disk before it is acknowledged. normal: faster; survives a crash of the server, not of the machine.")
+    var durability = "full"
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else {
+            throw ValidationError("--port must be from 0 to 65535, not \(port).")
+        }
+        guard tombstoneDays >= 1 else {
+            throw ValidationError("--tombstone-days must be at least 1, not \(tombstoneDays).")
+        }
+        guard ServerDatabase.Durability(rawValue: durability) != nil else {
+            throw ValidationError("--durability must be full or normal, not \(durability).")
+        }
+        if let token, token.isEmpty {
+            throw ValidationError("--token must not be empty.")
+        }
+    }
+
+    func run() async throws {
+        let logger = Logger(label: "todo-server")
+        let environmentToken = ProcessInfo.processInfo.environment["TODO_SERVER_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        let path = ServerDatabaseLocation.resolve(explicit: database)
+        let repository: SQLiteTodoRepository
+        do {
+            repository = try SQLiteTodoRepository.open(
+                path: path,
+                durability: ServerDatabase.Durability(rawValue: durability) ?? .full,
+                tombstoneRetention: .seconds(tombstoneDays * 86_400)
+            )
+        } catch {
+            throw ValidationError("Cannot open the database \(path): \(error)")
+        }
+        logger.info("Serving todos", metadata: ["database": "\(path)", "auth": "\(token ?? environmentToken == nil ? "none" : "bearer")"])
+        let app = buildApplication(
+            repository: repository,
+            options: ServerOptions(token: token ?? environmentToken),
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "todo-server"),
+            logger: logger
+        )
+        try await app.runService()
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// The `todo-server` binary itself: flags, kill -9 durability, graceful shutdown.
+@Suite("todo-server binary")
+struct ExecutableTests {
+    @Test func helpShowsTheFlagsAndAnExample() async throws {
+        let server = try ServerProcess(["--help"])
+        #expect(try await server.exitStatus() == 0)
+        for text in ["--host", "--port", "--database", "--token", "TODO_SERVER_TOKEN", "Examples:"] {
+            #expect(server.printed.contains(text), "\(text)")
+        }
+    }
+
+    @Test(arguments: [["--port", "abc"], ["--port", "70000"], ["--durability", "sometimes"], ["--bogus"]])
+    func badFlagsGiveAShortErrorAndExitCode64(_ arguments: [String]) async throws {
+        let server = try ServerProcess(arguments)
+        #expect(try await server.exitStatus() == 64)
+        #expect(server.printed.hasPrefix("Error: "), "\(server.printed)")
+    }
+
+    @Test func anAcknowledgedWriteSurvivesKill9() async throws {
+        let path = temporaryDatabasePath()
+        defer { removeDatabase(at: path) }
+        let first = try ServerProcess(["--port", "0", "--database", path])
+        let port = try await first.port()
+        try await TestClient.withClient(host: "127.0.0.1", port: port) { client async throws in
+            for index in 0..<20 {
+                #expect(try await client.send(.post, "/todos", #"{"id":"\#(index)"}"#).status == .created)
+            }
+            #expect(try await client.send(.patch, "/todos/19", #"{"title":"last write"}"#).status == .ok)
+        }
+        kill(first.process.processIdentifier, SIGKILL)
+        _ = try await first.exitStatus()
+
+        let second = try ServerProcess(["--port", "0", "--database", path])
+        let secondPort = try await second.port()
+        try await TestClient.withClient(host: "127.0.0.1", port: secondPort) { client in
+            let all = try await client.send(.get, "/todos")
+            #expect(try JSON(parsing: String(buffer: all.body ?? ByteBuffer())).count == 20)
+            let last = try await client.send(.get, "/todos/19")
+            #expect(try JSON(parsing: String(buffer: last.body ?? ByteBuffer()))["title"] == "last write")
+        }
+        kill(second.process.processIdentifier, SIGTERM)
+        #expect(try await second.exitStatus() == 0)
+    }
+
+    @Test func theTokenComesFromTheEnvironment() async throws {
+        let path = temporaryDatabasePath()
+        defer { removeDatabase(at: path) }
+        let server = try ServerProcess(["--port", "0", "--database", path], environment: ["TODO_SERVER_TOKEN": "env-token"])
+        let port = try await server.port()
+        try await TestClient.withClient(host: "127.0.0.1", port: port) { client async throws in
+            #expect(try await client.get("/todos").status == .unauthorized)
+            #expect(try await client.get("/todos", headers: [.authorization: "Bearer env-token"]).status == .ok)
+        }
+        kill(server.process.processIdentifier, SIGINT)
+        #expect(try await server.exitStatus() == 0)
+    }
+}

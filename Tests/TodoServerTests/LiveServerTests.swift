@@ -1,0 +1,96 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import TodoServer
+
+/// The server over a real socket on a free loopback port, on a database file.
+struct LiveServerTests {
+    @Test func crudOverARealSocket() async throws {
+        let path = temporaryDatabasePath()
+        defer { removeDatabase(at: path) }
+        try await makeApp(SQLiteTodoRepository.open(path: path)).test(.live) { client in
+            #expect(client.port != nil)
+            let created = try await client.send(.post, "/todos", #"{"title":"over the wire"}"#)
+            #expect(created.status == .created)
+            let location = try #require(created.headers[.location])
+            #expect(try await client.send(.patch, location, #"{"completed":true}"#).status == .ok)
+            #expect(try await client.send(.get, "/todos?completed=true").json.count == 1)
+            #expect(try await client.send(.delete, location).status == .ok)
+            #expect(try await client.send(.get, "/nowhere").status == .notFound)
+        }
+    }
+
+    @Test func fiftyParallelWritersLoseNothing() async throws {
+        let path = temporaryDatabasePath()
+        defer { removeDatabase(at: path) }
+        try await makeApp(SQLiteTodoRepository.open(path: path)).test(.live) { client in
+            let port = try #require(client.port)
+            try await client.send(.post, "/todos", #"{"id":"shared","count":0}"#)
+            // Fifty connections of their own, so the writes really are concurrent.
+            let statuses = try await withThrowingTaskGroup(of: [HTTPResponse.Status].self) { group in
+                for writer in 0..<50 {
+                    group.addTask {
+                        try await TestClient.withClient(host: "127.0.0.1", port: port) { connection in
+                            var statuses: [HTTPResponse.Status] = []
+                            for item in 0..<4 {
+                                let body = #"{"id":"w\#(writer)-\#(item)","title":"writer \#(writer)"}"#
+                                statuses.append(try await connection.send(.post, "/todos", body).status)
+                            }
+                            statuses.append(try await connection.send(.patch, "/todos/shared", #"{"by\#(writer)":true}"#).status)
+                            return statuses
+                        }
+                    }
+                }
+                return try await group.reduce(into: []) { $0 += $1 }
+            }
+            #expect(statuses.filter { $0 == .created }.count == 200)
+            #expect(statuses.filter { $0 == .ok }.count == 50)
+            let all = try await client.send(.get, "/todos")
+            #expect(try all.json.count == 201)
+            #expect(all.headers[.init("X-Cursor")!] == "251")
+            let shared = try await client.send(.get, "/todos/shared").json
+            #expect(shared["version"] == 51)
+            #expect(shared.count == 2 + 50 + 2)
+            let feed = try await client.send(.get, "/todos?_since=0").json
+            #expect(feed["items"]?.count == 201)
+        }
+    }
+
+    @Test func writesAreServedToReadersWhileWritersRun() async throws {
+        let path = temporaryDatabasePath()
+        defer { removeDatabase(at: path) }
+        try await makeApp(SQLiteTodoRepository.open(path: path)).test(.live) { client in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for writer in 0..<10 {
+                    group.addTask {
+                        for item in 0..<10 {
+                            try await client.send(.post, "/todos", #"{"id":"\#(writer)-\#(item)"}"#)
+                        }
+                    }
+                    group.addTask { () async throws in
+                        for _ in 0..<10 {
+                            #expect(try await client.send(.get, "/todos").status == .ok)
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            #expect(try await client.send(.get, "/todos").json.count == 100)
+        }
+    }
+}
+
+func temporaryDatabasePath() -> String {
+    FileManager.default.temporaryDirectory.appendingPathComponent("todo-server-\(UUID()).sqlite").path
+}
+
+extension TestClient {
+    /// One request on this connection.
+    func send(_ method: HTTPRequest.Method, _ uri: String, _ body: String? = nil) async throws -> TestClient.Response {
+        let headers: HTTPFields = body == nil ? [:] : [.contentType: "application/json"]
+        return try await execute(
+            TestClient.Request(uri, method: method, authority: "localhost", headers: headers, body: body.map { ByteBuffer(string: $0) })
+        )
+    }
+}

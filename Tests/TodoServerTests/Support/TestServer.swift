@@ -1,0 +1,107 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import TodoServer
+
+/// The fixed clock tests run at, so `updatedAt` is exact: 2026-11-21T09:30:00.000Z.
+let testStart = Date(timeIntervalSince1970: 1_795_253_400)
+
+/// A clock tests can move.
+final class TestClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current: Date
+
+    init(_ start: Date = testStart) { current = start }
+
+    var now: Date { lock.withLock { current } }
+
+    func advance(days: Double) {
+        lock.withLock { current += days * 86_400 }
+    }
+}
+
+/// Ids `id-1`, `id-2`… in creation order.
+final class TestIDs: @unchecked Sendable {
+    private let lock = NSLock()
+    private var next = 0
+
+    func make() -> String {
+        lock.withLock {
+            next += 1
+            return "id-\(next)"
+        }
+    }
+}
+
+var quietLogger: Logger {
+    var logger = Logger(label: "todo-server-tests")
+    logger.logLevel = .critical
+    return logger
+}
+
+/// A repository on a fresh in-memory database with a fixed clock and ids.
+func makeRepository(
+    clock: TestClock = TestClock(),
+    tombstoneRetention: Duration = SQLiteTodoRepository.defaultTombstoneRetention
+) throws -> SQLiteTodoRepository {
+    let ids = TestIDs()
+    return try SQLiteTodoRepository(
+        ServerDatabase.inMemory(),
+        tombstoneRetention: tombstoneRetention,
+        now: { clock.now },
+        makeID: { ids.make() }
+    )
+}
+
+func makeApp(
+    _ repository: some TodoRepository,
+    options: ServerOptions = ServerOptions(requestLogLevel: .trace)
+) -> some ApplicationProtocol {
+    buildApplication(
+        repository: repository,
+        options: options,
+        configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
+        logger: quietLogger
+    )
+}
+
+/// Runs `test` against a fresh server through the router, without a socket.
+func withServer(
+    clock: TestClock = TestClock(),
+    options: ServerOptions = ServerOptions(requestLogLevel: .trace),
+    _ test: @Sendable (any TestClientProtocol) async throws -> Void
+) async throws {
+    let app = makeApp(try makeRepository(clock: clock), options: options)
+    try await app.test(.router) { client in try await test(client) }
+}
+
+extension TestClientProtocol {
+    /// Sends a request, with `Content-Type: application/json` when it has a body.
+    @discardableResult
+    func send(
+        _ method: HTTPRequest.Method,
+        _ uri: String,
+        _ body: String? = nil,
+        headers: HTTPFields = [:]
+    ) async throws -> TestResponse {
+        var headers = headers
+        if body != nil {
+            headers[.contentType] = "application/json"
+        }
+        return try await execute(uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
+    }
+}
+
+extension TestResponse {
+    var text: String { String(buffer: body) }
+
+    var json: JSON {
+        get throws { try JSON(parsing: text) }
+    }
+
+    /// The `error` message of a JSON error body, or nil if the body is not one.
+    var errorMessage: String? {
+        (try? json)?["error"]?.string
+    }
+}
