@@ -22,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
     ],
     targets: [
         // State, logic and selectors: no database, no HTTP.
@@ -32,6 +34,7 @@ let package = Package(
             path: "Migrations",
             resources: [
                 .embedInCode("0001_create_todo.sql"),
+                .embedInCode("0002_sync.sql"),
                 .embedInCode("server_0001_create_item.sql"),
             ],
             swiftSettings: strict
@@ -48,12 +51,24 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Sync with a JSON server: the pure planner, the HTTP client, the runner.
+        .target(
+            name: "TodoSync",
+            dependencies: [
+                "TodoCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
         // The command line: one ArgumentParser command per file.
         .target(
             name: "TodoCLI",
             dependencies: [
                 "TodoCore",
                 "TodoStorage",
+                "TodoSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -96,6 +111,21 @@ let package = Package(
         .testTarget(
             name: "TodoCLITests",
             dependencies: ["todo", "TodoCLI", "TodoStorage", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "TodoSyncTests",
+            dependencies: [
+                "todo",
+                "todo-server",
+                "TodoCore",
+                "TodoStorage",
+                "TodoSync",
+                "TodoServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

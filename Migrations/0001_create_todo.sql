@@ -5,7 +5,8 @@ CREATE TABLE todo (
     seq INTEGER PRIMARY KEY,
     id TEXT NOT NULL UNIQUE CHECK (length(id) = 36),
     text TEXT NOT NULL CHECK (length(text) > 0),
-    -- text lowercased and canonically decomposed: what search compares against
+    -- text lowercased, decomposed, without combining marks (TodoItem.searchKey):
+    -- what search compares against
     searchText TEXT NOT NULL,
     isDone INTEGER NOT NULL DEFAULT 0 CHECK (isDone IN (0, 1)),
     -- times in milliseconds since 1970, UTC

@@ -14,6 +14,7 @@ public enum AppMigrations {
     // digit turned into `_`: `0001_create_todo.sql` is `_001_create_todo_sql`.
     public static let all: [Migration] = [
         Migration(identifier: "0001_create_todo", sql: text(PackageResources._001_create_todo_sql)),
+        Migration(identifier: "0002_sync", sql: text(PackageResources._002_sync_sql)),
     ]
 
     private static func text(_ bytes: [UInt8]) -> String {

@@ -29,6 +29,8 @@ public struct TodoCommand: AsyncParsableCommand {
             ShowCommand.self,
             ExportCommand.self,
             ImportCommand.self,
+            SyncCommand.self,
+            StatusCommand.self,
         ],
         defaultSubcommand: ListCommand.self
     )

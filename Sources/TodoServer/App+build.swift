@@ -29,6 +29,11 @@ public func buildRouter(repository: some TodoRepository, options: ServerOptions 
         router.add(middleware: BearerTokenMiddleware(token: token))
     }
     router.addRoutes(TodoController(repository: repository, maxBodySize: options.maxBodySize).endpoints, atPath: "/todos")
+    // A constant answer for load balancers and uptime checks (and the
+    // benchmark's baseline: what the same stack serves with no work to do).
+    router.get("health") { _, _ in
+        Response.json(#"{"status":"ok"}"#)
+    }
     return router
 }
 

@@ -76,6 +76,18 @@ struct CommandLineTests {
         #expect(!(try todo.ok(["list"]).contains("\u{1B}")))
     }
 
+    /// On a terminal (a pseudo-terminal from `script`), IDs are coloured,
+    /// unless NO_COLOR is set.
+    @Test func colourOnlyOnATerminalAndNeverWithNoColor() throws {
+        _ = try todo.ok(["add", "milk"])
+        let command = "\(TodoProcess.executable.path) list"
+        let coloured = try todo.run(["-c", "script -qc '\(command)' /dev/null"], shell: true)
+        #expect(coloured.stdout.contains("\u{1B}[33m"), "\(coloured)")
+        let plain = try todo.run(["-c", "script -qc '\(command)' /dev/null"], shell: true, environment: ["NO_COLOR": "1"])
+        #expect(plain.stdout.contains("milk"))
+        #expect(!plain.stdout.contains("\u{1B}"))
+    }
+
     @Test func noSubcommandListsPending() throws {
         _ = try todo.ok(["add", "milk"])
         #expect(try todo.ok([]).contains("milk"))

@@ -12,7 +12,7 @@ struct AuthTests {
             for headers: HTTPFields in [[:], [.authorization: "Bearer wrong"], [.authorization: "Bearer s3cre"], [.authorization: "s3cret"],
                 [.authorization: "Basic czNjcmV0"], [.authorization: "Bearer s3cretX"]]
             {
-                for (method, uri) in [(HTTPRequest.Method.get, "/todos"), (.post, "/todos"), (.get, "/nowhere")] {
+                for (method, uri) in [(HTTPRequest.Method.get, "/todos"), (.post, "/todos"), (.get, "/nowhere"), (.get, "/health")] {
                     let response = try await client.send(method, uri, method == .post ? "{}" : nil, headers: headers)
                     #expect(response.status == .unauthorized)
                     #expect(response.headers[.wwwAuthenticate] == "Bearer")

@@ -147,6 +147,14 @@ struct TodoRoutesTests {
         }
     }
 
+    @Test func healthAnswersAConstant() async throws {
+        try await withServer { client in
+            let response = try await client.send(.get, "/health")
+            #expect(response.status == .ok)
+            #expect(String(buffer: response.body) == #"{"status":"ok"}"#)
+        }
+    }
+
     @Test func missingIDsOnWritesAre404WithAJSONBody() async throws {
         try await withServer { client in
             for method in [HTTPRequest.Method.put, .patch] {

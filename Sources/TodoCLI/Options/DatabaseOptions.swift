@@ -13,9 +13,12 @@ struct DatabaseOptions: ParsableArguments {
     )
     var path: String?
 
+    /// The database file this command uses.
+    var resolvedPath: String { DatabaseLocation.resolve(explicit: path) }
+
     /// Opens the database, creating it on first use.
     func open() throws -> AppDatabase {
-        try AppDatabase.open(path: DatabaseLocation.resolve(explicit: path))
+        try AppDatabase.open(path: resolvedPath)
     }
 
     /// The logic over the opened database, with a fresh state.

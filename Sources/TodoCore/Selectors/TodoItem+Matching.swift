@@ -14,11 +14,20 @@ extension TodoItem {
         query.isEmpty || text.lowercased().contains(query.lowercased())
     }
 
-    /// The form of a text that storage indexes for search: lowercased, then
-    /// canonically decomposed. Whenever `matches` is true, the decomposed query
-    /// occurs byte for byte in the decomposed text, so storage can narrow the
-    /// search inside the database and confirm each candidate with `matches`.
+    /// The form of a text that storage indexes for search: lowercased,
+    /// canonically decomposed, without combining marks (é becomes e).
+    ///
+    /// Whenever `matches` is true, the key of the query occurs byte for byte in
+    /// the key of the text, so storage can narrow a search inside the database
+    /// and confirm each candidate with `matches`. Marks are dropped because
+    /// Foundation's `contains` does not always compare them one for one
+    /// ("eé" contains "é" + ◌́); dropping them only admits extra candidates.
     public static func searchKey(_ text: String) -> String {
-        text.lowercased().decomposedStringWithCanonicalMapping
+        var key = String.UnicodeScalarView()
+        for scalar in text.lowercased().decomposedStringWithCanonicalMapping.unicodeScalars
+        where !scalar.properties.isGraphemeExtend && scalar != "\u{200D}" {
+            key.append(scalar)
+        }
+        return String(key)
     }
 }

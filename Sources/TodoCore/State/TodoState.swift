@@ -12,7 +12,12 @@ public final class TodoState {
     public private(set) var items: [TodoItem] = []
     public private(set) var query: String = ""
     public private(set) var isLoading: Bool = false
-    public private(set) var error: TodoError?
+    public internal(set) var error: TodoError?
+    /// A sync is running; `syncProgress` says how far it got.
+    public internal(set) var isSyncing: Bool = false
+    public internal(set) var syncProgress: SyncProgress?
+    /// What the last sync in this session did.
+    public internal(set) var lastSync: SyncSummary?
 
     @ObservationIgnored
     private var listeners: [Int: @MainActor (TodoState) -> Void] = [:]
@@ -88,7 +93,7 @@ extension TodoState {
         update { $0.error = nil }
     }
 
-    private func update(_ change: (TodoState) -> Void) {
+    func update(_ change: (TodoState) -> Void) {
         change(self)
         for listener in listeners.sorted(by: { $0.key < $1.key }).map(\.value) {
             listener(self)

@@ -14,34 +14,50 @@ extension AppDatabase {
     /// that exists, the version with the later `updatedAt` is kept.
     /// Either every todo is stored or, on any failure, none is.
     public func importTodos(_ items: [TodoItem]) throws -> ImportSummary {
-        try write { db in
-            var summary = ImportSummary()
-            let insert = try db.cachedStatement(sql: """
-                INSERT INTO todo (id, text, searchText, isDone, createdAt, updatedAt, completedAt)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT(id) DO UPDATE SET
-                    text = excluded.text, searchText = excluded.searchText, isDone = excluded.isDone,
-                    createdAt = excluded.createdAt, updatedAt = excluded.updatedAt,
-                    completedAt = excluded.completedAt
-                WHERE excluded.updatedAt > todo.updatedAt
-                """)
-            let exists = try db.cachedStatement(sql: "SELECT 1 FROM todo WHERE id = ?")
-            let tableWasEmpty = try Int.fetchOne(db, sql: "SELECT count(*) FROM (SELECT 1 FROM todo LIMIT 1)") == 0
-            for item in items {
-                let existed = tableWasEmpty ? false : try Bool.fetchOne(exists, arguments: [item.idString]) ?? false
-                try insert.execute(arguments: item.databaseValues)
-                if !existed {
-                    summary.inserted += 1
-                } else if db.changesCount > 0 {
-                    summary.updated += 1
-                } else {
-                    summary.unchanged += 1
+        try StorageError.wrap(path: path) {
+            try dbWriter.writeWithoutTransaction { db in
+                // A big transaction with SQLite's small default cache spills
+                // pages to the WAL again and again; let it hold them until commit.
+                let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
+                try db.execute(sql: "PRAGMA cache_size = -1048576")
+                defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
+                var summary = ImportSummary()
+                try db.inTransaction(.immediate) {
+                    summary = try Self.importTodos(db, items)
+                    return .commit
                 }
+                return summary
             }
-            if summary.inserted > 0 {
-                try Self.recomputePrefixLengths(db)
-            }
-            return summary
         }
+    }
+
+    private static func importTodos(_ db: Database, _ items: [TodoItem]) throws -> ImportSummary {
+        var summary = ImportSummary()
+        let insert = try db.cachedStatement(sql: """
+            INSERT INTO todo (id, text, searchText, isDone, createdAt, updatedAt, completedAt)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT(id) DO UPDATE SET
+                text = excluded.text, searchText = excluded.searchText, isDone = excluded.isDone,
+                createdAt = excluded.createdAt, updatedAt = excluded.updatedAt,
+                completedAt = excluded.completedAt
+            WHERE excluded.updatedAt > todo.updatedAt
+            """)
+        let exists = try db.cachedStatement(sql: "SELECT 1 FROM todo WHERE id = ?")
+        let tableWasEmpty = try Int.fetchOne(db, sql: "SELECT count(*) FROM (SELECT 1 FROM todo LIMIT 1)") == 0
+        for item in items {
+            let existed = tableWasEmpty ? false : try Bool.fetchOne(exists, arguments: [item.idString]) ?? false
+            try insert.execute(arguments: item.databaseValues)
+            if !existed {
+                summary.inserted += 1
+            } else if db.changesCount > 0 {
+                summary.updated += 1
+            } else {
+                summary.unchanged += 1
+            }
+        }
+        if summary.inserted > 0 {
+            try Self.recomputePrefixLengths(db)
+        }
+        return summary
     }
 }

@@ -81,7 +81,7 @@ extension AppDatabase {
 
     /// The SQL that lists the todos `request` selects, newest first.
     ///
-    /// The search runs inside SQLite on `searchText` (lowercased, decomposed):
+    /// The search runs inside SQLite on `searchText` (`TodoItem.searchKey`):
     /// from the trigram index when the query has three characters or more,
     /// else by scanning. That finds every todo `TodoItem.matches` accepts and
     /// possibly a few more (a letter inside a composed character), so callers
@@ -91,6 +91,8 @@ extension AppDatabase {
         var sql = "SELECT \(TodoItem.selection) FROM todo"
         var conditions: [String] = []
         var arguments = StatementArguments()
+        // A query made only of combining marks has an empty key: every todo is
+        // a candidate then, and Swift decides.
         let key = TodoItem.searchKey(request.query)
         if !key.isEmpty {
             let trigrams = Self.trigrams(key)
@@ -113,7 +115,7 @@ extension AppDatabase {
             sql += " WHERE " + conditions.joined(separator: " AND ")
         }
         sql += " ORDER BY todo.createdAt DESC, todo.seq DESC"
-        if key.isEmpty, let limit = request.limit {
+        if request.query.isEmpty, let limit = request.limit {
             sql += " LIMIT \(max(0, limit))"
         }
         return (sql, arguments)

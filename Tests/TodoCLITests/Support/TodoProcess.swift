@@ -30,11 +30,14 @@ struct TodoProcess {
         return folder.appendingPathComponent("todo")
     }()
 
-    /// Runs `todo ARGS` with TODO_DATABASE pointing at this test's database.
+    /// Runs `todo ARGS` (or, with `shell`, `sh ARGS`) with TODO_DATABASE
+    /// pointing at this test's database.
     @discardableResult
-    func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws -> Result {
+    func run(
+        _ arguments: [String], stdin: String? = nil, shell: Bool = false, environment: [String: String] = [:]
+    ) throws -> Result {
         let process = Process()
-        process.executableURL = Self.executable
+        process.executableURL = shell ? URL(fileURLWithPath: "/bin/sh") : Self.executable
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env["TODO_DATABASE"] = databasePath

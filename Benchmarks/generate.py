@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Deterministic benchmark data: the same N todos in each tool's own format.
+
+    generate.py --size N [--seed 42] --format todo-json|taskwarrior|todotxt|server-sql --out FILE (a folder for taskwarrior)
+
+Texts are 2 to 6 words drawn from mixed-case English and non-ASCII words
+(Crème, Straße, ÉCOLE, Zürich...). Exactly 1% of todos (every 100th) end with
+the word "Quokka", and no other word contains "qu", so the benchmark's queries
+"qu" (2 characters) and "quokk" (5 characters) each match exactly 1%. Half of
+the todos are done, chosen by the seeded generator.
+"""
+import argparse
+import datetime
+import json
+import os
+import random
+import uuid
+
+WORDS = ["Buy", "milk", "Call", "bank", "Crème", "brûlée", "Straße", "ÉCOLE", "garden",
+         "Invoice", "review", "Paper", "dentist", "Lunch", "Ödön", "naïve", "Zürich",
+         "report", "email", "fix", "bike", "book", "flight", "tax", "plan"]
+BASE = datetime.datetime(2024, 1, 1, tzinfo=datetime.timezone.utc)
+
+
+def todos(size, seed):
+    rng = random.Random(seed)
+    for i in range(size):
+        text = " ".join(rng.choice(WORDS) for _ in range(rng.randint(2, 6)))
+        if i % 100 == 7:
+            text += " Quokka"
+        done = rng.random() < 0.5
+        created = BASE + datetime.timedelta(seconds=30 * i)
+        todo_id = str(uuid.UUID(int=rng.getrandbits(128), version=4))
+        yield todo_id, text, done, created
+
+
+def iso(moment):
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.000Z")
+
+
+def write_todo_json(out, rows):
+    out.write("[\n")
+    for n, (todo_id, text, done, created) in enumerate(rows):
+        item = {"id": todo_id, "text": text, "done": done, "createdAt": iso(created),
+                "updatedAt": iso(created), "completedAt": iso(created) if done else None}
+        out.write(("," if n else "") + json.dumps(item, ensure_ascii=False) + "\n")
+    out.write("]\n")
+
+
+def write_taskwarrior(folder, rows):
+    # Taskwarrior 2.6's data files: one [key:"value" ...] line per task,
+    # pending tasks in pending.data, completed ones in completed.data.
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "pending.data"), "w", encoding="utf-8") as pending, \
+            open(os.path.join(folder, "completed.data"), "w", encoding="utf-8") as completed:
+        for todo_id, text, done, created in rows:
+            epoch = int(created.timestamp())
+            status = "completed" if done else "pending"
+            end = f' end:"{epoch}"' if done else ""
+            description = text.replace('"', '&dquot;')
+            line = f'[description:"{description}"{end} entry:"{epoch}" modified:"{epoch}" status:"{status}" uuid:"{todo_id}"]\n'
+            (completed if done else pending).write(line)
+
+
+def write_todotxt(out, rows):
+    for _, text, done, created in rows:
+        day = created.strftime("%Y-%m-%d")
+        out.write(f"x {day} {day} {text}\n" if done else f"{day} {text}\n")
+
+
+def write_server_sql(out, rows):
+    # Rows for todo-server's `item` table (see Migrations/server_0001_create_item.sql).
+    out.write("BEGIN;\n")
+    for seq, (todo_id, text, done, created) in enumerate(rows, start=1):
+        millis = int(created.timestamp() * 1000)
+        body = json.dumps({"id": todo_id, "title": text, "completed": done,
+                           "version": 1, "updatedAt": iso(created)}, ensure_ascii=False)
+        body = body.replace("'", "''")
+        out.write(f"INSERT INTO item(seq, id, body, version, updatedAt, changeSeq, deleted) "
+                  f"VALUES ({seq}, '{todo_id}', '{body}', 1, {millis}, {seq}, 0);\n")
+    out.write(f"UPDATE feed SET lastChangeSeq = (SELECT max(changeSeq) FROM item);\nCOMMIT;\n")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--size", type=int, required=True)
+    parser.add_argument("--seed", type=int, default=42)
+    parser.add_argument("--format", required=True, choices=["todo-json", "taskwarrior", "todotxt", "server-sql"])
+    parser.add_argument("--out", required=True)
+    args = parser.parse_args()
+    writers = {"todo-json": write_todo_json, "todotxt": write_todotxt, "server-sql": write_server_sql}
+    if args.format == "taskwarrior":
+        write_taskwarrior(args.out, todos(args.size, args.seed))
+        return
+    with open(args.out, "w", encoding="utf-8") as out:
+        writers[args.format](out, todos(args.size, args.seed))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""Prints the markdown table of a Benchmarks/run.sh run from its results folder."""
+import glob
+import json
+import os
+import platform
+import subprocess
+import sys
+
+OPERATIONS = [
+    ("add", "todo add"),
+    ("done", "todo done ID"),
+    ("list", "todo list (pending)"),
+    ("query-2", "todo list --query qu"),
+    ("query-5", "todo list --query quokk"),
+    ("get-all", "GET /todos (curl)"),
+]
+PEERS = ["taskwarrior", "todo.txt"]
+
+
+def load(folder):
+    medians = {}
+    for path in glob.glob(os.path.join(folder, "*.json")):
+        name, size, tool = os.path.basename(path)[:-5].split("@")
+        with open(path) as file:
+            medians[(name, int(size), tool)] = json.load(file)["results"][0]["median"]
+    figures = []
+    path = os.path.join(folder, "figures.jsonl")
+    if os.path.exists(path):
+        with open(path) as file:
+            figures = [json.loads(line) for line in file if line.strip()]
+    return medians, figures
+
+
+def ms(seconds):
+    return f"{seconds * 1000:.1f} ms" if seconds is not None else "–"
+
+
+def machine():
+    cpu = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo") as file:
+            cpu = next(line.split(":", 1)[1].strip() for line in file if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    try:
+        sqlite = subprocess.run(["sqlite3", "--version"], capture_output=True, text=True).stdout.split()[0]
+    except OSError:
+        sqlite = "?"
+    return f"{platform.system()} {platform.release()}, {os.cpu_count()} cores, {cpu}, SQLite {sqlite}"
+
+
+def main():
+    medians, figures = load(sys.argv[1])
+    print(f"Machine: {machine()}\n")
+    print("| operation | todos | todo | sqlite3 (floor) | todo / floor | Taskwarrior | todo.txt | fastest peer / todo |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    sizes = sorted({size for (_, size, _) in medians})
+    for name, label in OPERATIONS:
+        for size in sizes:
+            ours = medians.get((name, size, "todo")) or medians.get((name, size, "todo-server"))
+            if ours is None:
+                continue
+            floor = medians.get((name, size, "sqlite3"))
+            peers = [medians.get((name, size, peer)) for peer in PEERS]
+            ratio = f"{ours / floor:.2f}x" if floor else "–"
+            known = [p for p in peers if p is not None]
+            speedup = f"{min(known) / ours:.0f}x faster" if known else "–"
+            print(f"| {label} | {size:,} | {ms(ours)} | {ms(floor)} | {ratio} | {ms(peers[0])} | {ms(peers[1])} | {speedup} |")
+    if figures:
+        print("\n| figure | todos | value |")
+        print("|---|---:|---:|")
+        by_name = {(f["name"], f["size"]): f for f in figures}
+        for f in figures:
+            print(f"| {f['name']} | {f['size']:,} | {f['value']:,} {f['unit']} |")
+        constant = [f for f in figures if f["name"] == "constant"]
+        get_one = [f for f in figures if f["name"] == "get-one"]
+        if constant and get_one and float(constant[0]["value"]) > 0:
+            share = float(get_one[0]["value"]) / float(constant[0]["value"])
+            print(f"\nGET /todos/:id serves {share:.0%} of the constant route's throughput.")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,171 @@
+#!/usr/bin/env bash
+# Benchmarks: `todo` and `todo-server` side by side with the sqlite3 shell doing the
+# same SQL (the floor), and with Taskwarrior and todo.txt where installed.
+#
+#   Benchmarks/run.sh [--sizes 1000,100000,1000000] [--quick] [--peer-max 100000] [--out FILE]
+#
+# Builds release binaries, generates seeded data sets (Benchmarks/generate.py),
+# times whole processes with hyperfine after warm-up, and prints a markdown table
+# of medians with the ratio of each todo figure to its floor and to each peer.
+# --quick: size 1000 only, few runs: checks that the script works (CI runs it).
+# Needs: swift, python3, sqlite3, hyperfine; optional: wrk (server throughput),
+# task (Taskwarrior 2.6), todo-txt (todo.txt CLI).
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+sizes=1000,100000,1000000
+quick=0
+peer_max=100000
+out=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --sizes) sizes=$2; shift 2 ;;
+        --quick) quick=1; shift ;;
+        --peer-max) peer_max=$2; shift 2 ;;
+        --out) out=$2; shift 2 ;;
+        -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "run.sh: unknown option $1 (see --help)" >&2; exit 64 ;;
+    esac
+done
+if [ "$quick" = 1 ]; then
+    sizes=1000; runs=(--warmup 1 --runs 3); wrk_time=2s
+else
+    runs=(--warmup 3 --min-runs 10); wrk_time=10s
+fi
+for tool in swift python3 sqlite3 hyperfine; do
+    command -v "$tool" >/dev/null || { echo "run.sh: $tool is required (apt-get install $tool)" >&2; exit 1; }
+done
+
+work=$root/Benchmarks/data
+results=$work/results
+rm -rf "$results"; mkdir -p "$results"
+echo "== building release binaries" >&2
+(cd "$root" && swift build -c release --static-swift-stdlib --product todo >&2 \
+    && swift build -c release --static-swift-stdlib --product todo-server >&2)
+bin=$(cd "$root" && swift build -c release --show-bin-path)
+todo=$bin/todo
+server=$bin/todo-server
+
+# bench NAME SIZE TOOL [hyperfine options...] -- COMMAND
+# Times COMMAND and records its median under (NAME, SIZE, TOOL).
+bench() {
+    local name=$1 size=$2 tool=$3; shift 3
+    local options=()
+    while [ "$1" != "--" ]; do options+=("$1"); shift; done
+    shift
+    hyperfine "${runs[@]}" -N --style none "${options[@]}" \
+        --export-json "$results/$name@$size@$tool.json" "$(printf '%q ' "$@")" >/dev/null 2>"$results/$name@$size@$tool.err" \
+        || { echo "run.sh: $name ($tool, $size) failed: $(tail -3 "$results/$name@$size@$tool.err")" >&2; return 1; }
+}
+# record NAME SIZE TOOL VALUE UNIT: a figure not timed by hyperfine.
+record() { printf '{"name":"%s","size":%s,"tool":"%s","value":%s,"unit":"%s"}\n' "$@" >> "$results/figures.jsonl"; }
+sql() { sqlite3 -cmd "PRAGMA synchronous=NORMAL" "$@"; }
+
+floor_id_sql="lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2) || '-a' || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)))"
+now_ms="CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)"
+
+IFS=, read -r -a size_list <<< "$sizes"
+largest=${size_list[-1]}
+for size in "${size_list[@]}"; do
+    echo "== $size todos" >&2
+    data=$work/$size
+    mkdir -p "$data"
+    if [ ! -f "$data/pristine.sqlite" ]; then
+        python3 "$root/Benchmarks/generate.py" --size "$size" --format todo-json --out "$data/todos.json"
+        "$todo" import "$data/todos.json" --database "$data/pristine.sqlite" >/dev/null
+        sqlite3 "$data/pristine.sqlite" "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null
+        rm -f "$data/todos.json"
+    fi
+    cp "$data/pristine.sqlite" "$data/todo.sqlite"; rm -f "$data/todo.sqlite-wal" "$data/todo.sqlite-shm"
+    cp "$data/pristine.sqlite" "$data/floor.sqlite"; rm -f "$data/floor.sqlite-wal" "$data/floor.sqlite-shm"
+    export TODO_DATABASE=$data/todo.sqlite NO_COLOR=1
+    floor=$data/floor.sqlite
+
+    bench add "$size" todo -- "$todo" add "benchmark todo"
+    bench add "$size" sqlite3 -- sqlite3 -cmd "PRAGMA synchronous=NORMAL" "$floor" \
+        "INSERT INTO todo(id, text, searchText, isDone, createdAt, updatedAt) VALUES ($floor_id_sql, 'benchmark todo', 'benchmark todo', 0, $now_ms, $now_ms)"
+
+    target=$(sqlite3 "$data/todo.sqlite" "SELECT id FROM todo WHERE isDone = 0 ORDER BY createdAt LIMIT 1")
+    short=$(sqlite3 "$data/todo.sqlite" "SELECT substr(id, 1, idPrefixLength) FROM todo WHERE id = '$target'")
+    bench done "$size" todo --prepare "$todo undone $target" -- "$todo" done "$short"
+    bench done "$size" sqlite3 --prepare "sqlite3 $floor \"UPDATE todo SET isDone = 0, completedAt = NULL WHERE id = '$target'\"" -- \
+        sqlite3 -cmd "PRAGMA synchronous=NORMAL" "$floor" "UPDATE todo SET isDone = 1, completedAt = $now_ms, updatedAt = $now_ms WHERE id = '$target'"
+
+    bench list "$size" todo -- "$todo" list
+    bench list "$size" sqlite3 -- sqlite3 "$floor" \
+        "SELECT substr(id, 1, idPrefixLength), text FROM todo WHERE isDone = 0 ORDER BY createdAt DESC, seq DESC"
+    for query in qu quokk; do
+        bench "query-${#query}" "$size" todo -- "$todo" list --query "$query"
+        bench "query-${#query}" "$size" sqlite3 -- sqlite3 "$floor" \
+            "SELECT substr(id, 1, idPrefixLength), text FROM todo WHERE isDone = 0 AND text LIKE '%$query%' ORDER BY createdAt DESC, seq DESC"
+    done
+    if [ "$size" = "$largest" ]; then
+        peak=$( { /usr/bin/time -f %M "$todo" list >/dev/null; } 2>&1 | tail -1)
+        record list-peak-memory "$size" todo "$peak" KB
+    fi
+
+    if [ "$size" -le "$peer_max" ] && command -v task >/dev/null; then
+        tw=$data/taskwarrior
+        rm -rf "$tw"; python3 "$root/Benchmarks/generate.py" --size "$size" --format taskwarrior --out "$tw"
+        printf 'data.location=%s\nconfirmation=off\nverbose=nothing\ngc=off\nhooks=off\nsearch.case.sensitive=no\n' "$tw" > "$tw/taskrc"
+        export TASKRC=$tw/taskrc
+        tw_target=$(grep -m1 -o 'uuid:"[^"]*"' "$tw/pending.data" | cut -d'"' -f2)
+        bench add "$size" taskwarrior -- task add "benchmark todo"
+        bench done "$size" taskwarrior --prepare "task $tw_target modify status:pending" -- task "$tw_target" done
+        bench list "$size" taskwarrior -- task list
+        bench query-2 "$size" taskwarrior -- task /qu/ list
+        bench query-5 "$size" taskwarrior -- task /quokk/ list
+        unset TASKRC
+    fi
+    if [ "$size" -le "$peer_max" ] && command -v todo-txt >/dev/null; then
+        tt=$data/todotxt
+        rm -rf "$tt"; mkdir -p "$tt"
+        python3 "$root/Benchmarks/generate.py" --size "$size" --format todotxt --out "$tt/todo.txt"
+        printf 'export TODO_DIR=%s\nexport TODO_FILE=%s/todo.txt\nexport DONE_FILE=%s/done.txt\nexport REPORT_FILE=%s/report.txt\nexport TODOTXT_AUTO_ARCHIVE=0\n' "$tt" "$tt" "$tt" "$tt" > "$tt/config"
+        line=$(grep -n -m1 -v '^x ' "$tt/todo.txt" | cut -d: -f1)
+        bench add "$size" todo.txt -- todo-txt -d "$tt/config" add "benchmark todo"
+        bench done "$size" todo.txt --prepare "sed -i '${line}s/^x [0-9-]* //' $tt/todo.txt" -- todo-txt -d "$tt/config" -a do "$line"
+        bench list "$size" todo.txt -- todo-txt -d "$tt/config" ls
+        bench query-2 "$size" todo.txt -- todo-txt -d "$tt/config" ls qu
+        bench query-5 "$size" todo.txt -- todo-txt -d "$tt/config" ls quokk
+    fi
+done
+
+# todo-server on loopback: the constant /health route beside real work, in one run.
+server_size=$([ "$quick" = 1 ] && echo 1000 || echo 100000)
+echo "== todo-server with $server_size todos" >&2
+sdata=$work/server-$server_size
+rm -rf "$sdata"; mkdir -p "$sdata"
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$server" --port "$port" --database "$sdata/server.sqlite" 2>"$sdata/log.txt" &
+server_pid=$!
+trap 'kill $server_pid 2>/dev/null || true' EXIT
+for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$port/health" && break; sleep 0.1; done
+kill "$server_pid"; wait "$server_pid" || true
+python3 "$root/Benchmarks/generate.py" --size "$server_size" --format server-sql --out "$sdata/items.sql"
+sqlite3 "$sdata/server.sqlite" < "$sdata/items.sql"
+"$server" --port "$port" --database "$sdata/server.sqlite" 2>/dev/null &
+server_pid=$!
+for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$port/health" && break; sleep 0.1; done
+item=$(sqlite3 "$sdata/server.sqlite" "SELECT id FROM item LIMIT 1")
+bench get-all "$server_size" todo-server -- curl -s -o /dev/null "http://127.0.0.1:$port/todos"
+if command -v wrk >/dev/null; then
+    throughput() { # NAME URL [LUA]
+        local lua=()
+        [ -n "${3:-}" ] && lua=(-s "$3")
+        local rps
+        rps=$(wrk -t2 -c32 -d"$wrk_time" "${lua[@]}" "$2" | awk '/Requests\/sec/ {print $2}')
+        record "$1" "$server_size" todo-server "$rps" req/s
+    }
+    printf 'wrk.method = "PATCH"\nwrk.body = "{\\"completed\\": true}"\nwrk.headers["Content-Type"] = "application/json"\n' > "$sdata/patch.lua"
+    throughput constant "http://127.0.0.1:$port/health"
+    throughput get-one "http://127.0.0.1:$port/todos/$item"
+    throughput patch-one "http://127.0.0.1:$port/todos/$item" "$sdata/patch.lua"
+else
+    echo "run.sh: wrk not installed: server throughput skipped (apt-get install wrk)" >&2
+fi
+kill "$server_pid"; wait "$server_pid" 2>/dev/null || true
+
+report=$(python3 "$root/Benchmarks/report.py" "$results")
+if [ -n "$out" ]; then printf '%s\n' "$report" > "$out"; fi
+printf '%s\n' "$report"

@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import TodoCore
+import TodoStorage
+import TodoSync
+
+struct StatusCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Show pending local changes and the last sync.",
+        discussion: """
+            Prints how many todos changed here since the last sync, which server the \
+            last sync used, when it ran and what it did. --conflicts lists the \
+            conflicts syncs settled, newest first.
+
+            Examples:
+              todo status
+              todo status --conflicts
+            """
+    )
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Flag(help: "List the conflicts past syncs settled, newest first.")
+    var conflicts = false
+
+    @Option(help: ArgumentHelp("How many conflicts to list.", valueName: "n"))
+    var limit = 50
+
+    mutating func run() async throws {
+        let db = try database.open()
+        let counts = try db.counts()
+        print("\(counts.pending) pending, \(counts.done) done")
+        let queued = try await db.pendingCount()
+        print("\(queued) local change\(queued == 1 ? "" : "s") not yet synced")
+        if let server = try db.setting(SyncSettingKey.server) {
+            let kind = try db.setting(SyncSettingKey.kind) ?? "unknown kind"
+            print("Server: \(server) (\(kind))")
+            print("Last sync: \(try db.setting(SyncSettingKey.lastSyncAt) ?? "never")")
+            if let line = try db.setting(SyncSettingKey.lastSummary) { print("  \(line)") }
+        } else {
+            print("Never synced: todo sync --server URL sets a server")
+        }
+        if conflicts {
+            let history = try await db.conflictHistory(limit: limit)
+            print(history.isEmpty ? "No conflicts" : "Conflicts, newest first:")
+            for conflict in history {
+                print("\(ISO8601.string(from: conflict.at))  \(conflict.line)")
+            }
+        }
+    }
+}

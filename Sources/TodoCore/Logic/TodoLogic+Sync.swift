@@ -1,0 +1,24 @@
+// MARK: - Sync
+
+extension TodoLogic {
+    /// Syncs with a server: the state shows it running, its progress, then the
+    /// summary or the error. A dry run plans and changes nothing.
+    @discardableResult
+    public func sync(with syncer: any TodoSyncing, dryRun: Bool = false) async throws(TodoError) -> SyncSummary {
+        let state = self.state
+        state.syncRequest()
+        do {
+            let summary = try await syncer.sync(dryRun: dryRun) { progress in
+                Task { @MainActor in
+                    if state.isSyncing { state.syncProgressed(progress) }
+                }
+            }
+            state.syncSuccess(summary)
+            return summary
+        } catch {
+            let failure = TodoError(error)
+            state.syncFail(failure)
+            throw failure
+        }
+    }
+}

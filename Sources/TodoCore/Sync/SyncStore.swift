@@ -1,0 +1,40 @@
+import Foundation
+
+/// Where sync keeps its bookkeeping: beside the todos, so every step is
+/// written in the same transaction as the data it describes.
+public protocol SyncStore: Sendable {
+    /// Todos changed here since their last sync, with the rev each was read at.
+    func pendingChanges() async throws -> [(todoId: UUID, rev: Int64)]
+
+    /// Base, local todo and queued rev for each id that has any of them.
+    func syncRows(todoIds: [UUID]) async throws -> [UUID: SyncRow]
+
+    /// Every base, keyed by remote id: what the last sync saw on the server.
+    func allBases() async throws -> [SyncBase]
+
+    /// The bases of these remote ids.
+    func bases(remoteIds: [String]) async throws -> [String: SyncBase]
+
+    /// Applies one step; false if the todo changed meanwhile and nothing was written.
+    func apply(_ write: SyncWrite) async throws -> Bool
+
+    func syncSetting(_ key: String) async throws -> String?
+
+    /// Stores settings together, one transaction; a nil value removes the key.
+    func setSyncSettings(_ values: [String: String?]) async throws
+
+    /// The most recent conflicts first.
+    func conflictHistory(limit: Int) async throws -> [SyncConflict]
+
+    /// Records, before sending it, that a create may reach the server.
+    func markCreateInFlight(_ todoId: UUID) async throws
+
+    /// How many creates were sent without their answer being recorded.
+    func createsInFlight() async throws -> Int
+
+    /// How many todos the last syncs recorded as held on both sides.
+    func baseCount() async throws -> Int
+
+    /// How many todos are queued to be pushed.
+    func pendingCount() async throws -> Int
+}

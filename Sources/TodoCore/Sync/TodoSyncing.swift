@@ -1,0 +1,46 @@
+import Foundation
+
+/// Reconciles the local todos with a server. The core drives it through this
+/// protocol, so it never sees HTTP.
+public protocol TodoSyncing: Sendable {
+    /// Runs one sync (or plans one, changing nothing, with `dryRun`).
+    func sync(dryRun: Bool, progress: @escaping @Sendable (SyncProgress) -> Void) async throws -> SyncSummary
+}
+
+/// How far a running sync has got.
+public struct SyncProgress: Sendable, Hashable {
+    public var done: Int
+    public var total: Int
+
+    public init(done: Int, total: Int) {
+        self.done = done
+        self.total = total
+    }
+}
+
+/// What a sync did, or would do in a dry run.
+public struct SyncSummary: Sendable, Hashable {
+    public var pulled = 0
+    public var pushed = 0
+    public var deletedLocally = 0
+    public var deletedRemotely = 0
+    public var conflicts: [SyncConflict] = []
+    /// Server items that could not be read, reported and left alone.
+    public var skipped: [String] = []
+    /// One line per planned or applied step, for --dry-run and verbose output.
+    public var steps: [String] = []
+    public var dryRun = false
+
+    public init() {}
+
+    /// The one-line summary printed at the end of every sync.
+    public var line: String {
+        var parts = [
+            "\(pulled) pulled", "\(pushed) pushed",
+            "\(deletedLocally) deleted here", "\(deletedRemotely) deleted on the server",
+            "\(conflicts.count) conflict\(conflicts.count == 1 ? "" : "s")",
+        ]
+        if !skipped.isEmpty { parts.append("\(skipped.count) unreadable skipped") }
+        return (dryRun ? "Dry run, nothing changed: would have " : "Synced: ") + parts.joined(separator: ", ")
+    }
+}

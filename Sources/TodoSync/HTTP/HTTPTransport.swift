@@ -1,0 +1,63 @@
+/// One HTTP request, as sync sends it.
+public struct HTTPRequestData: Sendable, Hashable {
+    public var method: String
+    /// The full URL, query included.
+    public var url: String
+    public var headers: [String: String]
+    public var body: [UInt8]?
+
+    public init(method: String, url: String, headers: [String: String] = [:], body: [UInt8]? = nil) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+    }
+
+    /// Safe to send twice: every method but POST, in the way sync uses them.
+    public var isIdempotent: Bool { method != "POST" }
+}
+
+/// One HTTP response; header names lowercased.
+public struct HTTPResponseData: Sendable, Hashable {
+    public var status: Int
+    public var headers: [String: String]
+    public var body: [UInt8]
+
+    public init(status: Int, headers: [String: String] = [:], body: [UInt8] = []) {
+        self.status = status
+        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { $1 })
+        self.body = body
+    }
+
+    public var text: String { String(decoding: body, as: UTF8.self) }
+}
+
+/// Why a request got no response.
+public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Hashable {
+        /// Nothing was sent: safe to retry any request.
+        case connectionRefused = "connection refused"
+        case timeout = "timed out"
+        /// The connection closed; the server may or may not have applied the request.
+        case connectionClosed = "connection closed"
+        case other = "failed"
+    }
+
+    public var kind: Kind
+    public var detail: String
+
+    public init(_ kind: Kind, _ detail: String = "") {
+        self.kind = kind
+        self.detail = detail
+    }
+
+    public var description: String {
+        detail.isEmpty ? kind.rawValue : "\(kind.rawValue) (\(detail))"
+    }
+}
+
+/// Sends HTTP requests. Tests put fakes and faults behind it.
+public protocol HTTPTransport: Sendable {
+    /// The response, whatever its status; throws `TransportError` if there is none.
+    func send(_ request: HTTPRequestData) async throws -> HTTPResponseData
+}

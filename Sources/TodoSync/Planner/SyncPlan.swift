@@ -1,0 +1,73 @@
+import Foundation
+import TodoCore
+
+/// One todo as the planner sees it: what both sides held at the last sync,
+/// and what each holds now (nil: absent there).
+public struct SyncEntry: Sendable, Hashable {
+    public var todoId: UUID
+    public var base: SyncBase?
+    public var local: TodoItem?
+    public var remote: RemoteTodo?
+    /// The queued local change the sync read, checked again when writing.
+    public var pendingRev: Int64?
+
+    public init(todoId: UUID, base: SyncBase?, local: TodoItem?, remote: RemoteTodo?, pendingRev: Int64?) {
+        self.todoId = todoId
+        self.base = base
+        self.local = local
+        self.remote = remote
+        self.pendingRev = pendingRev
+    }
+}
+
+/// Who wins when both sides changed the same field to different values.
+public enum ConflictPreference: String, Sendable, Hashable, CaseIterable {
+    /// The later change wins: the local todo's `updatedAt` against the server's.
+    /// A server without timestamps wins, as does a tie.
+    case newest
+    case local
+    case remote
+}
+
+/// What to do for one todo: a write to the server, then the local write and
+/// the new base, together in one transaction.
+public struct SyncStep: Sendable, Hashable {
+    public enum Remote: Sendable, Hashable {
+        case none
+        case create(SyncFields)
+        /// Send only the fields that differ from the server's.
+        case update(id: String, version: Int?, fields: SyncFields, changed: Set<SyncField>)
+        case delete(id: String, version: Int?)
+    }
+
+    public enum Local: Sendable, Hashable {
+        case keep, save(SyncFields), delete
+    }
+
+    public var todoId: UUID
+    public var expectedRev: Int64?
+    public var remote: Remote
+    public var local: Local
+    /// The new base (nil: forget it), tied to `remoteId` unless `remote` creates a new item.
+    public var base: SyncFields?
+    public var remoteId: String?
+    public var remoteVersion: Int?
+    public var conflicts: [SyncConflict]
+}
+
+/// A field sync carries, named as conflicts show it.
+public enum SyncField: String, Sendable, Hashable, CaseIterable, Comparable {
+    case text, done
+
+    public static func < (lhs: SyncField, rhs: SyncField) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// Every step of one sync, pure data: printed by --dry-run, run by `SyncService`.
+public struct SyncPlan: Sendable, Hashable {
+    public var steps: [SyncStep]
+
+    public var conflicts: [SyncConflict] { steps.flatMap(\.conflicts) }
+
+    /// How many todos this plan deletes here.
+    public var localDeletions: Int { steps.filter { $0.local == .delete }.count }
+}

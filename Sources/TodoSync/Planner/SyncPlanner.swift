@@ -1,0 +1,107 @@
+import Foundation
+import TodoCore
+
+/// The three-way reconciliation: a pure function from what each side holds
+/// now and held at the last sync to the steps that make them equal.
+///
+/// A side changed a todo if it differs from the base. Changed on one side:
+/// copied across. Changed on both: merged field by field, a field changed on
+/// both to different values being a conflict settled by the preference.
+/// Deleted on one side and edited on the other: the edit survives.
+public enum SyncPlanner {
+    public static func plan(_ entries: [SyncEntry], prefer: ConflictPreference = .newest, now: Date) -> SyncPlan {
+        SyncPlan(steps: entries.compactMap { step(for: $0, prefer: prefer, now: now) })
+    }
+
+    static func step(for entry: SyncEntry, prefer: ConflictPreference, now: Date) -> SyncStep? {
+        let base = entry.base?.fields
+        let local = entry.local?.syncFields
+        var step = SyncStep(
+            todoId: entry.todoId, expectedRev: entry.pendingRev, remote: .none, local: .keep,
+            base: nil, remoteId: entry.remote?.id, remoteVersion: entry.remote?.version, conflicts: []
+        )
+        switch (local, entry.remote) {
+        case (nil, nil):
+            // Gone on both sides: forget it, if there is anything to forget.
+            guard entry.base != nil || entry.pendingRev != nil else { return nil }
+        case let (local?, nil):
+            if let base, local == base {
+                step.local = .delete
+            } else {
+                step.remote = .create(local)
+                step.base = local
+            }
+        case let (nil, remote?):
+            if let base, remote.fields == base, entry.base?.remoteId == remote.id {
+                step.remote = .delete(id: remote.id, version: remote.version)
+            } else {
+                step.local = .save(remote.fields)
+                step.base = remote.fields
+            }
+        case let (local?, remote?):
+            let (merged, conflicts) = merge(entry, local: local, remote: remote, prefer: prefer, now: now)
+            let changed = Set(SyncField.allCases.filter { merged[$0] != remote.fields[$0] })
+            if !changed.isEmpty {
+                step.remote = .update(id: remote.id, version: remote.version, fields: merged, changed: changed)
+            }
+            if merged != local { step.local = .save(merged) }
+            step.base = merged
+            step.conflicts = conflicts
+            let settled = entry.base == SyncBase(todoId: entry.todoId, remoteId: remote.id, fields: merged, remoteVersion: remote.version)
+            if settled, changed.isEmpty, merged == local, entry.pendingRev == nil { return nil }
+        }
+        return step
+    }
+
+    /// Field by field: a side that kept the base gives way to the one that
+    /// changed it; both changed to different values is a conflict.
+    static func merge(
+        _ entry: SyncEntry, local: SyncFields, remote: RemoteTodo, prefer: ConflictPreference, now: Date
+    ) -> (SyncFields, [SyncConflict]) {
+        let base = entry.base?.fields
+        let localWins = switch prefer {
+        case .local: true
+        case .remote: false
+        case .newest:
+            if let localTime = entry.local?.updatedAt, let remoteTime = remote.updatedAt {
+                localTime > remoteTime
+            } else {
+                false
+            }
+        }
+        var merged = local
+        var conflicts: [SyncConflict] = []
+        for field in SyncField.allCases where local[field] != remote.fields[field] {
+            if let base, local[field] == base[field] {
+                merged.take(field, from: remote.fields)
+            } else if let base, remote.fields[field] == base[field] {
+                continue
+            } else {
+                conflicts.append(SyncConflict(
+                    todoId: entry.todoId, field: field.rawValue,
+                    localValue: local[field], remoteValue: remote.fields[field],
+                    winner: localWins ? .local : .remote, at: now
+                ))
+                if !localWins { merged.take(field, from: remote.fields) }
+            }
+        }
+        return (merged, conflicts)
+    }
+}
+
+extension SyncFields {
+    /// A field's value as text, as conflicts show it.
+    public subscript(field: SyncField) -> String {
+        switch field {
+        case .text: text
+        case .done: isDone ? "true" : "false"
+        }
+    }
+
+    mutating func take(_ field: SyncField, from other: SyncFields) {
+        switch field {
+        case .text: text = other.text
+        case .done: isDone = other.isDone
+        }
+    }
+}

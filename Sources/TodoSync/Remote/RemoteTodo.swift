@@ -1,0 +1,98 @@
+import Foundation
+import TodoCore
+
+/// The names a server uses for the fields sync reads and writes.
+public struct FieldNames: Sendable, Hashable {
+    public var title: String
+    public var completed: String
+    /// Where sync writes the todo's own UUID, so a create retried after a
+    /// timeout or a crash finds its first copy instead of making a second.
+    public var marker: String
+
+    public init(title: String = "title", completed: String = "completed", marker: String = "clientId") {
+        self.title = title
+        self.completed = completed
+        self.marker = marker
+    }
+}
+
+/// A todo as a server holds it, read tolerantly.
+public struct RemoteTodo: Sendable, Hashable {
+    /// The server's id, as text (`7` and `"7"` alike).
+    public var id: String
+    public var fields: SyncFields
+    /// The local UUID this item was created from, if it carries one.
+    public var clientId: UUID?
+    public var updatedAt: Date?
+    public var version: Int?
+
+    public init(id: String, fields: SyncFields, clientId: UUID? = nil, updatedAt: Date? = nil, version: Int? = nil) {
+        self.id = id
+        self.fields = fields
+        self.clientId = clientId
+        self.updatedAt = updatedAt
+        self.version = version
+    }
+
+    /// The local todo this item belongs to: its marker, else its id if that is a UUID.
+    public var todoId: UUID? { clientId ?? UUID(uuidString: id) }
+}
+
+// MARK: - Reading JSON
+
+extension RemoteTodo {
+    /// The text used for an item whose title is missing, empty or unusable.
+    public static let untitled = "(untitled)"
+
+    /// Reads one item; nil if it is not an object with a usable id. A missing
+    /// field takes its default; `completed` may be `true`, `"true"` or `1`.
+    public init?(json: JSONValue, names: FieldNames) {
+        guard case let .object(object) = json, let id = object["id"].flatMap(Self.idText) else { return nil }
+        var clientId: UUID?
+        if case let .string(marker) = object[names.marker] { clientId = UUID(uuidString: marker) }
+        var updatedAt: Date?
+        if case let .string(text) = object["updatedAt"] { updatedAt = ISO8601.date(from: text) }
+        var version: Int?
+        if case let .integer(number) = object["version"] { version = Int(number) }
+        self.init(
+            id: id,
+            fields: SyncFields(text: Self.text(object[names.title]), isDone: Self.flag(object[names.completed])),
+            clientId: clientId,
+            updatedAt: updatedAt,
+            version: version
+        )
+    }
+
+    static func idText(_ value: JSONValue) -> String? {
+        switch value {
+        case let .string(text) where !text.isEmpty: text
+        case let .integer(number): String(number)
+        default: nil
+        }
+    }
+
+    /// A title made fit for a todo: one line, trimmed, within the length limit.
+    static func text(_ value: JSONValue?) -> String {
+        let raw: String
+        switch value {
+        case let .string(text): raw = text
+        case let .integer(number): raw = String(number)
+        case let .number(number): raw = String(number)
+        default: raw = ""
+        }
+        let oneLine = String(String.UnicodeScalarView(raw.unicodeScalars.map {
+            CharacterSet.controlCharacters.contains($0) || CharacterSet.newlines.contains($0) ? " " : $0
+        }))
+        let trimmed = String(oneLine.trimmingCharacters(in: .whitespaces).prefix(TodoText.maximumLength))
+        return (try? TodoText.validated(trimmed)) ?? untitled
+    }
+
+    static func flag(_ value: JSONValue?) -> Bool {
+        switch value {
+        case let .bool(flag): flag
+        case let .integer(number): number != 0
+        case let .string(text): ["true", "1", "yes"].contains(text.lowercased())
+        default: false
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import TodoCore
+
+/// How a pass over a plan ended.
+struct Outcome: Sendable {
+    /// Every step was written; otherwise another fetch and plan are needed.
+    var complete = true
+    var reason = ""
+    /// Items learnt while running (a create that found its todo already there).
+    var known: [UUID: RemoteTodo] = [:]
+
+    mutating func retry(_ why: String) {
+        complete = false
+        reason = why
+    }
+}
+
+// MARK: - Running a plan
+
+extension SyncService {
+    /// Runs each step: the server write first, then the local write with its
+    /// new base in one transaction. A crash between the two leaves the base as
+    /// it was, so the next sync sees the server already changed and only records it.
+    func execute(
+        _ plan: SyncPlan, entries: [SyncEntry], kind: ServerKind,
+        summary: inout SyncSummary, progress: @Sendable (SyncProgress) -> Void
+    ) async throws -> Outcome {
+        let locals = Dictionary(entries.map { ($0.todoId, $0.local) }, uniquingKeysWith: { first, _ in first })
+        var outcome = Outcome()
+        for (index, step) in plan.steps.enumerated() {
+            progress(SyncProgress(done: index, total: plan.steps.count))
+            guard let written = try await remoteWrite(step, kind: kind, outcome: &outcome) else { continue }
+            let write = localWrite(step, local: locals[step.todoId] ?? nil, remote: written)
+            if try await store.apply(write) {
+                summary.count(step)
+                summary.conflicts += step.conflicts
+            } else {
+                outcome.retry("a todo changed here while syncing")
+            }
+        }
+        progress(SyncProgress(done: plan.steps.count, total: plan.steps.count))
+        return outcome
+    }
+
+    /// The server's side of a step: its id and version afterwards, or nil if
+    /// the step must wait for the next pass.
+    func remoteWrite(_ step: SyncStep, kind: ServerKind, outcome: inout Outcome) async throws -> (id: String?, version: Int?)? {
+        switch step.remote {
+        case .none:
+            return (step.remoteId, step.remoteVersion)
+        case let .create(fields):
+            let result: RemoteCollection.WriteResult
+            try await store.markCreateInFlight(step.todoId)
+            do {
+                result = try await remote.create(todoId: step.todoId, fields: fields, kind: kind)
+            } catch let error as SyncError where error.createMayHaveHappened {
+                // Maybe created: the next fetch finds it by its marker instead of creating it twice.
+                outcome.retry("a create got no clear answer: \(error)")
+                return nil
+            }
+            switch result {
+            case let .done(item?):
+                return (item.id, item.version)
+            case .exists:
+                if case let .done(item?) = try await remote.fetchOne(id: step.todoId.uuidString.lowercased()) {
+                    outcome.known[step.todoId] = item
+                }
+                outcome.retry("a todo was already on the server")
+                return nil
+            default:
+                throw SyncError.missingId(request: "POST \(configuration.collectionPath)")
+            }
+        case let .update(id, version, fields, changed):
+            switch try await remote.update(id: id, version: version, fields: fields, changed: changed) {
+            case let .done(item):
+                return (id, item?.version)
+            case .missing:
+                outcome.retry("a todo was deleted on the server while syncing")
+            default:
+                outcome.retry("a todo changed on the server while syncing")
+            }
+            return nil
+        case let .delete(id, version):
+            switch try await remote.delete(id: id, version: version) {
+            case .done, .missing:
+                return (nil, nil)
+            default:
+                outcome.retry("a todo changed on the server while syncing")
+                return nil
+            }
+        }
+    }
+
+    /// The local write and new base of a step whose server write succeeded.
+    func localWrite(_ step: SyncStep, local: TodoItem?, remote: (id: String?, version: Int?)) -> SyncWrite {
+        let time = now()
+        let todo: SyncWrite.TodoChange = switch step.local {
+        case .keep: .keep
+        case .delete: .delete
+        case let .save(fields):
+            .save(local?.applying(fields, at: time) ?? TodoItem(
+                id: step.todoId, text: fields.text, isDone: fields.isDone,
+                createdAt: time, completedAt: fields.isDone ? time : nil
+            ))
+        }
+        var base: SyncWrite.BaseChange = .remove
+        if let fields = step.base, let id = remote.id {
+            base = .set(SyncBase(todoId: step.todoId, remoteId: id, fields: fields, remoteVersion: remote.version))
+        }
+        return SyncWrite(todoId: step.todoId, expectedRev: step.expectedRev, todo: todo, base: base, conflicts: step.conflicts)
+    }
+}
+
+extension SyncError {
+    /// A create that failed this way may still have been applied by the server.
+    var createMayHaveHappened: Bool {
+        switch self {
+        case let .unreachable(_, cause): !cause.hasPrefix(TransportError.Kind.connectionRefused.rawValue)
+        case let .httpStatus(_, status, _): status >= 500
+        case .malformed, .missingId: true
+        default: false
+        }
+    }
+}

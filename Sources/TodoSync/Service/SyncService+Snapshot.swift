@@ -1,0 +1,162 @@
+import Foundation
+import TodoCore
+
+/// What one fetch found: an entry per todo that may need work.
+struct Snapshot: Sendable {
+    var entries: [SyncEntry]
+    var kind: ServerKind
+    /// todo-server's position in its history after this fetch.
+    var cursor: String?
+    var skipped: [String]
+}
+
+// MARK: - Fetching
+
+extension SyncService {
+    /// Reads the server: the change feed when possible, else the full list.
+    /// Nothing local is written here; a failure stops the sync before any change.
+    func fetch(known: [UUID: RemoteTodo]) async throws -> Snapshot {
+        let previous = try await store.syncSetting(SyncSettingKey.server)
+        let sameServer = previous == configuration.server
+        if let previous, !sameServer, try await store.baseCount() > 0 {
+            // Another server's ids and history mean nothing here.
+            throw SyncError.serverChanged(from: previous, to: configuration.server)
+        }
+        var stored: ServerKind?
+        if sameServer, let name = try await store.syncSetting(SyncSettingKey.kind) {
+            stored = ServerKind(rawValue: name)
+        }
+        let kind = configuration.kind ?? stored
+        if kind != .jsonServer, sameServer, let cursor = try await store.syncSetting(SyncSettingKey.cursor) {
+            do {
+                return try await feedSnapshot(since: cursor, known: known)
+            } catch SyncError.cursorExpired {
+                // Too old a position: resync in full, as the server asks.
+            }
+        }
+        let listing = try await remote.fetchAll()
+        let detected = kind ?? (listing.cursor != nil ? .todoServer : .jsonServer)
+        return try await fullSnapshot(listing, kind: detected, known: known)
+    }
+
+    func fullSnapshot(_ listing: RemoteCollection.Listing, kind: ServerKind, known: [UUID: RemoteTodo]) async throws -> Snapshot {
+        let bases = try await store.allBases()
+        if listing.items.isEmpty, !configuration.force {
+            let inFlight = try await store.createsInFlight()
+            if !bases.isEmpty || inFlight > 0 {
+                throw SyncError.suspiciousEmptyList(lastSeen: bases.count + inFlight)
+            }
+        }
+        let baseByRemote = Dictionary(bases.map { ($0.remoteId, $0) }, uniquingKeysWith: { first, _ in first })
+        let baseByTodo = Dictionary(bases.map { ($0.todoId, $0) }, uniquingKeysWith: { first, _ in first })
+        var remoteByTodo: [UUID: RemoteTodo] = [:]
+        var skipped = listing.skipped
+        for item in listing.items {
+            let todoId = baseByRemote[item.id]?.todoId ?? item.todoId ?? UUID(derivedFrom: configuration.server + "|" + item.id)
+            if let first = remoteByTodo[todoId] {
+                // Two copies of one todo (another client's doing): follow the one the base names.
+                let keep = baseByTodo[todoId]?.remoteId == item.id ? item : first
+                skipped.append("\(keep.id == item.id ? first.id : item.id) (a second copy of \(keep.id))")
+                remoteByTodo[todoId] = keep
+            } else {
+                remoteByTodo[todoId] = item
+            }
+        }
+        var relevant = Set(try await store.pendingChanges().map(\.todoId))
+        for (todoId, item) in remoteByTodo where baseByTodo[todoId].map({ !$0.matches(item) }) ?? true {
+            relevant.insert(todoId)
+        }
+        let present = Set(remoteByTodo.values.map(\.id))
+        let unreadable = Set(listing.skipped)
+        for base in bases where !present.contains(base.remoteId) {
+            if listing.hasUnidentified || unreadable.contains(base.remoteId) {
+                remoteByTodo[base.todoId] = base.asRemote // unreadable is not deleted
+            } else {
+                relevant.insert(base.todoId)
+            }
+        }
+        for (todoId, item) in known where remoteByTodo[todoId] == nil {
+            remoteByTodo[todoId] = item
+            relevant.insert(todoId)
+        }
+        let entries = try await entries(for: relevant) { id, _ in remoteByTodo[id] }
+        return Snapshot(entries: entries, kind: kind, cursor: listing.cursor, skipped: skipped)
+    }
+
+    func feedSnapshot(since start: String, known: [UUID: RemoteTodo]) async throws -> Snapshot {
+        var cursor = start
+        var items: [String: RemoteTodo] = [:]
+        var deleted: Set<String> = []
+        var skipped: [String] = []
+        while true {
+            let page = try await remote.fetchChanges(since: cursor)
+            for item in page.items {
+                items[item.id] = item
+                deleted.remove(item.id)
+            }
+            for id in page.deleted {
+                deleted.insert(id)
+                items[id] = nil
+            }
+            skipped += page.skipped
+            cursor = page.cursor
+            if !page.more { break }
+        }
+        let bases = try await store.bases(remoteIds: Array(items.keys) + Array(deleted))
+        var remoteByTodo: [UUID: RemoteTodo] = [:]
+        var relevant = Set(try await store.pendingChanges().map(\.todoId))
+        for item in items.values {
+            let todoId = bases[item.id]?.todoId ?? item.todoId ?? UUID(derivedFrom: configuration.server + "|" + item.id)
+            remoteByTodo[todoId] = item
+            relevant.insert(todoId)
+        }
+        for id in deleted {
+            if let base = bases[id] { relevant.insert(base.todoId) }
+        }
+        for (todoId, item) in known {
+            remoteByTodo[todoId] = item
+            relevant.insert(todoId)
+        }
+        let entries = try await entries(for: relevant) { id, base in
+            // Not in the feed: unchanged since the base, unless deleted.
+            remoteByTodo[id] ?? base.flatMap { deleted.contains($0.remoteId) ? nil : $0.asRemote }
+        }
+        return Snapshot(entries: entries, kind: .todoServer, cursor: cursor, skipped: skipped)
+    }
+
+    /// One entry per todo, in a stable order, with its local side read now.
+    func entries(for ids: Set<UUID>, remote: (UUID, SyncBase?) -> RemoteTodo?) async throws -> [SyncEntry] {
+        let rows = try await store.syncRows(todoIds: ids.sorted { $0.uuidString < $1.uuidString })
+        return ids.sorted { $0.uuidString < $1.uuidString }.map { id in
+            let row = rows[id]
+            return SyncEntry(todoId: id, base: row?.base, local: row?.local, remote: remote(id, row?.base), pendingRev: row?.pendingRev)
+        }
+    }
+}
+
+extension SyncBase {
+    /// The server's copy as this base recorded it.
+    var asRemote: RemoteTodo { RemoteTodo(id: remoteId, fields: fields, version: remoteVersion) }
+
+    func matches(_ item: RemoteTodo) -> Bool {
+        remoteId == item.id && fields == item.fields && remoteVersion == item.version
+    }
+}
+
+extension UUID {
+    /// A UUID every replica derives alike from the same text: a server item
+    /// with no UUID of its own gets the same local id everywhere.
+    init(derivedFrom text: String) {
+        func fnv(_ seed: UInt64) -> UInt64 {
+            text.utf8.reduce(seed) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+        }
+        var bytes = [UInt8](repeating: 0, count: 16)
+        for (index, half) in [fnv(0xcbf2_9ce4_8422_2325), fnv(0x84222325_cbf29ce4)].enumerated() {
+            for byte in 0..<8 { bytes[index * 8 + byte] = UInt8(truncatingIfNeeded: half >> (8 * byte)) }
+        }
+        bytes[6] = (bytes[6] & 0x0f) | 0x80 // version 8: custom
+        bytes[8] = (bytes[8] & 0x3f) | 0x80 // RFC 4122 variant
+        self.init(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                         bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import TodoCore
+
+/// Runs a sync: fetch, plan (pure), then each step as a server write followed
+/// by one local transaction. Safe to stop at any instant: what was not
+/// recorded is found again and finished by the next sync.
+public struct SyncService: TodoSyncing {
+    public let store: any SyncStore
+    public let configuration: SyncConfiguration
+    let remote: RemoteCollection
+    let now: @Sendable () -> Date
+    /// Fetch-plan-apply passes before giving up: a 412 or an unsure create needs another.
+    let maxRounds = 4
+
+    public init(
+        store: any SyncStore,
+        configuration: SyncConfiguration,
+        transport: any HTTPTransport = RetryingTransport(AsyncHTTPTransport()),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.store = store
+        self.configuration = configuration
+        self.remote = RemoteCollection(configuration: configuration, transport: transport)
+        self.now = now
+    }
+
+    public func sync(dryRun: Bool, progress: @escaping @Sendable (SyncProgress) -> Void) async throws -> SyncSummary {
+        var summary = SyncSummary()
+        summary.dryRun = dryRun
+        var known: [UUID: RemoteTodo] = [:]
+        var reason = ""
+        for _ in 0..<maxRounds {
+            let snapshot = try await fetch(known: known)
+            summary.skipped = snapshot.skipped
+            let plan = SyncPlanner.plan(snapshot.entries, prefer: configuration.prefer, now: now())
+            try await checkSafety(plan)
+            if dryRun {
+                summary.record(plan)
+                return summary
+            }
+            let outcome = try await execute(plan, entries: snapshot.entries, kind: snapshot.kind, summary: &summary, progress: progress)
+            known = outcome.known
+            if outcome.complete {
+                try await finish(snapshot, summary: summary)
+                return summary
+            }
+            reason = outcome.reason
+        }
+        throw SyncError.incomplete(reason: reason)
+    }
+
+    /// Refuses a plan that would empty the local list, unless forced.
+    func checkSafety(_ plan: SyncPlan) async throws {
+        let deletions = plan.localDeletions
+        guard deletions > 0, !configuration.force else { return }
+        let synced = try await store.baseCount()
+        if deletions >= synced {
+            throw SyncError.wouldDeleteEverything(count: deletions)
+        }
+    }
+
+    /// Records where the server's history was read up to, and when this sync ended.
+    func finish(_ snapshot: Snapshot, summary: SyncSummary) async throws {
+        var settings: [String: String?] = [
+            SyncSettingKey.server: configuration.server,
+            SyncSettingKey.kind: snapshot.kind.rawValue,
+            SyncSettingKey.lastSyncAt: ISO8601.string(from: now()),
+            SyncSettingKey.lastSummary: summary.line,
+        ]
+        if snapshot.kind == .todoServer { settings[SyncSettingKey.cursor] = snapshot.cursor }
+        try await store.setSyncSettings(settings)
+    }
+}
+
+extension SyncSummary {
+    /// Counts and describes a plan's steps.
+    mutating func record(_ plan: SyncPlan) {
+        for step in plan.steps {
+            count(step)
+            steps.append(step.description)
+        }
+        conflicts += plan.conflicts
+    }
+
+    mutating func count(_ step: SyncStep) {
+        switch step.remote {
+        case .create, .update: pushed += 1
+        case .delete: deletedRemotely += 1
+        case .none: break
+        }
+        switch step.local {
+        case .save: pulled += 1
+        case .delete: deletedLocally += 1
+        case .keep: break
+        }
+    }
+}
+
+extension SyncStep: CustomStringConvertible {
+    public var description: String {
+        let id = String(todoId.uuidString.lowercased().prefix(8))
+        var parts: [String] = []
+        switch remote {
+        case let .create(fields): parts.append("push new \(id) \"\(fields.text)\"")
+        case let .update(_, _, fields, changed):
+            parts.append("push \(id) " + changed.sorted().map { "\($0.rawValue)=\(fields[$0])" }.joined(separator: " "))
+        case .delete: parts.append("delete \(id) on the server")
+        case .none: break
+        }
+        switch local {
+        case let .save(fields): parts.append("pull \(id) \"\(fields.text)\"\(fields.isDone ? " (done)" : "")")
+        case .delete: parts.append("delete \(id) here")
+        case .keep: break
+        }
+        for conflict in conflicts {
+            parts.append("conflict on \(id) \(conflict.field): here \"\(conflict.localValue)\", server \"\(conflict.remoteValue)\", \(conflict.winner.rawValue) wins")
+        }
+        return parts.isEmpty ? "record \(id) as synced" : parts.joined(separator: "; ")
+    }
+}

@@ -1,0 +1,22 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import TodoServer
+import TodoSync
+
+/// Runs `body` against a real todo-server on a free loopback port, in process.
+func withLiveTodoServer(_ body: @Sendable (String) async throws -> Void) async throws {
+    var logger = Logger(label: "todo-sync-tests")
+    logger.logLevel = .critical
+    let app = buildApplication(
+        repository: try SQLiteTodoRepository(ServerDatabase.inMemory()),
+        options: ServerOptions(requestLogLevel: .trace),
+        configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
+        logger: logger
+    )
+    try await app.test(.live) { client in
+        guard let port = client.port else { throw CocoaError(.fileNoSuchFile) }
+        try await body("http://127.0.0.1:\(port)")
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+/// The built `todo-server` executable, run as a separate process.
+final class ServerProcess: @unchecked Sendable {
+    /// The binary beside the test bundle, where `swift build` puts it (the test
+    /// target depends on it, so it is always built).
+    static let binary: URL? = {
+        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var directory = testBinary.deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent("todo-server")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) {
+                return candidate
+            }
+            directory = directory.deletingLastPathComponent()
+        }
+        return nil
+    }()
+
+    let process = Process()
+    private let lock = NSLock()
+    private var output = Data()
+
+    /// Runs the binary with `arguments`, collecting what it prints.
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+        guard let binary = Self.binary else { throw CocoaError(.fileNoSuchFile) }
+        process.executableURL = binary
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            guard let self else { return }
+            lock.withLock { output.append(data) }
+        }
+        try process.run()
+    }
+
+    var printed: String { lock.withLock { String(decoding: output, as: UTF8.self) } }
+
+    /// Waits for the server's "listening on HOST:PORT" line and returns the port.
+    func port(timeout: Duration = .seconds(30)) async throws -> Int {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let range = printed.range(of: #"listening on 127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
+                let line = printed[range]
+                if let port = Int(line.split(separator: ":").last ?? "") { return port }
+            }
+            if !process.isRunning { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "server did not start: \(printed)"])
+    }
+
+    /// Waits for the process to end and returns its exit status.
+    func exitStatus(timeout: Duration = .seconds(30)) async throws -> Int32 {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        return process.terminationStatus
+    }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+import TodoCore
+import TodoStorage
+@testable import TodoSync
+
+/// Stops the replica's sync after a chosen number of requests, as a kill would.
+actor Interrupting: HTTPTransport {
+    struct Interrupted: Error {}
+
+    let base: any HTTPTransport
+    private var remaining: Int?
+
+    init(_ base: any HTTPTransport) { self.base = base }
+
+    func arm(after requests: Int?) { remaining = requests }
+
+    func send(_ request: HTTPRequestData) async throws -> HTTPResponseData {
+        if let left = remaining {
+            if left <= 0 { throw Interrupted() }
+            remaining = left - 1
+        }
+        return try await base.send(request)
+    }
+}
+
+/// The randomized model: three replicas apply random actions and sync in
+/// random order; once faults stop and everyone syncs twice, all agree.
+struct SyncModel {
+    let seed: UInt64
+    let steps: Int
+    let faults: Bool
+    let server: String
+    let serverTransport: any HTTPTransport
+    /// Turns the server's own faults on or off.
+    let setServerFaults: @Sendable (Bool) async -> Void
+
+    func run() async throws {
+        var random = SeededRandom(seed: seed)
+        var replicas: [(Replica, Interrupting)] = []
+        for _ in 0..<3 {
+            let interrupting = Interrupting(serverTransport)
+            replicas.append((try Replica(transport: interrupting, server: server), interrupting))
+        }
+        var created: Set<UUID> = []
+        var deleted: Set<UUID> = []
+        var attempted = 0
+        var succeeded = 0
+        await setServerFaults(faults)
+        for step in 0..<steps {
+            let (replica, interrupting) = replicas[Int(random.next() % 3)]
+            let todos = try replica.todos()
+            let pick = todos.isEmpty ? nil : todos[Int(random.next() % UInt64(todos.count))]
+            let now = Date(timeIntervalSince1970: 1_795_253_400 + Double(step))
+            switch random.next() % 8 {
+            case 0, 1:
+                let id = UUID(derivedFrom: "\(seed)-\(step)")
+                try replica.db.insertTodo(TodoItem(id: id, text: "todo \(step)", createdAt: now))
+                created.insert(id)
+            case 2: if let pick { try replica.db.updateTodos([pick.editing(text: "edit \(step)", at: now)]) }
+            case 3: if let pick { try replica.db.updateTodos([pick.marking(done: true, at: now)]) }
+            case 4: if let pick { try replica.db.updateTodos([pick.marking(done: false, at: now)]) }
+            case 5:
+                if let pick {
+                    try replica.db.deleteTodos(ids: [pick.id])
+                    deleted.insert(pick.id)
+                }
+            default:
+                await interrupting.arm(after: faults && random.chance(0.3) ? Int(random.next() % 6) : nil)
+                do {
+                    try await replica.sync()
+                    succeeded += 1
+                } catch let error as SyncError {
+                    // Refusals a user answers with --force are expected; anything else is not.
+                    if case .wouldDeleteEverything = error {} else if case .suspiciousEmptyList = error {} else if !faults {
+                        Issue.record("seed \(seed): sync failed without faults: \(error)")
+                    }
+                } catch {}
+                attempted += 1
+                await interrupting.arm(after: nil)
+            }
+        }
+        await setServerFaults(false)
+        print("seed \(seed): \(succeeded)/\(attempted) syncs succeeded during the run, faults: \(faults)")
+        for _ in 0..<2 {
+            for (replica, _) in replicas {
+                try await replica.sync(force: true)
+            }
+        }
+        try await check(replicas.map(\.0), created: created, deleted: deleted)
+    }
+
+    func check(_ replicas: [Replica], created: Set<UUID>, deleted: Set<UUID>) async throws {
+        let first = try replicas[0].contents()
+        for replica in replicas.dropFirst() {
+            #expect(try replica.contents() == first, "seed \(seed): replicas differ")
+        }
+        let listing = try await RemoteCollection(
+            configuration: SyncConfiguration(server: server), transport: serverTransport
+        ).fetchAll()
+        let serverIds = listing.items.compactMap { $0.todoId?.uuidString.lowercased() }
+        #expect(Set(serverIds).count == serverIds.count, "seed \(seed): a todo is on the server twice")
+        let onServer = Dictionary(listing.items.compactMap { item in item.todoId.map { ($0.uuidString.lowercased(), item.fields) } }, uniquingKeysWith: { a, _ in a })
+        #expect(onServer == first, "seed \(seed): server differs from replicas")
+        for id in created.subtracting(deleted) {
+            #expect(first[id.uuidString.lowercased()] != nil, "seed \(seed): todo \(id) never deleted was lost")
+        }
+        for replica in replicas {
+            #expect(try await replica.db.pendingCount() == 0, "seed \(seed): changes left queued")
+        }
+    }
+}

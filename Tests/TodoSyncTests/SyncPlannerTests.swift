@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+import TodoCore
+@testable import TodoSync
+
+/// The pure three-way planner: one case per combination of base, local and remote.
+struct SyncPlannerTests {
+    static let id = UUID(uuidString: "3f2a1b2c-6f0e-4c1a-9d0b-2f1e3c4d5a6b")!
+    static let now = Date(timeIntervalSince1970: 1_795_253_400)
+
+    static func fields(_ text: String, _ done: Bool = false) -> SyncFields { SyncFields(text: text, isDone: done) }
+
+    static func entry(
+        base: SyncFields? = nil, local: SyncFields? = nil, remote: SyncFields? = nil,
+        localTime: Double = 0, remoteTime: Double? = nil, rev: Int64? = 1
+    ) -> SyncEntry {
+        SyncEntry(
+            todoId: id,
+            base: base.map { SyncBase(todoId: id, remoteId: "r1", fields: $0) },
+            local: local.map { TodoItem(id: id, text: $0.text, isDone: $0.isDone, createdAt: Date(timeIntervalSince1970: localTime)) },
+            remote: remote.map { RemoteTodo(id: "r1", fields: $0, updatedAt: remoteTime.map(Date.init(timeIntervalSince1970:))) },
+            pendingRev: rev
+        )
+    }
+
+    static func step(_ entry: SyncEntry, prefer: ConflictPreference = .newest) -> SyncStep? {
+        SyncPlanner.plan([entry], prefer: prefer, now: now).steps.first
+    }
+
+    @Test func addedLocallyIsCreatedOnTheServer() throws {
+        let step = try #require(Self.step(Self.entry(local: Self.fields("a"))))
+        #expect(step.remote == .create(Self.fields("a")))
+        #expect(step.local == .keep)
+        #expect(step.base == Self.fields("a"))
+    }
+
+    @Test func addedRemotelyIsPulled() throws {
+        let step = try #require(Self.step(Self.entry(remote: Self.fields("a", true), rev: nil)))
+        #expect(step.remote == .none)
+        #expect(step.local == .save(Self.fields("a", true)))
+    }
+
+    @Test func unchangedOnBothSidesDoesNothing() {
+        #expect(Self.step(Self.entry(base: Self.fields("a"), local: Self.fields("a"), remote: Self.fields("a"), rev: nil)) == nil)
+    }
+
+    @Test func editedLocallyIsPushedWithOnlyTheChangedField() throws {
+        let step = try #require(Self.step(Self.entry(base: Self.fields("a"), local: Self.fields("b"), remote: Self.fields("a"))))
+        #expect(step.remote == .update(id: "r1", version: nil, fields: Self.fields("b"), changed: [.text]))
+        #expect(step.local == .keep)
+    }
+
+    @Test func editedRemotelyIsPulled() throws {
+        let step = try #require(Self.step(Self.entry(base: Self.fields("a"), local: Self.fields("a"), remote: Self.fields("a", true), rev: nil)))
+        #expect(step.remote == .none)
+        #expect(step.local == .save(Self.fields("a", true)))
+    }
+
+    @Test func differentFieldsChangedOnEachSideMerge() throws {
+        let step = try #require(Self.step(Self.entry(base: Self.fields("a"), local: Self.fields("b"), remote: Self.fields("a", true))))
+        #expect(step.base == Self.fields("b", true))
+        #expect(step.remote == .update(id: "r1", version: nil, fields: Self.fields("b", true), changed: [.text]))
+        #expect(step.local == .save(Self.fields("b", true)))
+        #expect(step.conflicts.isEmpty)
+    }
+
+    @Test func sameChangeOnBothSidesIsNoConflict() throws {
+        let step = try #require(Self.step(Self.entry(base: Self.fields("a"), local: Self.fields("b"), remote: Self.fields("b"))))
+        #expect(step.conflicts.isEmpty)
+        #expect(step.remote == .none)
+        #expect(step.local == .keep)
+    }
+
+    @Test(arguments: [
+        (ConflictPreference.newest, 10.0, 5.0, SyncConflict.Side.local),
+        (.newest, 5, 10, .remote),
+        (.local, 5, 10, .local),
+        (.remote, 10, 5, .remote),
+    ])
+    func conflictingEditsAreSettledAndRecorded(prefer: ConflictPreference, localTime: Double, remoteTime: Double, winner: SyncConflict.Side) throws {
+        let entry = Self.entry(base: Self.fields("a"), local: Self.fields("here"), remote: Self.fields("there"), localTime: localTime, remoteTime: remoteTime)
+        let step = try #require(Self.step(entry, prefer: prefer))
+        #expect(step.conflicts.count == 1)
+        #expect(step.conflicts.first?.field == "text")
+        #expect(step.conflicts.first?.winner == winner)
+        #expect(step.base?.text == (winner == .local ? "here" : "there"))
+    }
+
+    @Test func remoteWithoutTimestampWinsByDefault() throws {
+        let step = try #require(Self.step(Self.entry(base: Self.fields("a"), local: Self.fields("here"), remote: Self.fields("there"), localTime: 99)))
+        #expect(step.conflicts.first?.winner == .remote)
+    }
+
+    @Test func deletedLocallyIsDeletedOnTheServer() throws {
+        let step = try #require(Self.step(Self.entry(base: Self.fields("a"), remote: Self.fields("a"))))
+        #expect(step.remote == .delete(id: "r1", version: nil))
+        #expect(step.base == nil)
+    }
+
+    @Test func deletedRemotelyIsDeletedHere() throws {
+        let step = try #require(Self.step(Self.entry(base: Self.fields("a"), local: Self.fields("a"), rev: nil)))
+        #expect(step.local == .delete)
+        #expect(step.remote == .none)
+    }
+
+    @Test func localEditSurvivesRemoteDelete() throws {
+        let step = try #require(Self.step(Self.entry(base: Self.fields("a"), local: Self.fields("a", true))))
+        #expect(step.remote == .create(Self.fields("a", true)))
+        #expect(step.local == .keep)
+    }
+
+    @Test func remoteEditSurvivesLocalDelete() throws {
+        let step = try #require(Self.step(Self.entry(base: Self.fields("a"), remote: Self.fields("b"))))
+        #expect(step.local == .save(Self.fields("b")))
+        #expect(step.remote == .none)
+    }
+
+    @Test func deletedOnBothSidesForgetsTheBase() throws {
+        let step = try #require(Self.step(Self.entry(base: Self.fields("a"))))
+        #expect(step.base == nil)
+        #expect(step.remote == .none)
+        #expect(step.local == .keep)
+    }
+
+    @Test func createFoundAfterACrashIsLinkedNotDuplicated() throws {
+        let step = try #require(Self.step(Self.entry(local: Self.fields("a"), remote: Self.fields("a"))))
+        #expect(step.remote == .none)
+        #expect(step.base == Self.fields("a"))
+    }
+
+    @Test func planIsPureAndOrdered() {
+        let entries = [Self.entry(local: Self.fields("a")), Self.entry(base: Self.fields("b"), local: Self.fields("b"), rev: nil)]
+        #expect(SyncPlanner.plan(entries, now: Self.now) == SyncPlanner.plan(entries, now: Self.now))
+        #expect(SyncPlanner.plan(entries, now: Self.now).localDeletions == 1)
+    }
+}

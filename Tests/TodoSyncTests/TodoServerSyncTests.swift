@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+import TodoCore
+@testable import TodoSync
+
+/// Sync against a real todo-server over a socket: detection, the change feed,
+/// conditional writes.
+@Suite(.serialized)
+struct TodoServerSyncTests {
+    @Test func twoReplicasSyncThroughTheChangeFeed() async throws {
+        try await withLiveTodoServer { url in
+            let transport = AsyncHTTPTransport(timeout: .seconds(10))
+            let a = try Replica(transport: transport, server: url)
+            let b = try Replica(transport: transport, server: url)
+            try a.add("buy milk")
+            try await a.sync()
+            #expect(try await a.db.syncSetting(SyncSettingKey.kind) == "todo-server")
+            #expect(try await a.db.syncSetting(SyncSettingKey.cursor) != nil)
+            try await b.sync()
+            #expect(try b.contents() == a.contents())
+            let item = try #require(try b.todos().first)
+            try b.db.updateTodos([item.marking(done: true, at: Date())])
+            try await b.sync()
+            let summary = try await a.sync()
+            #expect(summary.pulled == 1)
+            #expect(try a.todos().first?.isDone == true)
+            // Nothing to do: the feed is empty and no todo is read.
+            let idle = try await a.sync()
+            #expect(idle.pulled == 0 && idle.pushed == 0 && idle.steps.isEmpty)
+        }
+    }
+
+    @Test func anotherClientsChangeIsMergedWithOurs() async throws {
+        try await withLiveTodoServer { url in
+            let transport = AsyncHTTPTransport(timeout: .seconds(10))
+            let a = try Replica(transport: transport, server: url)
+            try a.add("draft")
+            try await a.sync()
+            let id = try #require(try a.todos().first?.idString)
+            // Another client changes it behind our back, so our If-Match is stale.
+            _ = try await transport.send(HTTPRequestData(
+                method: "PATCH", url: "\(url)/todos/\(id)", headers: ["content-type": "application/json"],
+                body: Array(#"{"completed":true}"#.utf8)
+            ))
+            let item = try #require(try a.todos().first)
+            try a.db.updateTodos([item.editing(text: "final", at: Date())])
+            try await a.sync()
+            #expect(try a.todos().first?.syncFields == SyncFields(text: "final", isDone: true))
+            let remote = try await RemoteCollection(configuration: SyncConfiguration(server: url), transport: transport).fetchAll()
+            #expect(remote.items.map(\.fields) == [SyncFields(text: "final", isDone: true)])
+        }
+    }
+
+    @Test(arguments: (1...15).map { UInt64($0) })
+    func modelConvergesOnARealTodoServer(seed: UInt64) async throws {
+        try await withLiveTodoServer { url in
+            try await SyncModel(
+                seed: seed, steps: 30, faults: seed % 3 == 0, server: url,
+                serverTransport: AsyncHTTPTransport(timeout: .seconds(10))
+            ) { _ in }.run()
+        }
+    }
+}
