@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Deterministic benchmark data: the same N todos in each tool's own format.
 
-    generate.py --size N [--seed 42] --format todo-json|taskwarrior|todotxt|server-sql --out FILE (a folder for taskwarrior)
+    generate.py --size N [--seed 42] --format todo-json|taskwarrior|todotxt|server-sql|server-json --out FILE (a folder for taskwarrior)
 
 Texts are 2 to 6 words drawn from mixed-case English and non-ASCII words
 (Crème, Straße, ÉCOLE, Zürich...). Exactly 1% of todos (every 100th) end with
@@ -68,6 +68,12 @@ def write_todotxt(out, rows):
         out.write(f"x {day} {day} {text}\n" if done else f"{day} {text}\n")
 
 
+def write_server_json(out, rows):
+    # The json-server todo shape, for Benchmarks/json_server.py.
+    json.dump([{"id": todo_id, "title": text, "completed": done} for todo_id, text, done, _ in rows],
+              out, ensure_ascii=False)
+
+
 def write_server_sql(out, rows):
     # Rows for todo-server's `item` table (see Migrations/server_0001_create_item.sql).
     out.write("BEGIN;\n")
@@ -85,10 +91,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--size", type=int, required=True)
     parser.add_argument("--seed", type=int, default=42)
-    parser.add_argument("--format", required=True, choices=["todo-json", "taskwarrior", "todotxt", "server-sql"])
+    parser.add_argument("--format", required=True, choices=["todo-json", "taskwarrior", "todotxt", "server-sql", "server-json"])
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
-    writers = {"todo-json": write_todo_json, "todotxt": write_todotxt, "server-sql": write_server_sql}
+    writers = {"todo-json": write_todo_json, "todotxt": write_todotxt, "server-json": write_server_json, "server-sql": write_server_sql}
     if args.format == "taskwarrior":
         write_taskwarrior(args.out, todos(args.size, args.seed))
         return
