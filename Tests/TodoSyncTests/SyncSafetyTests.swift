@@ -106,8 +106,8 @@ struct SyncSafetyTests {
         let rev = try await db.pendingChanges().first?.rev
         try db.updateTodos([item.editing(text: "edited meanwhile", at: Date())])
         let base = SyncBase(todoId: item.id, remoteId: "1", fields: SyncFields(text: "a", isDone: false))
-        let applied = try await db.apply(SyncWrite(todoId: item.id, expectedRev: rev, todo: .save(item), base: .set(base)))
-        #expect(!applied)
+        let applied = try await db.apply([SyncWrite(todoId: item.id, expectedRev: rev, todo: .save(item), base: .set(base))])
+        #expect(applied == [false])
         #expect(try db.fetchListed(TodoRequest()).first?.item.text == "edited meanwhile")
         #expect(try await db.pendingCount() == 1)
         #expect(try await db.allBases().isEmpty)

@@ -15,8 +15,9 @@ public protocol SyncStore: Sendable {
     /// The bases of these remote ids.
     func bases(remoteIds: [String]) async throws -> [String: SyncBase]
 
-    /// Applies one step; false if the todo changed meanwhile and nothing was written.
-    func apply(_ write: SyncWrite) async throws -> Bool
+    /// Applies steps in one transaction; for each, false if its todo changed
+    /// meanwhile and nothing was written for it.
+    func apply(_ writes: [SyncWrite]) async throws -> [Bool]
 
     func syncSetting(_ key: String) async throws -> String?
 

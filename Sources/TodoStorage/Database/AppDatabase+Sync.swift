@@ -21,7 +21,7 @@ extension AppDatabase: SyncStore {
 
     public func markCreateInFlight(_ todoId: UUID) async throws {
         try write { db in
-            try db.execute(sql: "INSERT OR IGNORE INTO syncCreateInFlight(todoId) VALUES (?)", arguments: [todoId.uuidString.lowercased()])
+            try db.executeCached(sql: "INSERT OR IGNORE INTO syncCreateInFlight(todoId) VALUES (?)", arguments: [todoId.uuidString.lowercased()])
         }
     }
 
@@ -38,11 +38,11 @@ extension AppDatabase: SyncStore {
             var rows: [UUID: SyncRow] = [:]
             for id in todoIds {
                 let key = id.uuidString.lowercased()
-                let base = try Row.fetchOne(db, sql: "SELECT * FROM syncBase WHERE todoId = ?", arguments: [key])
+                let base = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM syncBase WHERE todoId = ?"), arguments: [key])
                     .flatMap(SyncBase.init(row:))
-                let local = try Row.fetchOne(db, sql: "SELECT \(TodoItem.selection) FROM todo WHERE id = ?", arguments: [key])
+                let local = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(TodoItem.selection) FROM todo WHERE id = ?"), arguments: [key])
                     .flatMap(TodoItem.init(row:))
-                let rev = try Int64.fetchOne(db, sql: "SELECT rev FROM syncPending WHERE todoId = ?", arguments: [key])
+                let rev = try Int64.fetchOne(db.cachedStatement(sql: "SELECT rev FROM syncPending WHERE todoId = ?"), arguments: [key])
                 if base != nil || local != nil || rev != nil {
                     rows[id] = SyncRow(todoId: id, base: base, local: local, pendingRev: rev)
                 }
@@ -61,65 +61,66 @@ extension AppDatabase: SyncStore {
         try read { db in
             var bases: [String: SyncBase] = [:]
             for remoteId in remoteIds {
-                let row = try Row.fetchOne(db, sql: "SELECT * FROM syncBase WHERE remoteId = ?", arguments: [remoteId])
+                let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM syncBase WHERE remoteId = ?"), arguments: [remoteId])
                 if let base = row.flatMap(SyncBase.init(row:)) { bases[remoteId] = base }
             }
             return bases
         }
     }
 
-    public func apply(_ step: SyncWrite) async throws -> Bool {
+    public func apply(_ writes: [SyncWrite]) async throws -> [Bool] {
         try write { db in
-            let key = step.todoId.uuidString.lowercased()
-            let rev = try Int64.fetchOne(db, sql: "SELECT rev FROM syncPending WHERE todoId = ?", arguments: [key])
-            guard rev == step.expectedRev else { return false }
-            let exists = try Bool.fetchOne(db, sql: "SELECT 1 FROM todo WHERE id = ?", arguments: [key]) ?? false
-            switch step.todo {
-            case .keep:
-                break
-            case let .save(item) where exists:
-                try db.execute(
-                    sql: """
-                        UPDATE todo SET text = ?2, searchText = ?3, isDone = ?4,
-                            createdAt = ?5, updatedAt = ?6, completedAt = ?7
-                        WHERE id = ?1
-                        """,
-                    arguments: item.databaseValues
-                )
-            case let .save(item):
-                try Self.insert(db, item)
-            case .delete:
-                if exists { try Self.delete(db, id: key) }
-            }
-            try db.execute(sql: "DELETE FROM syncCreateInFlight WHERE todoId = ?", arguments: [key])
-            // The triggers queued our own write: it is synced by this very step.
-            try db.execute(sql: "DELETE FROM syncPending WHERE todoId = ?", arguments: [key])
-            switch step.base {
-            case .keep:
-                break
-            case let .set(base):
-                try db.execute(
-                    sql: """
-                        INSERT INTO syncBase(todoId, remoteId, text, isDone, remoteVersion) VALUES (?, ?, ?, ?, ?)
-                        ON CONFLICT(todoId) DO UPDATE SET remoteId = excluded.remoteId, text = excluded.text,
-                            isDone = excluded.isDone, remoteVersion = excluded.remoteVersion
-                        """,
-                    arguments: [key, base.remoteId, base.fields.text, base.fields.isDone, base.remoteVersion]
-                )
-            case .remove:
-                try db.execute(sql: "DELETE FROM syncBase WHERE todoId = ?", arguments: [key])
-            }
-            for conflict in step.conflicts {
-                try db.execute(
-                    sql: "INSERT INTO syncConflict(at, todoId, field, localValue, remoteValue, winner) VALUES (?, ?, ?, ?, ?, ?)",
-                    arguments: [
-                        conflict.at.millisecondsSince1970, key, conflict.field,
-                        conflict.localValue, conflict.remoteValue, conflict.winner.rawValue,
-                    ]
-                )
-            }
-            return true
+            try writes.map { try Self.apply(db, $0) }
         }
+    }
+
+    private static func apply(_ db: Database, _ step: SyncWrite) throws -> Bool {
+        let key = step.todoId.uuidString.lowercased()
+        let rev = try Int64.fetchOne(db.cachedStatement(sql: "SELECT rev FROM syncPending WHERE todoId = ?"), arguments: [key])
+        guard rev == step.expectedRev else { return false }
+        let exists = try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM todo WHERE id = ?"), arguments: [key]) ?? false
+        switch step.todo {
+        case .keep:
+            break
+        case let .save(item) where exists:
+            try db.executeCached(sql: """
+                    UPDATE todo SET text = ?2, searchText = ?3, isDone = ?4,
+                        createdAt = ?5, updatedAt = ?6, completedAt = ?7
+                    WHERE id = ?1
+                    """,
+                arguments: item.databaseValues
+            )
+        case let .save(item):
+            try insert(db, item)
+        case .delete:
+            if exists { try delete(db, id: key) }
+        }
+        try db.executeCached(sql: "DELETE FROM syncCreateInFlight WHERE todoId = ?", arguments: [key])
+        // The triggers queued our own write: it is synced by this very step.
+        try db.executeCached(sql: "DELETE FROM syncPending WHERE todoId = ?", arguments: [key])
+        switch step.base {
+        case .keep:
+            break
+        case let .set(base):
+            try db.executeCached(sql: """
+                    INSERT INTO syncBase(todoId, remoteId, text, isDone, remoteVersion) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT(todoId) DO UPDATE SET remoteId = excluded.remoteId, text = excluded.text,
+                        isDone = excluded.isDone, remoteVersion = excluded.remoteVersion
+                    """,
+                arguments: [key, base.remoteId, base.fields.text, base.fields.isDone, base.remoteVersion]
+            )
+        case .remove:
+            try db.executeCached(sql: "DELETE FROM syncBase WHERE todoId = ?", arguments: [key])
+        }
+        for conflict in step.conflicts {
+            try db.executeCached(sql: "INSERT INTO syncConflict(at, todoId, field, localValue, remoteValue, winner) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [
+                    conflict.at.millisecondsSince1970, key, conflict.field,
+                    conflict.localValue, conflict.remoteValue, conflict.winner.rawValue,
+                ]
+            )
+        }
+        return true
     }
 
     public func syncSetting(_ key: String) async throws -> String? {
@@ -130,12 +131,11 @@ extension AppDatabase: SyncStore {
         try write { db in
             for (key, value) in values.sorted(by: { $0.key < $1.key }) {
                 if let value {
-                    try db.execute(
-                        sql: "INSERT INTO setting(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                    try db.executeCached(sql: "INSERT INTO setting(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                         arguments: [key, value]
                     )
                 } else {
-                    try db.execute(sql: "DELETE FROM setting WHERE key = ?", arguments: [key])
+                    try db.executeCached(sql: "DELETE FROM setting WHERE key = ?", arguments: [key])
                 }
             }
         }

@@ -19,8 +19,7 @@ extension AppDatabase {
     public func updateTodos(_ items: [TodoItem]) throws {
         try write { db in
             for item in items {
-                try db.execute(
-                    sql: """
+                try db.executeCached(sql: """
                         UPDATE todo SET text = ?2, searchText = ?3, isDone = ?4,
                             createdAt = ?5, updatedAt = ?6, completedAt = ?7
                         WHERE id = ?1
@@ -46,8 +45,7 @@ extension AppDatabase {
     /// Stores a named setting.
     public func setSetting(_ key: String, to value: String) throws {
         try write { db in
-            try db.execute(
-                sql: "INSERT INTO setting(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            try db.executeCached(sql: "INSERT INTO setting(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                 arguments: [key, value]
             )
         }
@@ -71,8 +69,7 @@ extension AppDatabase {
         let next = try neighbour(db, of: id, before: false)
         var arguments = item.databaseValues
         _ = arguments.append(contentsOf: [TodoID.uniquePrefixLength(of: id, previous: previous?.id, next: next?.id)])
-        try db.execute(
-            sql: """
+        try db.executeCached(sql: """
                 INSERT INTO todo (id, text, searchText, isDone, createdAt, updatedAt, completedAt, idPrefixLength)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """,
@@ -90,7 +87,7 @@ extension AppDatabase {
     static func delete(_ db: Database, id: String) throws {
         let previous = try neighbour(db, of: id, before: true)
         let next = try neighbour(db, of: id, before: false)
-        try db.execute(sql: "DELETE FROM todo WHERE id = ?", arguments: [id])
+        try db.executeCached(sql: "DELETE FROM todo WHERE id = ?", arguments: [id])
         guard db.changesCount > 0 else {
             throw TodoError.notFound(id)
         }
@@ -136,11 +133,20 @@ extension AppDatabase {
         let sql = before
             ? "SELECT id, idPrefixLength FROM todo WHERE id < ? ORDER BY id DESC LIMIT 1"
             : "SELECT id, idPrefixLength FROM todo WHERE id > ? ORDER BY id LIMIT 1"
-        guard let row = try Row.fetchOne(db, sql: sql, arguments: [id]) else { return nil }
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [id]) else { return nil }
         return (row[0], row[1])
     }
 
     private static func setPrefixLength(_ db: Database, id: String, to length: Int) throws {
-        try db.execute(sql: "UPDATE todo SET idPrefixLength = ? WHERE id = ?", arguments: [length, id])
+        try db.executeCached(sql: "UPDATE todo SET idPrefixLength = ? WHERE id = ?", arguments: [length, id])
+    }
+}
+
+extension Database {
+    /// Executes SQL compiled once per connection. GRDB parses and authorizes
+    /// SQL text on every `execute(sql:)`, which dominates bulk writes such as
+    /// a sync pulling thousands of todos.
+    func executeCached(sql: String, arguments: StatementArguments = StatementArguments()) throws {
+        try cachedStatement(sql: sql).execute(arguments: arguments)
     }
 }

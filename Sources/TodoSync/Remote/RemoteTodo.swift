@@ -80,8 +80,12 @@ extension RemoteTodo {
         case let .number(number): raw = String(number)
         default: raw = ""
         }
-        let oneLine = String(String.UnicodeScalarView(raw.unicodeScalars.map {
-            CharacterSet.controlCharacters.contains($0) || CharacterSet.newlines.contains($0) ? " " : $0
+        // Unicode properties, not CharacterSet: this runs for every todo pulled.
+        let oneLine = String(String.UnicodeScalarView(raw.unicodeScalars.map { scalar in
+            switch scalar.properties.generalCategory {
+            case .control, .lineSeparator, .paragraphSeparator: " "
+            default: scalar
+            }
         }))
         let trimmed = String(oneLine.trimmingCharacters(in: .whitespaces).prefix(TodoText.maximumLength))
         return (try? TodoText.validated(trimmed)) ?? untitled

@@ -126,8 +126,10 @@ extension SyncService {
 
     /// One entry per todo, in a stable order, with its local side read now.
     func entries(for ids: Set<UUID>, remote: (UUID, SyncBase?) -> RemoteTodo?) async throws -> [SyncEntry] {
-        let rows = try await store.syncRows(todoIds: ids.sorted { $0.uuidString < $1.uuidString })
-        return ids.sorted { $0.uuidString < $1.uuidString }.map { id in
+        // Sort on keys computed once: `uuidString` formats with snprintf.
+        let ordered = ids.map { (key: $0.uuidString, id: $0) }.sorted { $0.key < $1.key }.map(\.id)
+        let rows = try await store.syncRows(todoIds: ordered)
+        return ordered.map { id in
             let row = rows[id]
             return SyncEntry(todoId: id, base: row?.base, local: row?.local, remote: remote(id, row?.base), pendingRev: row?.pendingRev)
         }
