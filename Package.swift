@@ -97,6 +97,8 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // What several test targets share: running the built todo-server.
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "TodoCoreTests", dependencies: ["TodoCore"], swiftSettings: strict),
         .testTarget(
             name: "TodoStorageTests",
@@ -116,6 +118,7 @@ let package = Package(
         .testTarget(
             name: "TodoSyncTests",
             dependencies: [
+                "TestSupport",
                 "todo",
                 "todo-server",
                 "TodoCore",
@@ -131,6 +134,7 @@ let package = Package(
         .testTarget(
             name: "TodoServerTests",
             dependencies: [
+                "TestSupport",
                 "todo-server",
                 "TodoServer",
                 .product(name: "Hummingbird", package: "hummingbird"),

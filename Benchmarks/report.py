@@ -28,8 +28,11 @@ def load(folder):
     medians = {}
     for path in glob.glob(os.path.join(folder, "*.json")):
         name, size, tool = os.path.basename(path)[:-5].split("@")
-        with open(path) as file:
-            medians[(name, int(size), tool)] = json.load(file)["results"][0]["median"]
+        try:
+            with open(path) as file:
+                medians[(name, int(size), tool)] = json.load(file)["results"][0]["median"]
+        except (ValueError, KeyError, IndexError):
+            continue  # a benchmark still running, or one that failed
     figures = []
     path = os.path.join(folder, "figures.jsonl")
     if os.path.exists(path):

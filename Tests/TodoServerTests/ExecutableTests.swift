@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import TestSupport
 import Testing
 
 /// The `todo-server` binary itself: flags, kill -9 durability, graceful shutdown.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Runs a built binary (`todo` or `todo-server`) found beside the test bundle.

@@ -1,10 +1,11 @@
 import Foundation
 
-/// The built `todo-server` executable, run as a separate process.
-final class ServerProcess: @unchecked Sendable {
+/// The built `todo-server` executable, run as a separate process: shared by
+/// the server's tests and the sync tests.
+public final class ServerProcess: @unchecked Sendable {
     /// The binary beside the test bundle, where `swift build` puts it (the test
     /// target depends on it, so it is always built).
-    static let binary: URL? = {
+    public static let binary: URL? = {
         let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         var directory = testBinary.deletingLastPathComponent()
         for _ in 0..<4 {
@@ -17,12 +18,12 @@ final class ServerProcess: @unchecked Sendable {
         return nil
     }()
 
-    let process = Process()
+    public let process = Process()
     private let lock = NSLock()
     private var output = Data()
 
     /// Runs the binary with `arguments`, collecting what it prints.
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    public init(_ arguments: [String], environment: [String: String] = [:]) throws {
         guard let binary = Self.binary else { throw CocoaError(.fileNoSuchFile) }
         process.executableURL = binary
         process.arguments = arguments
@@ -38,10 +39,10 @@ final class ServerProcess: @unchecked Sendable {
         try process.run()
     }
 
-    var printed: String { lock.withLock { String(decoding: output, as: UTF8.self) } }
+    public var printed: String { lock.withLock { String(decoding: output, as: UTF8.self) } }
 
     /// Waits for the server's "listening on HOST:PORT" line and returns the port.
-    func port(timeout: Duration = .seconds(30)) async throws -> Int {
+    public func port(timeout: Duration = .seconds(30)) async throws -> Int {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if let range = printed.range(of: #"listening on 127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
@@ -55,7 +56,7 @@ final class ServerProcess: @unchecked Sendable {
     }
 
     /// Waits for the process to end and returns its exit status.
-    func exitStatus(timeout: Duration = .seconds(30)) async throws -> Int32 {
+    public func exitStatus(timeout: Duration = .seconds(30)) async throws -> Int32 {
         let deadline = ContinuousClock.now + timeout
         while process.isRunning, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
