@@ -112,7 +112,14 @@ let package = Package(
         ),
         .testTarget(
             name: "TodoCLITests",
-            dependencies: ["todo", "TodoCLI", "TodoStorage", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "todo",
+                "TodoCLI",
+                "TodoStorage",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

@@ -3,6 +3,6 @@ import TodoCLI
 @main
 enum TodoMain {
     static func main() async {
-        await TodoCommand.main()
+        await TodoCommand.run(arguments: Array(CommandLine.arguments.dropFirst()))
     }
 }

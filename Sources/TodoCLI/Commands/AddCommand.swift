@@ -23,13 +23,19 @@ struct AddCommand: AsyncParsableCommand {
 
     @MainActor
     mutating func run() async throws {
-        let (logic, db) = try database.logic()
+        try await Self.add(words: words, databasePath: database.path, json: output.json)
+    }
+
+    /// Adds the todo and prints it; what `run` does, with plain values (see `QuickInvocation`).
+    @MainActor
+    static func add(words: [String], databasePath: String?, json: Bool) async throws {
+        let (logic, db) = try DatabaseOptions.logic(path: databasePath)
         let item = try await logic.addTodo(text: words.joined(separator: " "))
-        let added = try db.resolveListed(idPrefixes: [item.idString])[0]
         let out = OutputBuffer()
-        if output.json {
+        if json {
             out.write(TodoJSON.object(item) + "\n")
         } else {
+            let added = try db.resolveListed(idPrefixes: [item.idString])[0]
             out.write(TodoFormatter(usesColor: Terminal.usesColor(), idWidth: 0).change("Added", added))
         }
     }

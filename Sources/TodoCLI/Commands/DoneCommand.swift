@@ -22,7 +22,7 @@ struct DoneCommand: AsyncParsableCommand {
 
     @MainActor
     mutating func run() async throws {
-        try await setDone(true, ids: ids, database: database, output: output)
+        try await markDone(true, ids: ids, databasePath: database.path, json: output.json)
     }
 }
 
@@ -47,13 +47,15 @@ struct UndoneCommand: AsyncParsableCommand {
 
     @MainActor
     mutating func run() async throws {
-        try await setDone(false, ids: ids, database: database, output: output)
+        try await markDone(false, ids: ids, databasePath: database.path, json: output.json)
     }
 }
 
+/// Marks the todos done or not done and prints them; what `done` and `undone` do,
+/// with plain values (see `QuickInvocation`).
 @MainActor
-private func setDone(_ done: Bool, ids: [String], database: DatabaseOptions, output: OutputOptions) async throws {
-    let (logic, db) = try database.logic()
+func markDone(_ done: Bool, ids: [String], databasePath: String?, json: Bool) async throws {
+    let (logic, db) = try DatabaseOptions.logic(path: databasePath)
     let changed = try await logic.setDone(done, idPrefixes: ids)
-    try printChanged(changed, verb: done ? "Done" : "Not done", db: db, output: output)
+    try printChanged(changed, verb: done ? "Done" : "Not done", db: db, json: json)
 }

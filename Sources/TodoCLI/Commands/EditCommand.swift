@@ -26,6 +26,6 @@ struct EditCommand: AsyncParsableCommand {
     mutating func run() async throws {
         let (logic, db) = try database.logic()
         let edited = try await logic.editTodo(idPrefix: id, text: words.joined(separator: " "))
-        try printChanged([edited], verb: "Edited", db: db, output: output)
+        try printChanged([edited], verb: "Edited", db: db, json: output.json)
     }
 }

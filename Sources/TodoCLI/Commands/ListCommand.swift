@@ -65,7 +65,19 @@ struct ListCommand: AsyncParsableCommand {
 
     @MainActor
     mutating func run() async throws {
-        let (logic, db) = try database.logic()
+        try await Self.list(
+            databasePath: database.path, json: output.json,
+            query: query, lastQuery: lastQuery, status: status, limit: limit
+        )
+    }
+
+    /// Prints the todos asked for; what `run` does, with plain values (see `QuickInvocation`).
+    @MainActor
+    static func list(
+        databasePath: String?, json: Bool,
+        query: String? = nil, lastQuery: Bool = false, status: StatusFilter = .pending, limit: Int? = nil
+    ) async throws {
+        let (logic, db) = try DatabaseOptions.logic(path: databasePath)
         if let query {
             try await logic.setQuery(query)
         } else if lastQuery {
@@ -73,7 +85,7 @@ struct ListCommand: AsyncParsableCommand {
         }
         let request = TodoRequest(status: status.requestStatus, query: logic.state.query, limit: limit)
         let out = OutputBuffer()
-        if output.json {
+        if json {
             try TodoJSON.writeArray(to: out) { emit in
                 try db.forEachTodo(request) { emit($0.item); return true }
             }

@@ -2,9 +2,9 @@ import TodoCore
 import TodoStorage
 
 /// Prints todos a command has just changed, with their current short IDs.
-func printChanged(_ items: [TodoItem], verb: String, db: AppDatabase, output: OutputOptions) throws {
+func printChanged(_ items: [TodoItem], verb: String, db: AppDatabase, json: Bool) throws {
     let out = OutputBuffer()
-    if output.json {
+    if json {
         TodoJSON.writeArray(to: out) { emit in items.forEach(emit) }
         return
     }

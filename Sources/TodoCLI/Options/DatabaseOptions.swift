@@ -24,7 +24,13 @@ struct DatabaseOptions: ParsableArguments {
     /// The logic over the opened database, with a fresh state.
     @MainActor
     func logic() throws -> (TodoLogic, AppDatabase) {
-        let database = try open()
+        try Self.logic(path: path)
+    }
+
+    /// The logic over the database at `path` (nil: the default location), with a fresh state.
+    @MainActor
+    static func logic(path: String?) throws -> (TodoLogic, AppDatabase) {
+        let database = try AppDatabase.open(path: DatabaseLocation.resolve(explicit: path))
         return (TodoLogic(state: TodoState(), storage: database), database)
     }
 }

@@ -1,0 +1,115 @@
+/// The invocations typed most often (`todo add milk`, `todo done 3f2a`, `todo`,
+/// `todo list --query mi`), read straight from the arguments.
+///
+/// ArgumentParser finds a command's options by reflection, and on Linux every
+/// generic type and dynamic cast it resolves at start-up scans the binary's
+/// protocol conformance records: about two thirds of the instructions of a
+/// `todo add`. These invocations skip it and call the same functions the
+/// commands' `run()` call. Anything else — any other option, `--help`, a value
+/// starting with `-`, a repeated option, `--` — returns nil and goes through
+/// ArgumentParser, so errors and help look exactly as they always do. A test
+/// checks that whenever this accepts arguments, ArgumentParser parses them to
+/// the same values.
+enum QuickInvocation: Equatable, Sendable {
+    case add(words: [String], options: CommonOptions)
+    case setDone(Bool, ids: [String], options: CommonOptions)
+    case list(query: String?, status: StatusFilter, options: CommonOptions)
+
+    /// The options every quick invocation takes.
+    struct CommonOptions: Equatable, Sendable {
+        var databasePath: String?
+        var json = false
+    }
+
+    /// Reads `arguments` (without the program name), or returns nil if they need
+    /// ArgumentParser.
+    init?(arguments: [String]) {
+        guard let name = arguments.first else {
+            self = .list(query: nil, status: .pending, options: CommonOptions())
+            return
+        }
+        let isList = name == "list" || name == "ls"
+        guard isList || ["add", "done", "undone"].contains(name) else { return nil }
+
+        var options = CommonOptions()
+        var positionals: [String] = []
+        var query: String?
+        var status: StatusFilter?
+        var seen: Set<String> = []
+        var index = arguments.index(after: arguments.startIndex)
+        while index < arguments.endIndex {
+            let argument = arguments[index]
+            index += 1
+            guard argument.hasPrefix("-") else {
+                positionals.append(argument)
+                continue
+            }
+            // Each option at most once; a second one is ArgumentParser's to judge.
+            guard seen.insert(argument).inserted else { return nil }
+            switch argument {
+            case "--json":
+                options.json = true
+            case "--database", "--query", "-q":
+                guard argument == "--database" || isList else { return nil }
+                guard index < arguments.endIndex, !arguments[index].hasPrefix("-") else { return nil }
+                if argument == "--database" {
+                    options.databasePath = arguments[index]
+                } else {
+                    // --query and -q are one option.
+                    guard query == nil else { return nil }
+                    query = arguments[index]
+                }
+                index += 1
+            case "--pending", "--done", "--all":
+                guard isList, status == nil else { return nil }
+                status = StatusFilter(rawValue: String(argument.dropFirst(2)))
+            default:
+                return nil
+            }
+        }
+
+        switch name {
+        case "add":
+            guard !positionals.isEmpty else { return nil }
+            self = .add(words: positionals, options: options)
+        case "done", "undone":
+            guard !positionals.isEmpty else { return nil }
+            self = .setDone(name == "done", ids: positionals, options: options)
+        default:
+            guard positionals.isEmpty else { return nil }
+            self = .list(query: query, status: status ?? .pending, options: options)
+        }
+    }
+
+    /// Does what the matching command's `run()` does.
+    @MainActor
+    func run() async throws {
+        switch self {
+        case .add(let words, let options):
+            try await AddCommand.add(words: words, databasePath: options.databasePath, json: options.json)
+        case .setDone(let done, let ids, let options):
+            try await markDone(done, ids: ids, databasePath: options.databasePath, json: options.json)
+        case .list(let query, let status, let options):
+            try await ListCommand.list(
+                databasePath: options.databasePath, json: options.json, query: query, status: status
+            )
+        }
+    }
+}
+
+extension TodoCommand {
+    /// Runs `todo` with `arguments` (without the program name): the invocations
+    /// `QuickInvocation` reads run directly, everything else through ArgumentParser.
+    @MainActor
+    public static func run(arguments: [String]) async {
+        guard let quick = QuickInvocation(arguments: arguments) else {
+            await main(arguments)
+            return
+        }
+        do {
+            try await quick.run()
+        } catch {
+            exit(withError: error)
+        }
+    }
+}
