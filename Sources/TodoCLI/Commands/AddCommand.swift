@@ -1,5 +1,6 @@
 import ArgumentParser
 import TodoCore
+import TodoStorage
 
 struct AddCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -23,14 +24,13 @@ struct AddCommand: AsyncParsableCommand {
 
     @MainActor
     mutating func run() async throws {
-        try await Self.add(words: words, databasePath: database.path, json: output.json)
+        try await Self.add(words: words, db: database.open(), json: output.json)
     }
 
     /// Adds the todo and prints it; what `run` does, with plain values (see `QuickInvocation`).
     @MainActor
-    static func add(words: [String], databasePath: String?, json: Bool) async throws {
-        let (logic, db) = try DatabaseOptions.logic(path: databasePath)
-        let item = try await logic.addTodo(text: words.joined(separator: " "))
+    static func add(words: [String], db: AppDatabase, json: Bool) async throws {
+        let item = try await db.logic.addTodo(text: words.joined(separator: " "))
         let out = OutputBuffer()
         if json {
             out.write(TodoJSON.object(item) + "\n")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import TodoCore
+import TodoStorage
 
 struct DoneCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -22,7 +23,7 @@ struct DoneCommand: AsyncParsableCommand {
 
     @MainActor
     mutating func run() async throws {
-        try await markDone(true, ids: ids, databasePath: database.path, json: output.json)
+        try await markDone(true, ids: ids, db: database.open(), json: output.json)
     }
 }
 
@@ -47,15 +48,14 @@ struct UndoneCommand: AsyncParsableCommand {
 
     @MainActor
     mutating func run() async throws {
-        try await markDone(false, ids: ids, databasePath: database.path, json: output.json)
+        try await markDone(false, ids: ids, db: database.open(), json: output.json)
     }
 }
 
 /// Marks the todos done or not done and prints them; what `done` and `undone` do,
 /// with plain values (see `QuickInvocation`).
 @MainActor
-func markDone(_ done: Bool, ids: [String], databasePath: String?, json: Bool) async throws {
-    let (logic, db) = try DatabaseOptions.logic(path: databasePath)
-    let changed = try await logic.setDone(done, idPrefixes: ids)
+func markDone(_ done: Bool, ids: [String], db: AppDatabase, json: Bool) async throws {
+    let changed = try await db.logic.setDone(done, idPrefixes: ids)
     try printChanged(changed, verb: done ? "Done" : "Not done", db: db, json: json)
 }

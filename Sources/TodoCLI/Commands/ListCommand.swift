@@ -66,7 +66,7 @@ struct ListCommand: AsyncParsableCommand {
     @MainActor
     mutating func run() async throws {
         try await Self.list(
-            databasePath: database.path, json: output.json,
+            db: database.open(), json: output.json,
             query: query, lastQuery: lastQuery, status: status, limit: limit
         )
     }
@@ -74,10 +74,10 @@ struct ListCommand: AsyncParsableCommand {
     /// Prints the todos asked for; what `run` does, with plain values (see `QuickInvocation`).
     @MainActor
     static func list(
-        databasePath: String?, json: Bool,
+        db: AppDatabase, json: Bool,
         query: String? = nil, lastQuery: Bool = false, status: StatusFilter = .pending, limit: Int? = nil
     ) async throws {
-        let (logic, db) = try DatabaseOptions.logic(path: databasePath)
+        let logic = db.logic
         if let query {
             try await logic.setQuery(query)
         } else if lastQuery {

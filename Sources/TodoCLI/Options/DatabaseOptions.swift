@@ -24,15 +24,15 @@ struct DatabaseOptions: ParsableArguments {
     /// The logic over the opened database, with a fresh state.
     @MainActor
     func logic() throws -> (TodoLogic, AppDatabase) {
-        try Self.logic(path: path)
-    }
-
-    /// The logic over the database at `path` (nil: the default location), with a fresh state.
-    @MainActor
-    static func logic(path: String?) throws -> (TodoLogic, AppDatabase) {
-        let database = try AppDatabase.open(path: DatabaseLocation.resolve(explicit: path))
+        let database = try open()
         return (TodoLogic(state: TodoState(), storage: database), database)
     }
+}
+
+extension AppDatabase {
+    /// The logic over this database, with a fresh state.
+    @MainActor
+    var logic: TodoLogic { TodoLogic(state: TodoState(), storage: self) }
 }
 
 /// `--json`, for commands that print todos.

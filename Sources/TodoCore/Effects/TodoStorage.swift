@@ -2,26 +2,26 @@
 /// so it runs unchanged over SQLite, an in-memory fake, or anything else.
 public protocol TodoStorage: Sendable {
     /// The todos a request selects, newest first.
-    func fetchTodos(_ request: TodoRequest) async throws -> [TodoItem]
+    nonisolated(nonsending) func fetchTodos(_ request: TodoRequest) async throws -> [TodoItem]
 
     /// The todos whose IDs start with each prefix, in the same order.
     /// Throws `TodoError.notFound` or `.ambiguousID` for a prefix that does not
     /// name exactly one todo.
-    func resolve(idPrefixes: [String]) async throws -> [TodoItem]
+    nonisolated(nonsending) func resolve(idPrefixes: [String]) async throws -> [TodoItem]
 
     /// Stores a new todo.
-    func insert(_ item: TodoItem) async throws
+    nonisolated(nonsending) func insert(_ item: TodoItem) async throws
 
     /// Stores new values for existing todos, all or none.
     /// Throws `TodoError.notFound` if one of them no longer exists.
-    func update(_ items: [TodoItem]) async throws
+    nonisolated(nonsending) func update(_ items: [TodoItem]) async throws
 
     /// Deletes todos, all or none.
     /// Throws `TodoError.notFound` if one of them no longer exists.
-    func delete(ids: [TodoItem.ID]) async throws
+    nonisolated(nonsending) func delete(ids: [TodoItem.ID]) async throws
 
     /// The query the user last searched for, or "" if none.
-    func lastQuery() async throws -> String
+    nonisolated(nonsending) func lastQuery() async throws -> String
 
-    func setLastQuery(_ query: String) async throws
+    nonisolated(nonsending) func setLastQuery(_ query: String) async throws
 }

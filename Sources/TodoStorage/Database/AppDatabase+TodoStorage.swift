@@ -3,31 +3,31 @@ import TodoCore
 
 /// The SQLite database as the core's storage.
 extension AppDatabase: TodoStorage {
-    public func fetchTodos(_ request: TodoRequest) async throws -> [TodoItem] {
+    nonisolated(nonsending) public func fetchTodos(_ request: TodoRequest) async throws -> [TodoItem] {
         try fetchListed(request).map(\.item)
     }
 
-    public func resolve(idPrefixes: [String]) async throws -> [TodoItem] {
+    nonisolated(nonsending) public func resolve(idPrefixes: [String]) async throws -> [TodoItem] {
         try resolveListed(idPrefixes: idPrefixes).map(\.item)
     }
 
-    public func insert(_ item: TodoItem) async throws {
+    nonisolated(nonsending) public func insert(_ item: TodoItem) async throws {
         try insertTodo(item)
     }
 
-    public func update(_ items: [TodoItem]) async throws {
+    nonisolated(nonsending) public func update(_ items: [TodoItem]) async throws {
         try updateTodos(items)
     }
 
-    public func delete(ids: [TodoItem.ID]) async throws {
+    nonisolated(nonsending) public func delete(ids: [TodoItem.ID]) async throws {
         try deleteTodos(ids: ids)
     }
 
-    public func lastQuery() async throws -> String {
+    nonisolated(nonsending) public func lastQuery() async throws -> String {
         try setting(SettingKey.lastQuery) ?? ""
     }
 
-    public func setLastQuery(_ query: String) async throws {
+    nonisolated(nonsending) public func setLastQuery(_ query: String) async throws {
         try setSetting(SettingKey.lastQuery, to: query)
     }
 }

@@ -65,6 +65,13 @@ public struct AppDatabase: Sendable {
         return config
     }
 
+    /// Closes the connection now: SQLite checkpoints the write-ahead log into
+    /// the database file, as it does when the last connection goes away. After
+    /// this, every access throws.
+    public func close() throws {
+        try StorageError.wrap(path: path) { try dbWriter.close() }
+    }
+
     private static func reason(_ error: any Error) -> String {
         (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
     }
