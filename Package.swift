@@ -35,6 +35,7 @@ let package = Package(
             resources: [
                 .embedInCode("0001_create_todo.sql"),
                 .embedInCode("0002_sync.sql"),
+                .embedInCode("0003_search_scan_index.sql"),
                 .embedInCode("server_0001_create_item.sql"),
             ],
             swiftSettings: strict
@@ -104,6 +105,7 @@ let package = Package(
             name: "TodoStorageTests",
             dependencies: [
                 "TodoCore",
+                "TodoMigrations",
                 "TodoStorage",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PropertyBased", package: "swift-property-based"),

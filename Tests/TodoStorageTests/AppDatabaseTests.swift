@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 import TodoCore
+import TodoMigrations
 @testable import TodoStorage
 
 @Suite("AppDatabase on real SQLite")
@@ -133,5 +134,47 @@ struct AppDatabaseTests {
         #expect(AppDatabase.trigrams("milk") == ["mil", "ilk"])
         #expect(AppDatabase.trigrams("mi").isEmpty)
         #expect(AppDatabase.quotedFTSString("a\"b") == "\"a\"\"b\"")
+    }
+
+    @Test func shortQueriesScanTheCoveringIndexNotTheTable() throws {
+        let db = try AppDatabase.inMemory()
+        let (sql, arguments) = AppDatabase.listSQL(TodoRequest(status: .pending, query: "mi"))
+        let plan = try db.dbWriter.read { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map { $0["detail"] as String }
+        }
+        #expect(plan.joined().contains("todo_on_isDone_createdAt_seq_searchText"), "\(plan)")
+        #expect(!plan.joined().contains("TEMP B-TREE"), "newest first without sorting: \(plan)")
+    }
+
+    @Test func aDatabaseFromTheLastVersionIsMigratedWithItsTodos() throws {
+        // A file as the previous release left it: migrations 0001 and 0002 only.
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("todo-\(UUID().uuidString).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let queue = try DatabaseQueue(path: path)
+        var migrator = DatabaseMigrator()
+        for migration in AppMigrations.all.prefix(2) {
+            migrator.registerMigration(migration.identifier) { try $0.execute(sql: migration.sql) }
+        }
+        try migrator.migrate(queue)
+        let milk = todo("Milk", at: 1_000), mint = todo("mint tea", at: 2_000), bread = todo("bread", at: 3_000, done: true)
+        for item in [milk, mint, bread] {
+            try queue.write { db in
+                try db.execute(
+                    sql: "INSERT INTO todo (id, text, searchText, isDone, createdAt, updatedAt, completedAt) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    arguments: [
+                        item.idString, item.text, TodoItem.searchKey(item.text), item.isDone,
+                        item.createdAt.millisecondsSince1970, item.updatedAt.millisecondsSince1970,
+                        item.completedAt?.millisecondsSince1970,
+                    ]
+                )
+            }
+        }
+        try queue.close()
+
+        let db = try AppDatabase.open(path: path)
+        let applied = try db.dbWriter.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
+        #expect(applied == AppMigrations.all.map(\.identifier))
+        #expect(try db.fetchListed(TodoRequest(status: .pending, query: "mi")).map(\.item) == [mint, milk])
+        #expect(try db.fetchListed(TodoRequest(status: .all)).map(\.item) == [bread, mint, milk])
     }
 }
