@@ -38,7 +38,9 @@ enum QuickInvocation: Equatable, Sendable {
         var positionals: [String] = []
         var query: String?
         var status: StatusFilter?
-        var seen: Set<String> = []
+        // An array, not a Set: a Set<String> is a generic type the runtime
+        // resolves at start-up, a scan of every conformance in the binary.
+        var seen: [String] = []
         var index = arguments.index(after: arguments.startIndex)
         while index < arguments.endIndex {
             let argument = arguments[index]
@@ -48,7 +50,8 @@ enum QuickInvocation: Equatable, Sendable {
                 continue
             }
             // Each option at most once; a second one is ArgumentParser's to judge.
-            guard seen.insert(argument).inserted else { return nil }
+            guard !seen.contains(argument) else { return nil }
+            seen.append(argument)
             switch argument {
             case "--json":
                 options.json = true

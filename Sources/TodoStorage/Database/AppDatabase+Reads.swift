@@ -124,11 +124,10 @@ extension AppDatabase {
     /// The one todo whose ID starts with `prefix`.
     static func resolve(_ db: Database, idPrefix prefix: String) throws -> ListedTodo {
         // IDs hold only 0-9, a-f and '-', all below '~': [prefix, prefix~) is every ID with that prefix.
-        let rows = try Row.fetchAll(
-            db,
-            sql: "SELECT \(TodoItem.selection) FROM todo WHERE id >= ? AND id < ? ORDER BY id LIMIT 2",
-            arguments: [prefix, prefix + "~"]
+        let statement = try db.cachedStatement(
+            sql: "SELECT \(TodoItem.selection) FROM todo WHERE id >= ? AND id < ? ORDER BY id LIMIT 2"
         )
+        let rows = try Row.fetchAll(statement, arguments: [prefix, prefix + "~"])
         guard let row = rows.first, let item = TodoItem(row: row) else {
             throw TodoError.notFound(prefix)
         }
