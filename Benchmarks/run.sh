@@ -80,6 +80,10 @@ for size in "${size_list[@]}"; do
         sqlite3 "$data/pristine.sqlite" "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null
         rm -f "$data/todos.json"
     fi
+    # Bring a data set made by an older build up to the current schema (todo
+    # migrates on open), so todo and the sqlite3 floor run on the same tables.
+    "$todo" list --limit 1 --database "$data/pristine.sqlite" >/dev/null
+    sqlite3 "$data/pristine.sqlite" "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null
     cp "$data/pristine.sqlite" "$data/todo.sqlite"; rm -f "$data/todo.sqlite-wal" "$data/todo.sqlite-shm"
     cp "$data/pristine.sqlite" "$data/floor.sqlite"; rm -f "$data/floor.sqlite-wal" "$data/floor.sqlite-shm"
     export TODO_DATABASE=$data/todo.sqlite NO_COLOR=1
