@@ -93,6 +93,16 @@ struct CommandLineTests {
         #expect(try todo.ok([]).contains("milk"))
     }
 
+    @Test func databaseOptionBeforeOrAfterTheSubcommand() throws {
+        let other = todo.directory.appendingPathComponent("other.sqlite").path
+        _ = try todo.ok(["--database", other, "add", "tea"])
+        _ = try todo.ok(["add", "coffee", "--database", other])
+        #expect(try todo.ok(["--database", other, "list"]).split(separator: "\n").count == 2)
+        #expect(try todo.ok(["--database=\(other)", "ls", "-q", "TEA"]).contains("tea"))
+        // The default database (TODO_DATABASE here) was not touched.
+        #expect(try todo.ok(["list"]).isEmpty)
+    }
+
     @Test func exportAndImportRoundTrip() throws {
         _ = try todo.ok(["add", "milk"])
         _ = try todo.ok(["add", "bread"])

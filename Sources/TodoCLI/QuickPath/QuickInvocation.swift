@@ -112,6 +112,7 @@ extension TodoCommand {
     /// `QuickInvocation` reads run directly, everything else through ArgumentParser.
     @MainActor
     public static func run(arguments: [String]) async {
+        let arguments = movingLeadingDatabaseOption(arguments)
         guard let quick = QuickInvocation(arguments: arguments) else {
             await main(arguments)
             return
@@ -127,6 +128,33 @@ extension TodoCommand {
             Foundation.exit(0)
         } catch {
             exit(withError: error)
+        }
+    }
+
+    /// `todo --database PATH list …` as `todo list --database PATH …`.
+    ///
+    /// Every subcommand takes `--database`, but with a default subcommand
+    /// ArgumentParser reads options only after the subcommand's name, so the
+    /// natural order would fail with "Unexpected argument 'list'".
+    static func movingLeadingDatabaseOption(_ arguments: [String]) -> [String] {
+        let optionCount: Int
+        if arguments.first == "--database", arguments.count >= 2 {
+            optionCount = 2
+        } else if let first = arguments.first, first.hasPrefix("--database=") {
+            optionCount = 1
+        } else {
+            return arguments
+        }
+        guard arguments.count > optionCount, subcommandNames.contains(arguments[optionCount]) else {
+            return arguments
+        }
+        return [arguments[optionCount]] + arguments[..<optionCount] + arguments[(optionCount + 1)...]
+    }
+
+    /// Every subcommand's name and aliases.
+    static var subcommandNames: [String] {
+        configuration.subcommands.flatMap { command in
+            [command.configuration.commandName].compactMap { $0 } + command.configuration.aliases
         }
     }
 }
