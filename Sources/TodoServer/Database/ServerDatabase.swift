@@ -25,6 +25,13 @@ public enum ServerDatabase {
         return pool
     }
 
+    /// Read-only connections to the database `open(path:durability:)` opened
+    /// and migrated, for lookups by key: one per core, as many as threads that
+    /// run requests at once.
+    static func openPointReaders(path: String, durability: Durability = .full) throws -> PointReaders {
+        try PointReaders(path: path, count: ProcessInfo.processInfo.activeProcessorCount, configuration: configuration(durability))
+    }
+
     /// An empty database in memory, for tests.
     public static func inMemory() throws -> DatabaseQueue {
         let queue = try DatabaseQueue(configuration: configuration(.full))

@@ -4,10 +4,15 @@ import GRDB
 
 extension SQLiteTodoRepository {
     public func get(id: String) async throws -> StoredTodo? {
-        try await readNow { db in
+        try readOneStatementNow { db in
             // Compiled once per connection: the hottest query the server runs.
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT body, version FROM item WHERE id = ? AND deleted = 0"), arguments: [id])
-                .map { StoredTodo(id: id, version: $0[1], json: $0[0]) }
+            let statement = try db.cachedStatement(sql: "SELECT body, version FROM item WHERE id = ? AND deleted = 0")
+            let rows = try Row.fetchCursor(statement, arguments: [id])
+            // The row is read where SQLite holds it, not copied; the cursor
+            // resets the statement, ending the read, when it goes.
+            return try withExtendedLifetime(rows) {
+                try rows.next().map { StoredTodo(id: id, version: $0[1], json: $0[0]) }
+            }
         }
     }
 

@@ -10,6 +10,8 @@ import Hummingbird
 /// reordering, whatever the number of concurrent clients.
 public struct SQLiteTodoRepository: TodoRepository {
     let dbWriter: any DatabaseWriter
+    /// Where `GET /todos/:id` reads; without them (a database in memory), `dbWriter`.
+    let pointReaders: PointReaders?
     /// How long a tombstone is kept for the change feed.
     let tombstoneRetention: Duration
     let now: @Sendable () -> Date
@@ -24,7 +26,18 @@ public struct SQLiteTodoRepository: TodoRepository {
         now: @escaping @Sendable () -> Date = { Date() },
         makeID: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() }
     ) throws {
+        try self.init(dbWriter, pointReaders: nil, tombstoneRetention: tombstoneRetention, now: now, makeID: makeID)
+    }
+
+    init(
+        _ dbWriter: any DatabaseWriter,
+        pointReaders: PointReaders?,
+        tombstoneRetention: Duration = defaultTombstoneRetention,
+        now: @escaping @Sendable () -> Date = { Date() },
+        makeID: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() }
+    ) throws {
         self.dbWriter = dbWriter
+        self.pointReaders = pointReaders
         self.tombstoneRetention = tombstoneRetention
         self.now = now
         self.makeID = makeID
@@ -44,27 +57,45 @@ public struct SQLiteTodoRepository: TodoRepository {
     /// A point read run on the calling thread: a lookup by key takes
     /// microseconds, less than the thread hops of an asynchronous read
     /// (which halved `GET /todos/:id` throughput).
-    func readNow<T>(_ body: (Database) throws -> T) async throws -> T {
-        try await Self.mapErrors { try dbWriter.read(body) }
+    ///
+    /// For one statement only: it runs outside an explicit transaction, which
+    /// spares the BEGIN and COMMIT GRDB would parse and run around it. A single
+    /// SELECT is its own transaction in SQLite, so it still reads one snapshot.
+    func readOneStatementNow<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            if let pointReaders {
+                return try pointReaders.read(body)
+            }
+            return try dbWriter.unsafeRead(body)
+        } catch {
+            throw Self.serverError(for: error)
+        }
     }
 
     /// No GRDB error leaves the repository: each becomes a `ServerError`.
     private static func mapErrors<T>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
-        } catch let error as ServerError {
-            throw error
-        } catch let error as DatabaseError {
+        } catch {
+            throw serverError(for: error)
+        }
+    }
+
+    private static func serverError(for error: any Error) -> ServerError {
+        switch error {
+        case let error as ServerError:
+            return error
+        case let error as DatabaseError:
             switch error.resultCode {
             case .SQLITE_BUSY, .SQLITE_LOCKED:
-                throw ServerError(.serviceUnavailable, "The database is busy; retry shortly.")
+                return ServerError(.serviceUnavailable, "The database is busy; retry shortly.")
             case .SQLITE_FULL:
-                throw ServerError(HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), "The server's disk is full.")
+                return ServerError(HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), "The server's disk is full.")
             default:
-                throw ServerError.storage(error.message ?? error.description)
+                return ServerError.storage(error.message ?? error.description)
             }
-        } catch {
-            throw ServerError.storage(String(describing: error))
+        default:
+            return ServerError.storage(String(describing: error))
         }
     }
 
@@ -121,8 +152,10 @@ extension SQLiteTodoRepository {
         durability: ServerDatabase.Durability = .full,
         tombstoneRetention: Duration = defaultTombstoneRetention
     ) throws -> SQLiteTodoRepository {
-        try SQLiteTodoRepository(
-            ServerDatabase.open(path: path, durability: durability),
+        let pool = try ServerDatabase.open(path: path, durability: durability)
+        return try SQLiteTodoRepository(
+            pool,
+            pointReaders: ServerDatabase.openPointReaders(path: path, durability: durability),
             tombstoneRetention: tombstoneRetention
         )
     }
