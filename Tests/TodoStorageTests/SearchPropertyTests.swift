@@ -1,7 +1,7 @@
 import Foundation
 import PropertyBased
 import Testing
-import TodoCore
+@testable import TodoCore
 import TodoStorage
 
 /// `todo list --query` runs inside SQLite; these properties pin that it returns
@@ -37,6 +37,43 @@ struct SearchPropertyTests {
                     let expected = selectFilteredTodos(items: items.filter(status.includes), query: query)
                     let actual = try db.fetchListed(TodoRequest(status: status, query: query)).map(\.item)
                     #expect(actual == expected, "query \(query.debugDescription) in \(texts.map(\.debugDescription))")
+                }
+            }
+        }
+    }
+
+    /// Any ASCII character, for the fast path of `searchKey`.
+    static let ascii = Gen.int(in: 0x00...0x7F).map { Character(Unicode.Scalar(UInt8($0))) }
+
+    @Test func theASCIIFastPathGivesTheUnicodeKey() async throws {
+        await propertyCheck(count: 500, input: Self.ascii.string(of: 0...20), Self.text) { plain, mixed in
+            #expect(TodoItem.asciiSearchKey(plain) == TodoItem.unicodeSearchKey(plain))
+            #expect(TodoItem.searchKey(plain) == TodoItem.unicodeSearchKey(plain))
+            // Non-ASCII anywhere, even after ASCII, takes the Unicode path.
+            let text = plain + mixed
+            #expect(TodoItem.searchKey(text) == TodoItem.unicodeSearchKey(text))
+            #expect(TodoItem.asciiSearchKey(text) == nil || text.unicodeScalars.allSatisfy(\.isASCII))
+        }
+        #expect(TodoItem.searchKey("Buy MILK @ 9:30 [x]") == "buy milk @ 9:30 [x]")
+        #expect(TodoItem.latinSearchKey("ÉCOLE Straße İstanbul ǅ") == "ecole straße istanbul ǆ")
+        #expect(TodoItem.searchKey("CAFE\u{301} Crème") == "cafe creme")
+        #expect(TodoItem.asciiSearchKey("Crème") == nil)
+    }
+
+    /// Scalars up to U+02FF: Latin letters, spacing modifiers, and the first
+    /// combining marks, which must send a text to the Unicode path.
+    static let latin = Gen.int(in: 0x00...0x2FF).map { Character(Unicode.Scalar(UInt32($0))!) }
+
+    @Test func theLatinTableGivesTheUnicodeKey() async throws {
+        for value in 0..<0x250 {
+            let text = String(Unicode.Scalar(UInt32(value))!)
+            #expect(TodoItem.latinSearchKey(text) == TodoItem.unicodeSearchKey(text), "U+\(String(value, radix: 16))")
+        }
+        await propertyCheck(count: 500, input: Self.latin.string(of: 1...12), Self.text) { latin, mixed in
+            for text in [latin, latin + mixed, mixed + latin + "\u{301}"] {
+                #expect(TodoItem.searchKey(text) == TodoItem.unicodeSearchKey(text), "\(text.debugDescription)")
+                if let key = TodoItem.latinSearchKey(text) {
+                    #expect(key == TodoItem.unicodeSearchKey(text), "\(text.debugDescription)")
                 }
             }
         }

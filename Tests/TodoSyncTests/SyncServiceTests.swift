@@ -30,6 +30,26 @@ struct SyncServiceTests {
         #expect(try await a.db.pendingCount() == 0)
     }
 
+    @Test func aFirstSyncOfManyTodosStoresEachOnceAndQueuesNone() async throws {
+        let server = FakeJSONServer(.v1)
+        for index in 0..<1_200 {
+            await server.insert(["id": .string("item-\(index)"), "title": .string("todo \(index) Crème"), "completed": .bool(index % 2 == 0)])
+        }
+        let a = try Replica(transport: server)
+        try a.add("added here")
+        let first = try await a.sync()
+        #expect(first.pulled == 1_200 && first.pushed == 1)
+        #expect(try a.todos().count == 1_201)
+        #expect(try await a.db.pendingCount() == 0)
+        #expect(try await a.db.baseCount() == 1_201)
+        #expect(try a.db.fetchListed(TodoRequest(query: "todo 1199 crè")).map(\.item.text) == ["todo 1199 Crème"])
+        let again = try await a.sync()
+        #expect(again.pulled == 0 && again.pushed == 0 && again.steps.isEmpty)
+        let b = try Replica(transport: server)
+        try await b.sync()
+        #expect(try b.contents() == a.contents())
+    }
+
     @Test func titleEditedHereAndDoneThereBothSurvive() async throws {
         let server = FakeJSONServer(.v1)
         let a = try Replica(transport: server)

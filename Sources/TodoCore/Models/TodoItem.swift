@@ -80,7 +80,7 @@ extension TodoItem {
 
 extension TodoItem {
     /// The identifier as stored and shown: lowercase, with dashes.
-    public var idString: String { id.uuidString.lowercased() }
+    public var idString: String { id.lowercasedString }
 }
 
 extension Date {

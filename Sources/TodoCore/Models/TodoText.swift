@@ -5,6 +5,11 @@ public enum TodoText {
 
     /// The text trimmed of surrounding white space, or the reason it cannot be a todo.
     public static func validated(_ raw: String) throws(TodoError) -> String {
+        isPlainLine(raw) ? raw : try validatedByUnicodeRules(raw)
+    }
+
+    /// `validated` for any text, looking up each scalar's Unicode properties.
+    static func validatedByUnicodeRules(_ raw: String) throws(TodoError) -> String {
         let text = raw.trimmingWhitespace
         if text.isEmpty {
             throw .emptyText
@@ -16,6 +21,25 @@ public enum TodoText {
             throw .textHasControlCharacters
         }
         return text
+    }
+
+    /// Whether `text` is valid as it stands, told without Unicode lookups:
+    /// within the limit in bytes (so in characters), written in printable
+    /// ASCII and Latin letters (U+00A0 to U+024F hold no control character and
+    /// no line break), and not starting or ending with a space. Most todos are.
+    public static func isPlainLine(_ text: String) -> Bool {
+        guard text.utf8.count <= maximumLength,
+              let first = text.unicodeScalars.first, let last = text.unicodeScalars.last,
+              !isPlainSpace(first), !isPlainSpace(last)
+        else { return false }
+        return text.unicodeScalars.allSatisfy { scalar in
+            (0x20..<0x7F).contains(scalar.value) || (0xA0..<0x250).contains(scalar.value)
+        }
+    }
+
+    /// The only white space among the scalars `isPlainLine` accepts.
+    private static func isPlainSpace(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == " " || scalar == "\u{A0}"
     }
 
     private static func isLineBreakOrControl(_ scalar: Unicode.Scalar) -> Bool {

@@ -23,6 +23,54 @@ extension TodoItem {
     /// Foundation's `contains` does not always compare them one for one
     /// ("eé" contains "é" + ◌́); dropping them only admits extra candidates.
     public static func searchKey(_ text: String) -> String {
+        asciiSearchKey(text) ?? latinSearchKey(text) ?? unicodeSearchKey(text)
+    }
+
+    /// `searchKey` for text that is all ASCII, else nil: ASCII has no
+    /// decompositions and no marks, so lowercasing A–Z is the whole job. Most
+    /// todos are ASCII, and an import or a sync computes a key per todo.
+    static func asciiSearchKey(_ text: String) -> String? {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            return String(unsafeUninitializedCapacity: bytes.count) { key in
+                for (index, byte) in bytes.enumerated() {
+                    key[index] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+                }
+                return bytes.count
+            }
+        }
+    }
+
+    /// `searchKey` for text written only in scalars below U+0250 (Latin
+    /// letters with their accents), else nil: from a table of each scalar's key.
+    ///
+    /// Lowercasing maps each scalar on its own, and none of these scalars is a
+    /// combining mark, so canonical reordering never crosses from one to the
+    /// next: the key of the text is the keys of its scalars joined.
+    static func latinSearchKey(_ text: String) -> String? {
+        var key: [UInt8] = []
+        key.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            if scalar.isASCII {
+                let byte = UInt8(scalar.value)
+                key.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte)
+            } else if scalar.value < UInt32(latinSearchKeys.count) {
+                key.append(contentsOf: latinSearchKeys[Int(scalar.value)].utf8)
+            } else {
+                return nil
+            }
+        }
+        return String(decoding: key, as: UTF8.self)
+    }
+
+    /// The key of each scalar below U+0250, computed once by the Unicode rules.
+    static let latinSearchKeys: [String] = (0..<0x250).map { value in
+        Unicode.Scalar(UInt32(value)).map { unicodeSearchKey(String($0)) } ?? ""
+    }
+
+    /// `searchKey` by the Unicode rules, for any text.
+    static func unicodeSearchKey(_ text: String) -> String {
         var key = String.UnicodeScalarView()
         for scalar in text.lowercased().decomposedStringWithCanonicalMapping.unicodeScalars
         where !scalar.properties.isGraphemeExtend && scalar != "\u{200D}" {

@@ -16,22 +16,38 @@ extension AppDatabase {
     public func importTodos(_ items: [TodoItem]) throws -> ImportSummary {
         try StorageError.wrap(path: path) {
             try dbWriter.writeWithoutTransaction { db in
-                // A big transaction with SQLite's small default cache spills
-                // pages to the WAL again and again; let it hold them until commit.
-                let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
-                try db.execute(sql: "PRAGMA cache_size = -1048576")
-                defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
-                var summary = ImportSummary()
-                try db.inTransaction(.immediate) {
-                    summary = try Self.importTodos(db, items)
-                    return .commit
+                try Self.withLargeCache(db, if: true) {
+                    var summary = ImportSummary()
+                    try db.inTransaction(.immediate) {
+                        summary = try Self.importTodos(db, items)
+                        return .commit
+                    }
+                    return summary
                 }
-                return summary
             }
         }
     }
 
     private static func importTodos(_ db: Database, _ items: [TodoItem]) throws -> ImportSummary {
+        let existing = try Int.fetchOne(db, sql: "SELECT count(*) FROM todo") ?? 0
+        guard prefersBulkInsert(count: items.count, existing: existing) else {
+            let summary = try upsert(db, items, tableWasEmpty: existing == 0)
+            if summary.inserted > 0 {
+                try Self.recomputePrefixLengths(db)
+            }
+            return summary
+        }
+        let known = existing == 0 ? [] : try existingIds(db, items.map(\.idString))
+        let new = items.filter { !known.contains($0.idString) }
+        var summary = try upsert(db, items.filter { known.contains($0.idString) }, tableWasEmpty: false)
+        try insertMany(db, new, queueForSync: true)
+        summary.inserted = new.count
+        return summary
+    }
+
+    /// Inserts or updates each todo, keeping the later `updatedAt`; short IDs
+    /// of inserted todos are left for the caller to recompute.
+    private static func upsert(_ db: Database, _ items: [TodoItem], tableWasEmpty: Bool) throws -> ImportSummary {
         var summary = ImportSummary()
         let insert = try db.cachedStatement(sql: """
             INSERT INTO todo (id, text, searchText, isDone, createdAt, updatedAt, completedAt)
@@ -43,7 +59,6 @@ extension AppDatabase {
             WHERE excluded.updatedAt > todo.updatedAt
             """)
         let exists = try db.cachedStatement(sql: "SELECT 1 FROM todo WHERE id = ?")
-        let tableWasEmpty = try Int.fetchOne(db, sql: "SELECT count(*) FROM (SELECT 1 FROM todo LIMIT 1)") == 0
         for item in items {
             let existed = tableWasEmpty ? false : try Bool.fetchOne(exists, arguments: [item.idString]) ?? false
             try insert.execute(arguments: item.databaseValues)
@@ -54,9 +69,6 @@ extension AppDatabase {
             } else {
                 summary.unchanged += 1
             }
-        }
-        if summary.inserted > 0 {
-            try Self.recomputePrefixLengths(db)
         }
         return summary
     }

@@ -10,7 +10,7 @@ extension AppDatabase: SyncStore {
     public func pendingChanges() async throws -> [(todoId: UUID, rev: Int64)] {
         try read { db in
             try Row.fetchAll(db, sql: "SELECT todoId, rev FROM syncPending ORDER BY rev").compactMap { row in
-                UUID(uuidString: row[0]).map { ($0, row[1]) }
+                UUID(parsing: row[0]).map { ($0, row[1]) }
             }
         }
     }
@@ -21,7 +21,7 @@ extension AppDatabase: SyncStore {
 
     public func markCreateInFlight(_ todoId: UUID) async throws {
         try write { db in
-            try db.executeCached(sql: "INSERT OR IGNORE INTO syncCreateInFlight(todoId) VALUES (?)", arguments: [todoId.uuidString.lowercased()])
+            try db.executeCached(sql: "INSERT OR IGNORE INTO syncCreateInFlight(todoId) VALUES (?)", arguments: [todoId.lowercasedString])
         }
     }
 
@@ -35,14 +35,19 @@ extension AppDatabase: SyncStore {
 
     public func syncRows(todoIds: [UUID]) async throws -> [UUID: SyncRow] {
         try read { db in
+            let keys = todoIds.map { $0.lowercasedString }
+            var bases: [String: SyncBase] = [:]
+            try Self.forEachRow(db, "SELECT * FROM syncBase WHERE todoId IN", keys) { row in
+                if let base = SyncBase(row: row) { bases[row["todoId"]] = base }
+            }
+            var locals: [String: TodoItem] = [:]
+            try Self.forEachRow(db, "SELECT \(TodoItem.selection) FROM todo WHERE id IN", keys) { row in
+                if let item = TodoItem(row: row) { locals[row[0]] = item }
+            }
+            let revs = try Self.pendingRevs(db, keys)
             var rows: [UUID: SyncRow] = [:]
-            for id in todoIds {
-                let key = id.uuidString.lowercased()
-                let base = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM syncBase WHERE todoId = ?"), arguments: [key])
-                    .flatMap(SyncBase.init(row:))
-                let local = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(TodoItem.selection) FROM todo WHERE id = ?"), arguments: [key])
-                    .flatMap(TodoItem.init(row:))
-                let rev = try Int64.fetchOne(db.cachedStatement(sql: "SELECT rev FROM syncPending WHERE todoId = ?"), arguments: [key])
+            for (id, key) in zip(todoIds, keys) {
+                let base = bases[key], local = locals[key], rev = revs[key]
                 if base != nil || local != nil || rev != nil {
                     rows[id] = SyncRow(todoId: id, base: base, local: local, pendingRev: rev)
                 }
@@ -60,22 +65,70 @@ extension AppDatabase: SyncStore {
     public func bases(remoteIds: [String]) async throws -> [String: SyncBase] {
         try read { db in
             var bases: [String: SyncBase] = [:]
-            for remoteId in remoteIds {
-                let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM syncBase WHERE remoteId = ?"), arguments: [remoteId])
-                if let base = row.flatMap(SyncBase.init(row:)) { bases[remoteId] = base }
+            try Self.forEachRow(db, "SELECT * FROM syncBase WHERE remoteId IN", remoteIds) { row in
+                // One base per remote id, as a lookup by it would find.
+                if bases[row["remoteId"]] == nil, let base = SyncBase(row: row) { bases[base.remoteId] = base }
             }
             return bases
         }
     }
 
     public func apply(_ writes: [SyncWrite]) async throws -> [Bool] {
-        try write { db in
-            try writes.map { try Self.apply(db, $0) }
+        try StorageError.wrap(path: path) {
+            try dbWriter.writeWithoutTransaction { db in
+                try Self.withLargeCache(db, if: writes.count >= 1_000) {
+                    var applied: [Bool] = []
+                    try db.inTransaction(.immediate) {
+                        applied = try Self.apply(db, writes)
+                        return .commit
+                    }
+                    return applied
+                }
+            }
         }
     }
 
+    /// Applies steps one by one, or, when they insert many new todos (a first
+    /// sync), those inserts in bulk: the same rows and bookkeeping either way.
+    private static func apply(_ db: Database, _ writes: [SyncWrite]) throws -> [Bool] {
+        let inserts = writes.filter { if case .save = $0.todo { true } else { false } }.count
+        guard inserts >= 1_000 else { return try writes.map { try apply(db, $0) } }
+        let existing = try Int.fetchOne(db, sql: "SELECT count(*) FROM todo") ?? 0
+        let keys = writes.map { $0.todoId.lowercasedString }
+        guard prefersBulkInsert(count: inserts, existing: existing), Set(keys).count == keys.count else {
+            return try writes.map { try apply(db, $0) }
+        }
+        let present = existing == 0 ? [] : try existingIds(db, keys)
+        let revs = try pendingRevs(db, keys)
+        var applied: [Bool] = []
+        var new: [(key: String, write: SyncWrite, item: TodoItem)] = []
+        for (key, write) in zip(keys, writes) {
+            if case let .save(item) = write.todo, !present.contains(key) {
+                let current = revs[key] == write.expectedRev
+                if current { new.append((key, write, item)) }
+                applied.append(current)
+            } else {
+                applied.append(try apply(db, write))
+            }
+        }
+        // Not queued as local changes: they came from the server, and each
+        // step's bookkeeping below clears its todo from the queue anyway.
+        try insertMany(db, new.map(\.item), queueForSync: false)
+        let setBase = try db.cachedStatement(sql: setBaseSQL)
+        let inFlight = try Set(String.fetchAll(db, sql: "SELECT todoId FROM syncCreateInFlight"))
+        for (key, write, _) in new {
+            if case let .set(base) = write.base, write.conflicts.isEmpty, write.expectedRev == nil, !inFlight.contains(key) {
+                // The usual pulled todo: only its base to store.
+                try setBase.execute(arguments: [key, base.remoteId, base.fields.text, base.fields.isDone, base.remoteVersion])
+            } else {
+                try record(db, write, key: key, inFlight: inFlight.contains(key), pending: write.expectedRev != nil)
+            }
+        }
+        return applied
+    }
+
     private static func apply(_ db: Database, _ step: SyncWrite) throws -> Bool {
-        let key = step.todoId.uuidString.lowercased()
+        let key = step.todoId.lowercasedString
         let rev = try Int64.fetchOne(db.cachedStatement(sql: "SELECT rev FROM syncPending WHERE todoId = ?"), arguments: [key])
         guard rev == step.expectedRev else { return false }
         let exists = try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM todo WHERE id = ?"), arguments: [key]) ?? false
@@ -95,20 +148,27 @@ extension AppDatabase: SyncStore {
         case .delete:
             if exists { try delete(db, id: key) }
         }
-        try db.executeCached(sql: "DELETE FROM syncCreateInFlight WHERE todoId = ?", arguments: [key])
         // The triggers queued our own write: it is synced by this very step.
-        try db.executeCached(sql: "DELETE FROM syncPending WHERE todoId = ?", arguments: [key])
+        try record(db, step, key: key, inFlight: true, pending: true)
+        return true
+    }
+
+    /// A step's bookkeeping once its todo is written: its create is no longer
+    /// in flight, nothing is queued for it, its base and conflicts are kept.
+    /// `inFlight` and `pending` false say there is no such row to delete.
+    private static func record(_ db: Database, _ step: SyncWrite, key: String, inFlight: Bool, pending: Bool) throws {
+        if inFlight {
+            try db.executeCached(sql: "DELETE FROM syncCreateInFlight WHERE todoId = ?", arguments: [key])
+        }
+        if pending {
+            try db.executeCached(sql: "DELETE FROM syncPending WHERE todoId = ?", arguments: [key])
+        }
         switch step.base {
         case .keep:
             break
         case let .set(base):
-            try db.executeCached(sql: """
-                    INSERT INTO syncBase(todoId, remoteId, text, isDone, remoteVersion) VALUES (?, ?, ?, ?, ?)
-                    ON CONFLICT(todoId) DO UPDATE SET remoteId = excluded.remoteId, text = excluded.text,
-                        isDone = excluded.isDone, remoteVersion = excluded.remoteVersion
-                    """,
-                arguments: [key, base.remoteId, base.fields.text, base.fields.isDone, base.remoteVersion]
-            )
+            try db.cachedStatement(sql: setBaseSQL)
+                .execute(arguments: [key, base.remoteId, base.fields.text, base.fields.isDone, base.remoteVersion])
         case .remove:
             try db.executeCached(sql: "DELETE FROM syncBase WHERE todoId = ?", arguments: [key])
         }
@@ -120,7 +180,21 @@ extension AppDatabase: SyncStore {
                 ]
             )
         }
-        return true
+    }
+
+    private static let setBaseSQL = """
+        INSERT INTO syncBase(todoId, remoteId, text, isDone, remoteVersion) VALUES (?, ?, ?, ?, ?)
+        ON CONFLICT(todoId) DO UPDATE SET remoteId = excluded.remoteId, text = excluded.text,
+            isDone = excluded.isDone, remoteVersion = excluded.remoteVersion
+        """
+
+    /// The queued rev of each of these todos that has one.
+    private static func pendingRevs(_ db: Database, _ keys: [String]) throws -> [String: Int64] {
+        var revs: [String: Int64] = [:]
+        try forEachRow(db, "SELECT todoId, rev FROM syncPending WHERE todoId IN", keys) { row in
+            revs[row[0]] = row[1]
+        }
+        return revs
     }
 
     public func syncSetting(_ key: String) async throws -> String? {
@@ -148,7 +222,7 @@ extension AppDatabase: SyncStore {
                 sql: "SELECT todoId, field, localValue, remoteValue, winner, at FROM syncConflict ORDER BY id DESC LIMIT ?",
                 arguments: [limit]
             ).compactMap { row in
-                guard let id = UUID(uuidString: row[0]), let winner = SyncConflict.Side(rawValue: row[4]) else { return nil }
+                guard let id = UUID(parsing: row[0]), let winner = SyncConflict.Side(rawValue: row[4]) else { return nil }
                 return SyncConflict(
                     todoId: id, field: row[1], localValue: row[2], remoteValue: row[3],
                     winner: winner, at: Date(millisecondsSince1970: row[5])
@@ -164,7 +238,7 @@ extension AppDatabase: SyncStore {
 
 extension SyncBase {
     init?(row: Row) {
-        guard let id = UUID(uuidString: row["todoId"]) else { return nil }
+        guard let id = UUID(parsing: row["todoId"]) else { return nil }
         self.init(
             todoId: id,
             remoteId: row["remoteId"],

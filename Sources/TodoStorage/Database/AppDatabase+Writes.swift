@@ -37,7 +37,7 @@ extension AppDatabase {
     public func deleteTodos(ids: [UUID]) throws {
         try write { db in
             for id in ids {
-                try Self.delete(db, id: id.uuidString.lowercased())
+                try Self.delete(db, id: id.lowercasedString)
             }
         }
     }

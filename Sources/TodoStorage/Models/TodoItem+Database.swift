@@ -10,7 +10,7 @@ extension TodoItem {
 
     /// Decodes a row selected with `selection`; nil if its ID is not a UUID.
     init?(row: Row) {
-        guard let id = UUID(uuidString: row[0]) else { return nil }
+        guard let id = UUID(parsing: row[0]) else { return nil }
         let completedAt: Int64? = row[5]
         self.init(
             id: id,

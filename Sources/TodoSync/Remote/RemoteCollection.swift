@@ -51,17 +51,18 @@ public struct RemoteCollection: Sendable {
     public func fetchAll() async throws -> Listing {
         let response = try await send("GET", collectionURL)
         let request = "GET \(configuration.collectionPath)"
-        guard case let .array(values) = try parse(response, request: request) else {
-            throw SyncError.malformed(request: request, reason: "not a JSON array")
+        let values = try decodeList([RemoteListElement].self, response, request: request) { value in
+            guard case .array = value else { throw SyncError.malformed(request: request, reason: "not a JSON array") }
         }
         var listing = Listing(items: [], skipped: [], hasUnidentified: false, cursor: response.headers["x-cursor"])
+        listing.items.reserveCapacity(values.count)
         for (index, value) in values.enumerated() {
-            if let item = RemoteTodo(json: value, names: configuration.names) {
+            if let item = value.todo {
                 listing.items.append(item)
             } else {
-                let id = value["id"].flatMap(RemoteTodo.idText)
-                listing.hasUnidentified = listing.hasUnidentified || id == nil
-                listing.skipped.append(id ?? "item #\(index + 1)")
+                // Unreadable means no usable id: nothing names it but its place.
+                listing.hasUnidentified = true
+                listing.skipped.append("item #\(index + 1)")
             }
         }
         return listing
@@ -69,32 +70,65 @@ public struct RemoteCollection: Sendable {
 
     public func fetchChanges(since cursor: String) async throws -> FeedPage {
         let query = cursor.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? cursor
-        let response = try await send("GET", collectionURL + "?_since=" + query + "&_limit=1000", allow: [410])
+        let response = try await send("GET", collectionURL + "?_since=" + query + "&_limit=\(Self.feedPageSize)", allow: [410])
         let request = "GET \(configuration.collectionPath)?_since=\(cursor)"
         if response.status == 410 { throw SyncError.cursorExpired }
-        let body = try parse(response, request: request)
-        guard case let .array(items)? = body["items"], case let .string(next)? = body["cursor"] else {
+        let body = try decodeList(FeedBody.self, response, request: request) { _ in
             throw SyncError.malformed(request: request, reason: "not a change feed")
         }
-        var page = FeedPage(items: [], deleted: [], skipped: [], cursor: next, more: body["more"] == .bool(true))
-        for value in items {
-            if let item = RemoteTodo(json: value, names: configuration.names) {
+        var page = FeedPage(items: [], deleted: [], skipped: [], cursor: body.cursor, more: body.more)
+        for value in body.items {
+            if let item = value.todo {
                 page.items.append(item)
             } else {
-                page.skipped.append(value["id"].flatMap(RemoteTodo.idText) ?? "an item without id")
+                page.skipped.append("an item without id")
             }
         }
-        if case let .array(tombstones)? = body["deleted"] {
-            page.deleted = tombstones.compactMap { $0["id"].flatMap(RemoteTodo.idText) }
-        }
+        page.deleted = body.deleted.compactMap(\.id)
         return page
+    }
+
+    /// How many changes one page of the feed asks for.
+    static let feedPageSize = 1000
+
+    /// A change feed page, as todo-server sends it: `items` and `cursor` are
+    /// required; `deleted` and `more` are read if they have their types.
+    struct FeedBody: Decodable {
+        var items: [RemoteListElement]
+        var deleted: [RemoteListID]
+        var cursor: String
+        var more: Bool
+
+        enum CodingKeys: String, CodingKey { case items, deleted, cursor, more }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            items = try container.decode([RemoteListElement].self, forKey: .items)
+            cursor = try container.decode(String.self, forKey: .cursor)
+            deleted = (try? container.decode([RemoteListID].self, forKey: .deleted)) ?? []
+            more = (try? container.decode(Bool.self, forKey: .more)) ?? false
+        }
+    }
+
+    /// Decodes a list straight to the fields sync reads. If that fails, the
+    /// body is read as a plain JSON value for the error: `wrongShape` throws
+    /// the error for a value of the wrong shape, `parse` the one for bad JSON.
+    func decodeList<T: Decodable>(
+        _ type: T.Type, _ response: HTTPResponseData, request: String, wrongShape: (JSONValue) throws -> Void
+    ) throws -> T {
+        do {
+            return try RemoteTodo.decoder(names: configuration.names).decode(type, from: Data(response.body))
+        } catch {
+            try wrongShape(try parse(response, request: request))
+            throw SyncError.malformed(request: request, reason: "unreadable: \(error)")
+        }
     }
 
     /// Creates the todo, marked with its UUID (and, on todo-server, with it as its id).
     public func create(todoId: UUID, fields: SyncFields, kind: ServerKind) async throws -> WriteResult {
         var object = body(fields, changed: Set(SyncField.allCases))
-        object[configuration.names.marker] = .string(todoId.uuidString.lowercased())
-        if kind == .todoServer { object["id"] = .string(todoId.uuidString.lowercased()) }
+        object[configuration.names.marker] = .string(todoId.lowercasedString)
+        if kind == .todoServer { object["id"] = .string(todoId.lowercasedString) }
         let response = try await send("POST", collectionURL, body: .object(object), allow: [409])
         if response.status == 409 { return .exists }
         let request = "POST \(configuration.collectionPath)"

@@ -35,7 +35,7 @@ public struct RemoteTodo: Sendable, Hashable {
     }
 
     /// The local todo this item belongs to: its marker, else its id if that is a UUID.
-    public var todoId: UUID? { clientId ?? UUID(uuidString: id) }
+    public var todoId: UUID? { clientId ?? UUID(parsing: id) }
 }
 
 // MARK: - Reading JSON
@@ -49,7 +49,7 @@ extension RemoteTodo {
     public init?(json: JSONValue, names: FieldNames) {
         guard case let .object(object) = json, let id = object["id"].flatMap(Self.idText) else { return nil }
         var clientId: UUID?
-        if case let .string(marker) = object[names.marker] { clientId = UUID(uuidString: marker) }
+        if case let .string(marker) = object[names.marker] { clientId = UUID(parsing: marker) }
         var updatedAt: Date?
         if case let .string(text) = object["updatedAt"] { updatedAt = ISO8601.date(from: text) }
         var version: Int?
@@ -80,6 +80,11 @@ extension RemoteTodo {
         case let .number(number): raw = String(number)
         default: raw = ""
         }
+        return TodoText.isPlainLine(raw) ? raw : fitted(raw)
+    }
+
+    /// Any text made one line, trimmed and cut to the limit; `untitled` if nothing is left.
+    static func fitted(_ raw: String) -> String {
         // Unicode properties, not CharacterSet: this runs for every todo pulled.
         let oneLine = String(String.UnicodeScalarView(raw.unicodeScalars.map { scalar in
             switch scalar.properties.generalCategory {

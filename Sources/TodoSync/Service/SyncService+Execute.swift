@@ -20,19 +20,28 @@ struct Outcome: Sendable {
 extension SyncService {
     /// Runs each step: the server write first, then the local write with its
     /// new base. A crash between the two leaves the base as it was, so the next
-    /// sync sees the server already changed and only records it. Local writes
-    /// are gathered and stored a batch per transaction: a first sync pulling
-    /// 100,000 todos makes 200 commits, not 100,000.
+    /// sync sees the server already changed and only records it.
+    ///
+    /// Steps with nothing to send (pulls, deletions here, bases to record) are
+    /// stored first, all in one transaction: a first sync pulling 100,000 todos
+    /// commits once, and the store can insert them in bulk. The local writes of
+    /// the other steps are gathered and stored a batch per transaction.
     func execute(
         _ plan: SyncPlan, entries: [SyncEntry], kind: ServerKind,
         summary: inout SyncSummary, progress: @Sendable (SyncProgress) -> Void
     ) async throws -> Outcome {
         let locals = Dictionary(entries.map { ($0.todoId, $0.local) }, uniquingKeysWith: { first, _ in first })
         var outcome = Outcome()
-        var batch: [(step: SyncStep, write: SyncWrite)] = []
-        for (index, step) in plan.steps.enumerated() {
+        let total = plan.steps.count
+        progress(SyncProgress(done: 0, total: total))
+        let localOnly = plan.steps.filter { $0.remote == .none }
+        var batch = localOnly.map { step in
+            (step: step, write: localWrite(step, local: locals[step.todoId] ?? nil, remote: (step.remoteId, step.remoteVersion)))
+        }
+        try await commit(&batch, summary: &summary, outcome: &outcome)
+        for (index, step) in plan.steps.lazy.filter({ $0.remote != .none }).enumerated() {
             if index % Self.batchSize == 0 {
-                progress(SyncProgress(done: index, total: plan.steps.count))
+                progress(SyncProgress(done: localOnly.count + index, total: total))
             }
             guard let written = try await remoteWrite(step, kind: kind, outcome: &outcome) else { continue }
             batch.append((step, localWrite(step, local: locals[step.todoId] ?? nil, remote: written)))
@@ -41,7 +50,7 @@ extension SyncService {
             }
         }
         try await commit(&batch, summary: &summary, outcome: &outcome)
-        progress(SyncProgress(done: plan.steps.count, total: plan.steps.count))
+        progress(SyncProgress(done: total, total: total))
         return outcome
     }
 
@@ -85,7 +94,7 @@ extension SyncService {
             case let .done(item?):
                 return (item.id, item.version)
             case .exists:
-                if case let .done(item?) = try await remote.fetchOne(id: step.todoId.uuidString.lowercased()) {
+                if case let .done(item?) = try await remote.fetchOne(id: step.todoId.lowercasedString) {
                     outcome.known[step.todoId] = item
                 }
                 outcome.retry("a todo was already on the server")

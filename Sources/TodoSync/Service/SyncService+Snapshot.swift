@@ -126,8 +126,8 @@ extension SyncService {
 
     /// One entry per todo, in a stable order, with its local side read now.
     func entries(for ids: Set<UUID>, remote: (UUID, SyncBase?) -> RemoteTodo?) async throws -> [SyncEntry] {
-        // Sort on keys computed once: `uuidString` formats with snprintf.
-        let ordered = ids.map { (key: $0.uuidString, id: $0) }.sorted { $0.key < $1.key }.map(\.id)
+        // Sort on keys computed once: the order of the text form.
+        let ordered = ids.map { (key: $0.lowercasedString, id: $0) }.sorted { $0.key < $1.key }.map(\.id)
         let rows = try await store.syncRows(todoIds: ordered)
         return ordered.map { id in
             let row = rows[id]

@@ -1,0 +1,149 @@
+import Foundation
+import GRDB
+import TodoCore
+
+// MARK: - Bulk inserts
+// `insert` costs two neighbour lookups and two trigger programs per todo. When
+// many todos arrive at once (an import, a first sync), the short IDs are
+// computed in one pass over the sorted IDs instead, and the work of the insert
+// triggers is done by one statement for all the new rows.
+
+extension AppDatabase {
+    /// The triggers that fire on every insert into `todo`, from the migrations:
+    /// `insertMany` does their work itself, once for all its rows.
+    static let insertTriggers: Set<String> = ["todo_after_insert", "todo_after_insert_sync"]
+
+    /// Whether `count` new todos are enough, beside `existing` rows, for
+    /// `insertMany` to pay: it reads every ID already there, and changing the
+    /// schema has a fixed cost.
+    static func prefersBulkInsert(count: Int, existing: Int) -> Bool {
+        count >= 1_000 && count * 10 >= existing
+    }
+
+    /// Inserts todos none of whose IDs is in the table, leaving exactly what
+    /// `insert` one by one would: the rows, every short ID, the search index,
+    /// and, with `queueForSync`, a queued local change per todo in insertion
+    /// order. Without it nothing is queued: for a caller that would remove
+    /// those rows from the queue at once (a sync storing what it pulled).
+    ///
+    /// Runs inside the caller's transaction: it drops the insert triggers and
+    /// creates them again from their own SQL, and DDL is transactional in
+    /// SQLite, so a failure anywhere rolls back to the triggers as they were.
+    static func insertMany(_ db: Database, _ items: [TodoItem], queueForSync: Bool) throws {
+        guard !items.isEmpty else { return }
+        guard db.isInsideTransaction else {
+            throw StorageError.sqlite("a bulk insert must run inside a transaction; nothing was written")
+        }
+        let firstSeq = (try Int64.fetchOne(db, sql: "SELECT max(seq) FROM todo") ?? 0) + 1
+        let ids = items.map(\.idString)
+        let lengths = try prefixLengths(db, adding: ids)
+
+        let triggers = try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'todo'")
+            .map { (name: $0["name"] as String, sql: $0["sql"] as String) }
+            .filter { insertTriggers.contains($0.name) }
+        for trigger in triggers {
+            try db.execute(sql: "DROP TRIGGER \(trigger.name.quotedDatabaseIdentifier)")
+        }
+        let insert = try db.makeStatement(sql: """
+            INSERT INTO todo (id, text, searchText, isDone, createdAt, updatedAt, completedAt, idPrefixLength)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        for (index, item) in items.enumerated() {
+            var arguments = item.databaseValues
+            _ = arguments.append(contentsOf: [lengths.new[index]])
+            try insert.execute(arguments: arguments)
+        }
+        // Rowids are handed out above the largest: the new rows are exactly these.
+        let inserted = try Int.fetchOne(db, sql: "SELECT count(*) FROM todo WHERE seq >= ?", arguments: [firstSeq]) ?? 0
+        guard inserted == items.count else {
+            throw StorageError.sqlite("a bulk insert stored \(inserted) of \(items.count) todos; nothing was written")
+        }
+        let names = Set(triggers.map(\.name))
+        if names.contains("todo_after_insert") {
+            try db.execute(sql: "INSERT INTO todoSearch(rowid, searchText) SELECT seq, searchText FROM todo WHERE seq >= ?",
+                arguments: [firstSeq])
+        }
+        if queueForSync, names.contains("todo_after_insert_sync") {
+            try db.execute(sql: "DELETE FROM syncPending WHERE todoId IN (SELECT id FROM todo WHERE seq >= ?)",
+                arguments: [firstSeq])
+            try db.execute(sql: "INSERT INTO syncPending(todoId) SELECT id FROM todo WHERE seq >= ? ORDER BY seq",
+                arguments: [firstSeq])
+        }
+        for trigger in triggers {
+            try db.execute(sql: trigger.sql)
+        }
+        let update = try db.cachedStatement(sql: "UPDATE todo SET idPrefixLength = ? WHERE seq = ?")
+        for change in lengths.changed {
+            try update.execute(arguments: [change.length, change.seq])
+        }
+    }
+
+    /// The short-ID lengths once `newIds` (none of them in the table) join the
+    /// table: one per new ID, in order, and those of existing rows that change.
+    static func prefixLengths(_ db: Database, adding newIds: [String]) throws -> (new: [Int], changed: [(seq: Int64, length: Int)]) {
+        let order = newIds.indices.sorted { newIds[$0] < newIds[$1] }
+        // Every ID in order, the existing ones (with their row and length) merged with the new.
+        var merged: [(id: String, new: Int?, seq: Int64, length: Int)] = []
+        merged.reserveCapacity(newIds.count)
+        var next = order.startIndex
+        let cursor = try Row.fetchCursor(db, sql: "SELECT id, seq, idPrefixLength FROM todo ORDER BY id")
+        while let row = try cursor.next() {
+            let id: String = row[0]
+            while next < order.endIndex, newIds[order[next]] < id {
+                merged.append((newIds[order[next]], order[next], 0, 0))
+                next += 1
+            }
+            merged.append((id, nil, row[1], row[2]))
+        }
+        for index in order[next...] {
+            merged.append((newIds[index], index, 0, 0))
+        }
+        var new = [Int](repeating: TodoID.minimumPrefixLength, count: newIds.count)
+        var changed: [(seq: Int64, length: Int)] = []
+        for (position, entry) in merged.enumerated() {
+            let length = TodoID.uniquePrefixLength(
+                of: entry.id,
+                previous: position > 0 ? merged[position - 1].id : nil,
+                next: position + 1 < merged.count ? merged[position + 1].id : nil
+            )
+            if let index = entry.new {
+                new[index] = length
+            } else if length != entry.length {
+                changed.append((entry.seq, length))
+            }
+        }
+        return (new, changed)
+    }
+
+    /// Which of `ids` are in the table.
+    static func existingIds(_ db: Database, _ ids: [String]) throws -> Set<String> {
+        var found = Set<String>()
+        try forEachRow(db, "SELECT id FROM todo WHERE id IN", ids) { found.insert($0[0]) }
+        return found
+    }
+
+    /// Runs `select` (ending in `IN`) for every value, a few hundred values
+    /// per statement: one query instead of one per value.
+    static func forEachRow(_ db: Database, _ select: String, _ values: [String], _ body: (Row) throws -> Void) throws {
+        for start in stride(from: 0, to: values.count, by: chunkSize) {
+            let chunk = values[start..<min(start + chunkSize, values.count)]
+            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: "\(select) (\(marks))"), arguments: StatementArguments(chunk))
+            while let row = try rows.next() { try body(row) }
+        }
+    }
+
+    /// How many values one `IN (...)` list binds: well under SQLite's limit.
+    static let chunkSize = 500
+
+    /// Runs `body` with a cache big enough for a transaction writing many
+    /// rows (when `large`): with SQLite's small default, such a transaction
+    /// spills pages to the WAL again and again before it commits.
+    static func withLargeCache<T>(_ db: Database, if large: Bool, _ body: () throws -> T) throws -> T {
+        guard large else { return try body() }
+        let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
+        try db.execute(sql: "PRAGMA cache_size = -1048576")
+        defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
+        return try body()
+    }
+}

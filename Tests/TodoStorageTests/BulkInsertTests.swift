@@ -1,0 +1,173 @@
+import Foundation
+import GRDB
+import Testing
+import TodoCore
+@testable import TodoStorage
+
+/// Many new todos at once (an import, a first sync) take the bulk path; it
+/// must leave exactly what inserting them one by one leaves.
+@Suite("Bulk inserts")
+struct BulkInsertTests {
+    static let words = ["Buy", "milk", "Crème", "brûlée", "Straße", "ÉCOLE", "İstanbul", "Σίσυφος", "café\u{301}", "tax", "Quokka"]
+
+    /// Seeded todos with mixed-script texts, half done, each a millisecond apart.
+    static func todos(_ count: Int, seed: UInt64 = 7, from start: Int64 = 0) -> [TodoItem] {
+        var random = seed
+        func next() -> UInt64 {
+            random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return random >> 33
+        }
+        var items: [TodoItem] = []
+        for index in 0..<Int64(count) {
+            var text: [String] = []
+            for _ in 0..<(2 + next() % 4) {
+                text.append(words[Int(next() % UInt64(words.count))])
+            }
+            let done = next() % 2 == 0
+            let at = Date(millisecondsSince1970: start + index)
+            items.append(TodoItem(id: UUID(), text: text.joined(separator: " "), isDone: done, createdAt: at, completedAt: done ? at : nil))
+        }
+        return items
+    }
+
+    /// Everything a reader can tell about the todos: rows, short IDs, search, the sync queue.
+    struct Contents: Equatable {
+        var listed: [ListedTodo]
+        var searches: [[UUID]]
+        var pending: [String]
+        var bases: [String]
+    }
+
+    static func contents(_ db: AppDatabase) throws -> Contents {
+        // 3+ characters go through the trigram index, shorter ones scan.
+        let queries = ["milk", "CRÈME", "straße", "ecole", "istanbul", "σίσ", "cafe", "café", "tax", "qu", "k"]
+        return Contents(
+            listed: try db.fetchListed(TodoRequest(status: .all)),
+            searches: try queries.map { try db.fetchListed(TodoRequest(status: .all, query: $0)).map(\.item.id) },
+            pending: try db.dbWriter.read { try String.fetchAll($0, sql: "SELECT todoId FROM syncPending ORDER BY rev") },
+            bases: try db.dbWriter.read {
+                try String.fetchAll($0, sql: "SELECT todoId || remoteId || text || isDone || ifnull(remoteVersion, '-') FROM syncBase ORDER BY todoId")
+            }
+        )
+    }
+
+    static func checkSearchIndex(_ db: AppDatabase) throws {
+        try db.dbWriter.write { try $0.execute(sql: "INSERT INTO todoSearch(todoSearch, rank) VALUES ('integrity-check', 1)") }
+    }
+
+    static func triggers(_ db: AppDatabase) throws -> [String] {
+        try db.dbWriter.read { try String.fetchAll($0, sql: "SELECT sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name") }
+    }
+
+    @Test func anImportInBulkLeavesWhatInsertingOneByOneLeaves() throws {
+        let items = Self.todos(1_500)
+        let bulk = try AppDatabase.inMemory()
+        let triggers = try Self.triggers(bulk)
+        #expect(try bulk.importTodos(items) == ImportSummary(inserted: 1_500, updated: 0, unchanged: 0))
+        let oneByOne = try AppDatabase.inMemory()
+        for item in items { try oneByOne.insertTodo(item) }
+        #expect(try Self.contents(bulk) == Self.contents(oneByOne))
+        #expect(try Self.contents(bulk).pending.count == 1_500)
+        #expect(try Self.triggers(bulk) == triggers)
+        try Self.checkSearchIndex(bulk)
+    }
+
+    @Test func anImportIntoATableWithTodosStillMergesByUpdatedAt() throws {
+        let db = try AppDatabase.inMemory()
+        let old = Self.todos(200, seed: 1)
+        _ = try db.importTodos(old)
+        let later = Date(millisecondsSince1970: 10_000_000)
+        let newer = old.prefix(50).map { $0.editing(text: "edited \($0.text)", at: later) }
+        let stale = old.dropFirst(50).prefix(50).map { TodoItem(id: $0.id, text: "stale", createdAt: Date(millisecondsSince1970: -5)) }
+        let fresh = Self.todos(1_900, seed: 2, from: 1_000_000)
+        let summary = try db.importTodos(newer + stale + fresh)
+        #expect(summary == ImportSummary(inserted: 1_900, updated: 50, unchanged: 50))
+
+        // The same end state, reached one todo at a time.
+        let reference = try AppDatabase.inMemory()
+        for item in old { try reference.insertTodo(item) }
+        try reference.updateTodos(Array(newer))
+        for item in fresh { try reference.insertTodo(item) }
+        let (bulk, expected) = (try Self.contents(db), try Self.contents(reference))
+        #expect(bulk.listed == expected.listed)
+        #expect(bulk.searches == expected.searches)
+        #expect(Set(bulk.pending) == Set(expected.pending))
+        try Self.checkSearchIndex(db)
+    }
+
+    @Test func aFailedBulkInsertWritesNothingAndKeepsItsTriggers() throws {
+        let db = try AppDatabase.inMemory()
+        _ = try db.importTodos(Self.todos(10, seed: 3))
+        let before = try Self.contents(db)
+        let triggers = try Self.triggers(db)
+        var items = Self.todos(1_500, seed: 4)
+        items.append(items[700]) // the second copy fails the insert half way
+        #expect(throws: StorageError.self) { try db.importTodos(items) }
+        #expect(try Self.contents(db) == before)
+        #expect(try Self.triggers(db) == triggers)
+        // The triggers still index and queue what comes next.
+        let milk = TodoItem(id: UUID(), text: "oat milk", createdAt: Date(millisecondsSince1970: 99))
+        try db.insertTodo(milk)
+        #expect(try db.fetchListed(TodoRequest(query: "oat")).map(\.item) == [milk])
+        #expect(try Self.contents(db).pending.last == milk.idString)
+        try Self.checkSearchIndex(db)
+    }
+
+    /// The writes of a first sync pulling `items`: each saved with its base.
+    static func pulls(_ items: [TodoItem]) -> [SyncWrite] {
+        items.enumerated().map { index, item in
+            let base = SyncBase(todoId: item.id, remoteId: index % 2 == 0 ? item.idString : "\(index)", fields: item.syncFields,
+                                remoteVersion: index % 3 == 0 ? nil : index)
+            return SyncWrite(todoId: item.id, expectedRev: nil, todo: .save(item), base: .set(base))
+        }
+    }
+
+    @Test func aSyncStoringPullsInBulkLeavesWhatOneByOneLeaves() async throws {
+        let items = Self.todos(1_500)
+        let bulk = try AppDatabase.inMemory()
+        let oneByOne = try AppDatabase.inMemory()
+        // A todo added here meanwhile stays queued; one with a create in flight is cleared.
+        let local = TodoItem(id: UUID(), text: "added here", createdAt: Date(millisecondsSince1970: 5))
+        for db in [bulk, oneByOne] {
+            try db.insertTodo(local)
+            try await db.markCreateInFlight(items[3].id)
+        }
+        var writes = Self.pulls(items)
+        writes[10].conflicts = [SyncConflict(todoId: items[10].id, field: "text", localValue: "a", remoteValue: "b", winner: .remote, at: Date(millisecondsSince1970: 1))]
+        // Read before a local change: refused, nothing written for it.
+        writes[20].expectedRev = 12_345
+
+        let applied = try await bulk.apply(writes)
+        var appliedOneByOne: [Bool] = []
+        for start in stride(from: 0, to: writes.count, by: 100) {
+            appliedOneByOne += try await oneByOne.apply(Array(writes[start..<min(start + 100, writes.count)]))
+        }
+        #expect(applied == appliedOneByOne)
+        #expect(applied.filter { !$0 }.count == 1 && !applied[20])
+        #expect(try Self.contents(bulk) == Self.contents(oneByOne))
+        #expect(try Self.contents(bulk).pending == [local.idString])
+        #expect(try await bulk.createsInFlight() == 0)
+        #expect(try await bulk.conflictHistory(limit: 10) == writes[10].conflicts)
+        #expect(try await bulk.baseCount() == 1_499)
+        try Self.checkSearchIndex(bulk)
+    }
+
+    @Test func shortIDsOfTodosAlreadyThereGrowWithTheirNewNeighbours() throws {
+        let db = try AppDatabase.inMemory()
+        // IDs sharing long prefixes, so old and new neighbours need more than 4 characters.
+        func id(_ n: Int) -> UUID { UUID(uuidString: String(format: "abcdef%02x-0000-4000-8000-%012x", n % 7, n))! }
+        let old = (0..<40).map { TodoItem(id: id($0 * 2), text: "old \($0)", createdAt: Date(millisecondsSince1970: Int64($0))) }
+        _ = try db.importTodos(old)
+        let new = (0..<1_200).map { TodoItem(id: id($0 * 2 + 1), text: "new \($0)", createdAt: Date(millisecondsSince1970: Int64($0))) }
+        _ = try db.importTodos(new)
+        let listed = try db.fetchListed(TodoRequest(status: .all))
+        let sorted = listed.map(\.item.idString).sorted()
+        for todo in listed {
+            let i = sorted.firstIndex(of: todo.item.idString)!
+            let expected = TodoID.uniquePrefixLength(
+                of: sorted[i], previous: i > 0 ? sorted[i - 1] : nil, next: i + 1 < sorted.count ? sorted[i + 1] : nil
+            )
+            #expect(todo.idPrefixLength == expected, "\(todo.item.idString)")
+        }
+    }
+}
