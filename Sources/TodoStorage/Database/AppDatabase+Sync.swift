@@ -36,13 +36,18 @@ extension AppDatabase: SyncStore {
     public func syncRows(todoIds: [UUID]) async throws -> [UUID: SyncRow] {
         try read { db in
             let keys = todoIds.map { $0.lowercasedString }
+            // An empty table (as in a first sync) is not looked up 100,000 times.
             var bases: [String: SyncBase] = [:]
-            try Self.forEachRow(db, "SELECT * FROM syncBase WHERE todoId IN", keys) { row in
-                if let base = SyncBase(row: row) { bases[row["todoId"]] = base }
+            if try !Self.isEmpty(db, "syncBase") {
+                try Self.forEachRow(db, "SELECT * FROM syncBase WHERE todoId IN", keys) { row in
+                    if let base = SyncBase(row: row) { bases[row["todoId"]] = base }
+                }
             }
             var locals: [String: TodoItem] = [:]
-            try Self.forEachRow(db, "SELECT \(TodoItem.selection) FROM todo WHERE id IN", keys) { row in
-                if let item = TodoItem(row: row) { locals[row[0]] = item }
+            if try !Self.isEmpty(db, "todo") {
+                try Self.forEachRow(db, "SELECT \(TodoItem.selection) FROM todo WHERE id IN", keys) { row in
+                    if let item = TodoItem(row: row) { locals[row[0]] = item }
+                }
             }
             let revs = try Self.pendingRevs(db, keys)
             var rows: [UUID: SyncRow] = [:]
@@ -95,31 +100,45 @@ extension AppDatabase: SyncStore {
         guard inserts >= 1_000 else { return try writes.map { try apply(db, $0) } }
         let existing = try Int.fetchOne(db, sql: "SELECT count(*) FROM todo") ?? 0
         let keys = writes.map { $0.todoId.lowercasedString }
-        guard prefersBulkInsert(count: inserts, existing: existing), Set(keys).count == keys.count else {
+        guard prefersBulkInsert(count: inserts, existing: existing), isStrictlyIncreasing(keys) || Set(keys).count == keys.count else {
             return try writes.map { try apply(db, $0) }
         }
         let present = existing == 0 ? [] : try existingIds(db, keys)
         let revs = try pendingRevs(db, keys)
         var applied: [Bool] = []
-        var new: [(key: String, write: SyncWrite, item: TodoItem)] = []
-        for (key, write) in zip(keys, writes) {
-            if case let .save(item) = write.todo, !present.contains(key) {
-                let current = revs[key] == write.expectedRev
-                if current { new.append((key, write, item)) }
+        applied.reserveCapacity(writes.count)
+        // Positions and items of the new todos: no copy of each write.
+        var new: [Int] = []
+        var items: [TodoItem] = []
+        for index in writes.indices {
+            let key = keys[index]
+            if case let .save(item) = writes[index].todo, !present.contains(key) {
+                let current = revs[key] == writes[index].expectedRev
+                if current {
+                    new.append(index)
+                    items.append(item)
+                }
                 applied.append(current)
             } else {
-                applied.append(try apply(db, write))
+                applied.append(try apply(db, writes[index]))
             }
         }
         // Not queued as local changes: they came from the server, and each
         // step's bookkeeping below clears its todo from the queue anyway.
-        try insertMany(db, new.map(\.item), queueForSync: false)
-        let setBase = try db.cachedStatement(sql: setBaseSQL)
+        try insertMany(db, items, ids: new.map { keys[$0] }, queueForSync: false)
+        let setBase = try DirectStatement(db, sql: setBaseSQL)
         let inFlight = try Set(String.fetchAll(db, sql: "SELECT todoId FROM syncCreateInFlight"))
-        for (key, write, _) in new {
+        for index in new {
+            let key = keys[index]
+            let write = writes[index]
             if case let .set(base) = write.base, write.conflicts.isEmpty, write.expectedRev == nil, !inFlight.contains(key) {
                 // The usual pulled todo: only its base to store.
-                try setBase.execute(arguments: [key, base.remoteId, base.fields.text, base.fields.isDone, base.remoteVersion])
+                setBase.bind(1, key)
+                setBase.bind(2, base.remoteId)
+                setBase.bind(3, base.fields.text)
+                setBase.bind(4, base.fields.isDone)
+                setBase.bind(5, base.remoteVersion.map(Int64.init))
+                try setBase.run()
             } else {
                 try record(db, write, key: key, inFlight: inFlight.contains(key), pending: write.expectedRev != nil)
             }
@@ -191,6 +210,7 @@ extension AppDatabase: SyncStore {
     /// The queued rev of each of these todos that has one.
     private static func pendingRevs(_ db: Database, _ keys: [String]) throws -> [String: Int64] {
         var revs: [String: Int64] = [:]
+        guard try !isEmpty(db, "syncPending") else { return revs }
         try forEachRow(db, "SELECT todoId, rev FROM syncPending WHERE todoId IN", keys) { row in
             revs[row[0]] = row[1]
         }
