@@ -35,16 +35,18 @@ extension AppDatabase: SyncStore {
 
     public func syncRows(todoIds: [UUID]) async throws -> [UUID: SyncRow] {
         try read { db in
+            // Empty tables (as in a first sync) are not looked up 100,000 times.
+            let (noBases, noTodos) = (try Self.isEmpty(db, "syncBase"), try Self.isEmpty(db, "todo"))
+            if noBases, noTodos, try Self.isEmpty(db, "syncPending") { return [:] }
             let keys = todoIds.map { $0.lowercasedString }
-            // An empty table (as in a first sync) is not looked up 100,000 times.
             var bases: [String: SyncBase] = [:]
-            if try !Self.isEmpty(db, "syncBase") {
+            if !noBases {
                 try Self.forEachRow(db, "SELECT * FROM syncBase WHERE todoId IN", keys) { row in
                     if let base = SyncBase(row: row) { bases[row["todoId"]] = base }
                 }
             }
             var locals: [String: TodoItem] = [:]
-            if try !Self.isEmpty(db, "todo") {
+            if !noTodos {
                 try Self.forEachRow(db, "SELECT \(TodoItem.selection) FROM todo WHERE id IN", keys) { row in
                     if let item = TodoItem(row: row) { locals[row[0]] = item }
                 }
@@ -130,8 +132,8 @@ extension AppDatabase: SyncStore {
         let inFlight = try Set(String.fetchAll(db, sql: "SELECT todoId FROM syncCreateInFlight"))
         for index in new {
             let key = keys[index]
-            let write = writes[index]
-            if case let .set(base) = write.base, write.conflicts.isEmpty, write.expectedRev == nil, !inFlight.contains(key) {
+            if writes[index].conflicts.isEmpty, writes[index].expectedRev == nil, !inFlight.contains(key),
+               case let .set(base) = writes[index].base {
                 // The usual pulled todo: only its base to store.
                 setBase.bind(1, key)
                 setBase.bind(2, base.remoteId)
@@ -140,7 +142,7 @@ extension AppDatabase: SyncStore {
                 setBase.bind(5, base.remoteVersion.map(Int64.init))
                 try setBase.run()
             } else {
-                try record(db, write, key: key, inFlight: inFlight.contains(key), pending: write.expectedRev != nil)
+                try record(db, writes[index], key: key, inFlight: inFlight.contains(key), pending: writes[index].expectedRev != nil)
             }
         }
         return applied
