@@ -98,7 +98,11 @@ extension AppDatabase: SyncStore {
     /// Applies steps one by one, or, when they insert many new todos (a first
     /// sync), those inserts in bulk: the same rows and bookkeeping either way.
     private static func apply(_ db: Database, _ writes: [SyncWrite]) throws -> [Bool] {
-        let inserts = writes.filter { if case .save = $0.todo { true } else { false } }.count
+        // Counted in place: filtering would copy every write.
+        var inserts = 0
+        for index in writes.indices {
+            if case .save = writes[index].todo { inserts += 1 }
+        }
         guard inserts >= 1_000 else { return try writes.map { try apply(db, $0) } }
         let existing = try Int.fetchOne(db, sql: "SELECT count(*) FROM todo") ?? 0
         let keys = writes.map { $0.todoId.lowercasedString }
