@@ -165,7 +165,7 @@ struct BulkInsertTests {
 
     @Test func aFirstSyncIntoAnEmptyDatabaseLeavesWhatOneByOneLeaves() async throws {
         // As a sync hands them: in the order of the IDs' text.
-        let items = Self.todos(1_200, seed: 9).sorted { $0.idString < $1.idString }
+        let items = Self.todos(1_234, seed: 9).sorted { $0.idString < $1.idString }
         let writes = Self.pulls(items)
         let bulk = try AppDatabase.inMemory()
         let oneByOne = try AppDatabase.inMemory()

@@ -48,20 +48,19 @@ extension AppDatabase {
             try db.execute(sql: "DROP TRIGGER \(trigger.name.quotedDatabaseIdentifier)")
         }
         // The values of `TodoItem.databaseValues`, bound directly.
-        let insert = try DirectStatement(db, sql: """
-            INSERT INTO todo (id, text, searchText, isDone, createdAt, updatedAt, completedAt, idPrefixLength)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        for (index, item) in items.enumerated() {
-            insert.bind(1, ids[index])
-            insert.bind(2, item.text)
-            insert.bind(3, TodoItem.searchKey(item.text))
-            insert.bind(4, item.isDone)
-            insert.bind(5, item.createdAt.millisecondsSince1970)
-            insert.bind(6, item.updatedAt.millisecondsSince1970)
-            insert.bind(7, item.completedAt?.millisecondsSince1970)
-            insert.bind(8, Int64(lengths.new[index]))
-            try insert.run()
+        let insert = try ChunkedInsert(
+            db, into: "todo (id, text, searchText, isDone, createdAt, updatedAt, completedAt, idPrefixLength)", columns: 8
+        )
+        try insert.insert(count: items.count) { statement, index, first in
+            let item = items[index]
+            statement.bind(first, ids[index])
+            statement.bind(first + 1, item.text)
+            statement.bind(first + 2, TodoItem.searchKey(item.text))
+            statement.bind(first + 3, item.isDone)
+            statement.bind(first + 4, item.createdAt.millisecondsSince1970)
+            statement.bind(first + 5, item.updatedAt.millisecondsSince1970)
+            statement.bind(first + 6, item.completedAt?.millisecondsSince1970)
+            statement.bind(first + 7, Int64(lengths.new[index]))
         }
         // Rowids are handed out above the largest: the new rows are exactly these.
         let inserted = try Int.fetchOne(db, sql: "SELECT count(*) FROM todo WHERE seq >= ?", arguments: [firstSeq]) ?? 0

@@ -132,23 +132,33 @@ extension AppDatabase: SyncStore {
         // Not queued as local changes: they came from the server, and each
         // step's bookkeeping below clears its todo from the queue anyway.
         try insertMany(db, items, ids: new.map { keys[$0] }, queueForSync: false)
-        let setBase = try DirectStatement(db, sql: setBaseSQL)
+        let setBase = try ChunkedInsert(db, into: "syncBase(todoId, remoteId, text, isDone, remoteVersion)", columns: 5, then: setBaseConflictClause)
         let inFlight = try Set(String.fetchAll(db, sql: "SELECT todoId FROM syncCreateInFlight"))
+        // The usual pulled todo has only its base to store: those are stored
+        // together, in order with the others' bookkeeping.
+        var bases: [Int] = []
+        func storeBases() throws {
+            try setBase.insert(count: bases.count) { statement, row, first in
+                guard case let .set(base) = writes[bases[row]].base else { return }
+                statement.bind(first, keys[bases[row]])
+                statement.bind(first + 1, base.remoteId)
+                statement.bind(first + 2, base.fields.text)
+                statement.bind(first + 3, base.fields.isDone)
+                statement.bind(first + 4, base.remoteVersion.map(Int64.init))
+            }
+            bases.removeAll(keepingCapacity: true)
+        }
         for index in new {
             let key = keys[index]
             if writes[index].conflicts.isEmpty, writes[index].expectedRev == nil, !inFlight.contains(key),
-               case let .set(base) = writes[index].base {
-                // The usual pulled todo: only its base to store.
-                setBase.bind(1, key)
-                setBase.bind(2, base.remoteId)
-                setBase.bind(3, base.fields.text)
-                setBase.bind(4, base.fields.isDone)
-                setBase.bind(5, base.remoteVersion.map(Int64.init))
-                try setBase.run()
+               case .set = writes[index].base {
+                bases.append(index)
             } else {
+                try storeBases()
                 try record(db, writes[index], key: key, inFlight: inFlight.contains(key), pending: writes[index].expectedRev != nil)
             }
         }
+        try storeBases()
         return applied
     }
 
@@ -209,6 +219,10 @@ extension AppDatabase: SyncStore {
 
     private static let setBaseSQL = """
         INSERT INTO syncBase(todoId, remoteId, text, isDone, remoteVersion) VALUES (?, ?, ?, ?, ?)
+        \(setBaseConflictClause)
+        """
+
+    private static let setBaseConflictClause = """
         ON CONFLICT(todoId) DO UPDATE SET remoteId = excluded.remoteId, text = excluded.text,
             isDone = excluded.isDone, remoteVersion = excluded.remoteVersion
         """

@@ -52,3 +52,41 @@ struct DirectStatement {
     /// `SQLITE_TRANSIENT`: SQLite copies the bytes before the call returns.
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 }
+
+/// An insert of many rows, `rowsPerStatement` rows per statement run: SQLite
+/// prepares each run of a statement, so one run per row costs more than the
+/// insert itself.
+struct ChunkedInsert {
+    static let rowsPerStatement = 50
+
+    private let chunk: DirectStatement
+    private let single: DirectStatement
+    private let columns: Int
+
+    /// `into` names the table and columns (`todo (id, text)`); `then` follows
+    /// the values (an `ON CONFLICT` clause).
+    init(_ db: Database, into target: String, columns: Int, then clause: String = "") throws {
+        let row = "(" + Array(repeating: "?", count: columns).joined(separator: ", ") + ")"
+        chunk = try DirectStatement(db, sql: "INSERT INTO \(target) VALUES "
+            + Array(repeating: row, count: Self.rowsPerStatement).joined(separator: ", ") + " " + clause)
+        single = try DirectStatement(db, sql: "INSERT INTO \(target) VALUES \(row) \(clause)")
+        self.columns = columns
+    }
+
+    /// Inserts `count` rows in order; `bind` binds row `row`'s values from parameter `first` on.
+    func insert(count: Int, bind: (_ statement: DirectStatement, _ row: Int, _ first: Int32) -> Void) throws {
+        var row = 0
+        while count - row >= Self.rowsPerStatement {
+            for offset in 0..<Self.rowsPerStatement {
+                bind(chunk, row + offset, Int32(offset * columns + 1))
+            }
+            try chunk.run()
+            row += Self.rowsPerStatement
+        }
+        while row < count {
+            bind(single, row, 1)
+            try single.run()
+            row += 1
+        }
+    }
+}
