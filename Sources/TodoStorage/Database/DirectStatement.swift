@@ -56,8 +56,13 @@ struct DirectStatement {
 /// An insert of many rows, `rowsPerStatement` rows per statement run: SQLite
 /// prepares each run of a statement, so one run per row costs more than the
 /// insert itself.
+///
+/// Chunks are large because a statement writing several rows of a STRICT
+/// table copies each page it is the first to touch to a statement journal
+/// (to undo just itself on an error): 50 rows a run would copy each index
+/// page once per run, thousands of times in all.
 struct ChunkedInsert {
-    static let rowsPerStatement = 50
+    static let rowsPerStatement = 1_000
 
     private let chunk: DirectStatement
     private let single: DirectStatement
