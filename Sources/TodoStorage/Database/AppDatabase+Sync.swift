@@ -34,7 +34,8 @@ extension AppDatabase: SyncStore {
     }
 
     public func syncRows(todoIds: [UUID]) async throws -> [UUID: SyncRow] {
-        try read { db in
+        guard !todoIds.isEmpty else { return [:] }
+        return try read { db in
             // Empty tables (as in a first sync) are not looked up 100,000 times.
             let (noBases, noTodos) = (try Self.isEmpty(db, "syncBase"), try Self.isEmpty(db, "todo"))
             if noBases, noTodos, try Self.isEmpty(db, "syncPending") { return [:] }
