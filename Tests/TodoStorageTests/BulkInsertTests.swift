@@ -152,6 +152,37 @@ struct BulkInsertTests {
         try Self.checkSearchIndex(bulk)
     }
 
+    /// Every column of every row sync writes, as text.
+    static func rows(_ db: AppDatabase) throws -> [String] {
+        try db.dbWriter.read { db in
+            try String.fetchAll(db, sql: """
+                SELECT seq || '|' || id || '|' || text || '|' || searchText || '|' || isDone || '|' || createdAt || '|'
+                    || updatedAt || '|' || ifnull(completedAt, '-') || '|' || idPrefixLength FROM todo ORDER BY seq
+                """)
+            + String.fetchAll(db, sql: "SELECT todoId || '|' || remoteId || '|' || text || '|' || isDone || '|' || ifnull(remoteVersion, '-') FROM syncBase ORDER BY rowid")
+        }
+    }
+
+    @Test func aFirstSyncIntoAnEmptyDatabaseLeavesWhatOneByOneLeaves() async throws {
+        // As a sync hands them: in the order of the IDs' text.
+        let items = Self.todos(1_234, seed: 9).sorted { $0.idString < $1.idString }
+        let writes = Self.pulls(items)
+        let bulk = try AppDatabase.inMemory()
+        let oneByOne = try AppDatabase.inMemory()
+        #expect(try await bulk.apply(writes) == Array(repeating: true, count: items.count))
+        for write in writes { _ = try await oneByOne.apply([write]) }
+        #expect(try Self.rows(bulk) == Self.rows(oneByOne))
+        #expect(try Self.contents(bulk) == Self.contents(oneByOne))
+        #expect(try Self.contents(bulk).pending.isEmpty)
+        try Self.checkSearchIndex(bulk)
+
+        // The same todo twice, side by side: not bulk, and stored once.
+        let twice = try AppDatabase.inMemory()
+        let doubled = Array(writes.prefix(600)) + [writes[599]] + Array(writes.dropFirst(600))
+        #expect(try await twice.apply(doubled).allSatisfy { $0 })
+        #expect(try Self.rows(twice) == Self.rows(oneByOne))
+    }
+
     @Test func shortIDsOfTodosAlreadyThereGrowWithTheirNewNeighbours() throws {
         let db = try AppDatabase.inMemory()
         // IDs sharing long prefixes, so old and new neighbours need more than 4 characters.

@@ -29,13 +29,16 @@ extension AppDatabase {
     /// Runs inside the caller's transaction: it drops the insert triggers and
     /// creates them again from their own SQL, and DDL is transactional in
     /// SQLite, so a failure anywhere rolls back to the triggers as they were.
-    static func insertMany(_ db: Database, _ items: [TodoItem], queueForSync: Bool) throws {
+    ///
+    /// `ids`, if given, are the items' `idString`s, already formed by the caller.
+    static func insertMany(_ db: Database, _ items: [TodoItem], ids: [String]? = nil, queueForSync: Bool) throws {
         guard !items.isEmpty else { return }
+        precondition(ids == nil || ids?.count == items.count, "one id per item")
         guard db.isInsideTransaction else {
             throw StorageError.sqlite("a bulk insert must run inside a transaction; nothing was written")
         }
         let firstSeq = (try Int64.fetchOne(db, sql: "SELECT max(seq) FROM todo") ?? 0) + 1
-        let ids = items.map(\.idString)
+        let ids = ids ?? items.map(\.idString)
         let lengths = try prefixLengths(db, adding: ids)
 
         let triggers = try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'todo'")
@@ -44,14 +47,20 @@ extension AppDatabase {
         for trigger in triggers {
             try db.execute(sql: "DROP TRIGGER \(trigger.name.quotedDatabaseIdentifier)")
         }
-        let insert = try db.makeStatement(sql: """
-            INSERT INTO todo (id, text, searchText, isDone, createdAt, updatedAt, completedAt, idPrefixLength)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        for (index, item) in items.enumerated() {
-            var arguments = item.databaseValues
-            _ = arguments.append(contentsOf: [lengths.new[index]])
-            try insert.execute(arguments: arguments)
+        // The values of `TodoItem.databaseValues`, bound directly.
+        let insert = try ChunkedInsert(
+            db, into: "todo (id, text, searchText, isDone, createdAt, updatedAt, completedAt, idPrefixLength)", columns: 8
+        )
+        try insert.insert(count: items.count) { statement, index, first in
+            let item = items[index]
+            statement.bind(first, ids[index])
+            statement.bind(first + 1, item.text)
+            statement.bind(first + 2, TodoItem.searchKey(item.text))
+            statement.bind(first + 3, item.isDone)
+            statement.bind(first + 4, item.createdAt.millisecondsSince1970)
+            statement.bind(first + 5, item.updatedAt.millisecondsSince1970)
+            statement.bind(first + 6, item.completedAt?.millisecondsSince1970)
+            statement.bind(first + 7, Int64(lengths.new[index]))
         }
         // Rowids are handed out above the largest: the new rows are exactly these.
         let inserted = try Int.fetchOne(db, sql: "SELECT count(*) FROM todo WHERE seq >= ?", arguments: [firstSeq]) ?? 0
@@ -81,7 +90,8 @@ extension AppDatabase {
     /// The short-ID lengths once `newIds` (none of them in the table) join the
     /// table: one per new ID, in order, and those of existing rows that change.
     static func prefixLengths(_ db: Database, adding newIds: [String]) throws -> (new: [Int], changed: [(seq: Int64, length: Int)]) {
-        let order = newIds.indices.sorted { newIds[$0] < newIds[$1] }
+        // A sync hands its new IDs in order already.
+        let order = isStrictlyIncreasing(newIds) ? Array(newIds.indices) : newIds.indices.sorted { newIds[$0] < newIds[$1] }
         // Every ID in order, the existing ones (with their row and length) merged with the new.
         var merged: [(id: String, new: Int?, seq: Int64, length: Int)] = []
         merged.reserveCapacity(newIds.count)
@@ -115,6 +125,11 @@ extension AppDatabase {
         return (new, changed)
     }
 
+    /// Whether each value is greater than the one before it (so none repeats).
+    static func isStrictlyIncreasing(_ values: [String]) -> Bool {
+        zip(values, values.dropFirst()).allSatisfy { $0 < $1 }
+    }
+
     /// Which of `ids` are in the table.
     static func existingIds(_ db: Database, _ ids: [String]) throws -> Set<String> {
         var found = Set<String>()
@@ -131,6 +146,11 @@ extension AppDatabase {
             let rows = try Row.fetchCursor(db.cachedStatement(sql: "\(select) (\(marks))"), arguments: StatementArguments(chunk))
             while let row = try rows.next() { try body(row) }
         }
+    }
+
+    /// Whether `table` (a name from the migrations) has no row.
+    static func isEmpty(_ db: Database, _ table: String) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM \(table))") ?? true
     }
 
     /// How many values one `IN (...)` list binds: well under SQLite's limit.

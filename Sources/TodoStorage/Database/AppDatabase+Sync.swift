@@ -34,15 +34,23 @@ extension AppDatabase: SyncStore {
     }
 
     public func syncRows(todoIds: [UUID]) async throws -> [UUID: SyncRow] {
-        try read { db in
+        guard !todoIds.isEmpty else { return [:] }
+        return try read { db in
+            // Empty tables (as in a first sync) are not looked up 100,000 times.
+            let (noBases, noTodos) = (try Self.isEmpty(db, "syncBase"), try Self.isEmpty(db, "todo"))
+            if noBases, noTodos, try Self.isEmpty(db, "syncPending") { return [:] }
             let keys = todoIds.map { $0.lowercasedString }
             var bases: [String: SyncBase] = [:]
-            try Self.forEachRow(db, "SELECT * FROM syncBase WHERE todoId IN", keys) { row in
-                if let base = SyncBase(row: row) { bases[row["todoId"]] = base }
+            if !noBases {
+                try Self.forEachRow(db, "SELECT * FROM syncBase WHERE todoId IN", keys) { row in
+                    if let base = SyncBase(row: row) { bases[row["todoId"]] = base }
+                }
             }
             var locals: [String: TodoItem] = [:]
-            try Self.forEachRow(db, "SELECT \(TodoItem.selection) FROM todo WHERE id IN", keys) { row in
-                if let item = TodoItem(row: row) { locals[row[0]] = item }
+            if !noTodos {
+                try Self.forEachRow(db, "SELECT \(TodoItem.selection) FROM todo WHERE id IN", keys) { row in
+                    if let item = TodoItem(row: row) { locals[row[0]] = item }
+                }
             }
             let revs = try Self.pendingRevs(db, keys)
             var rows: [UUID: SyncRow] = [:]
@@ -91,39 +99,67 @@ extension AppDatabase: SyncStore {
     /// Applies steps one by one, or, when they insert many new todos (a first
     /// sync), those inserts in bulk: the same rows and bookkeeping either way.
     private static func apply(_ db: Database, _ writes: [SyncWrite]) throws -> [Bool] {
-        let inserts = writes.filter { if case .save = $0.todo { true } else { false } }.count
+        // Counted in place: filtering would copy every write.
+        var inserts = 0
+        for index in writes.indices {
+            if case .save = writes[index].todo { inserts += 1 }
+        }
         guard inserts >= 1_000 else { return try writes.map { try apply(db, $0) } }
         let existing = try Int.fetchOne(db, sql: "SELECT count(*) FROM todo") ?? 0
         let keys = writes.map { $0.todoId.lowercasedString }
-        guard prefersBulkInsert(count: inserts, existing: existing), Set(keys).count == keys.count else {
+        guard prefersBulkInsert(count: inserts, existing: existing), isStrictlyIncreasing(keys) || Set(keys).count == keys.count else {
             return try writes.map { try apply(db, $0) }
         }
         let present = existing == 0 ? [] : try existingIds(db, keys)
         let revs = try pendingRevs(db, keys)
         var applied: [Bool] = []
-        var new: [(key: String, write: SyncWrite, item: TodoItem)] = []
-        for (key, write) in zip(keys, writes) {
-            if case let .save(item) = write.todo, !present.contains(key) {
-                let current = revs[key] == write.expectedRev
-                if current { new.append((key, write, item)) }
+        applied.reserveCapacity(writes.count)
+        // Positions and items of the new todos: no copy of each write.
+        var new: [Int] = []
+        var items: [TodoItem] = []
+        for index in writes.indices {
+            let key = keys[index]
+            if case let .save(item) = writes[index].todo, !present.contains(key) {
+                let current = revs[key] == writes[index].expectedRev
+                if current {
+                    new.append(index)
+                    items.append(item)
+                }
                 applied.append(current)
             } else {
-                applied.append(try apply(db, write))
+                applied.append(try apply(db, writes[index]))
             }
         }
         // Not queued as local changes: they came from the server, and each
         // step's bookkeeping below clears its todo from the queue anyway.
-        try insertMany(db, new.map(\.item), queueForSync: false)
-        let setBase = try db.cachedStatement(sql: setBaseSQL)
+        try insertMany(db, items, ids: new.map { keys[$0] }, queueForSync: false)
+        let setBase = try ChunkedInsert(db, into: "syncBase(todoId, remoteId, text, isDone, remoteVersion)", columns: 5, then: setBaseConflictClause)
         let inFlight = try Set(String.fetchAll(db, sql: "SELECT todoId FROM syncCreateInFlight"))
-        for (key, write, _) in new {
-            if case let .set(base) = write.base, write.conflicts.isEmpty, write.expectedRev == nil, !inFlight.contains(key) {
-                // The usual pulled todo: only its base to store.
-                try setBase.execute(arguments: [key, base.remoteId, base.fields.text, base.fields.isDone, base.remoteVersion])
+        // The usual pulled todo has only its base to store: those are stored
+        // together, in order with the others' bookkeeping.
+        var bases: [Int] = []
+        func storeBases() throws {
+            try setBase.insert(count: bases.count) { statement, row, first in
+                guard case let .set(base) = writes[bases[row]].base else { return }
+                statement.bind(first, keys[bases[row]])
+                statement.bind(first + 1, base.remoteId)
+                statement.bind(first + 2, base.fields.text)
+                statement.bind(first + 3, base.fields.isDone)
+                statement.bind(first + 4, base.remoteVersion.map(Int64.init))
+            }
+            bases.removeAll(keepingCapacity: true)
+        }
+        for index in new {
+            let key = keys[index]
+            if writes[index].conflicts.isEmpty, writes[index].expectedRev == nil, !inFlight.contains(key),
+               case .set = writes[index].base {
+                bases.append(index)
             } else {
-                try record(db, write, key: key, inFlight: inFlight.contains(key), pending: write.expectedRev != nil)
+                try storeBases()
+                try record(db, writes[index], key: key, inFlight: inFlight.contains(key), pending: writes[index].expectedRev != nil)
             }
         }
+        try storeBases()
         return applied
     }
 
@@ -184,6 +220,10 @@ extension AppDatabase: SyncStore {
 
     private static let setBaseSQL = """
         INSERT INTO syncBase(todoId, remoteId, text, isDone, remoteVersion) VALUES (?, ?, ?, ?, ?)
+        \(setBaseConflictClause)
+        """
+
+    private static let setBaseConflictClause = """
         ON CONFLICT(todoId) DO UPDATE SET remoteId = excluded.remoteId, text = excluded.text,
             isDone = excluded.isDone, remoteVersion = excluded.remoteVersion
         """
@@ -191,6 +231,7 @@ extension AppDatabase: SyncStore {
     /// The queued rev of each of these todos that has one.
     private static func pendingRevs(_ db: Database, _ keys: [String]) throws -> [String: Int64] {
         var revs: [String: Int64] = [:]
+        guard try !isEmpty(db, "syncPending") else { return revs }
         try forEachRow(db, "SELECT todoId, rev FROM syncPending WHERE todoId IN", keys) { row in
             revs[row[0]] = row[1]
         }

@@ -69,5 +69,8 @@ public struct SyncPlan: Sendable, Hashable {
     public var conflicts: [SyncConflict] { steps.flatMap(\.conflicts) }
 
     /// How many todos this plan deletes here.
-    public var localDeletions: Int { steps.filter { $0.local == .delete }.count }
+    public var localDeletions: Int {
+        // Counted in place: filtering would copy every step.
+        steps.reduce(0) { count, step in step.local == .delete ? count + 1 : count }
+    }
 }

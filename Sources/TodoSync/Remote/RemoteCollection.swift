@@ -51,13 +51,15 @@ public struct RemoteCollection: Sendable {
     public func fetchAll() async throws -> Listing {
         let response = try await send("GET", collectionURL)
         let request = "GET \(configuration.collectionPath)"
-        let values = try decodeList([RemoteListElement].self, response, request: request) { value in
-            guard case .array = value else { throw SyncError.malformed(request: request, reason: "not a JSON array") }
-        }
+        // The usual list is scanned in one pass; anything unusual is decoded.
+        let values = try RemoteListScanner.items(in: response.body, names: configuration.names)
+            ?? decodeList([RemoteListElement].self, response, request: request) { value in
+                guard case .array = value else { throw SyncError.malformed(request: request, reason: "not a JSON array") }
+            }.map(\.todo)
         var listing = Listing(items: [], skipped: [], hasUnidentified: false, cursor: response.headers["x-cursor"])
         listing.items.reserveCapacity(values.count)
         for (index, value) in values.enumerated() {
-            if let item = value.todo {
+            if let item = value {
                 listing.items.append(item)
             } else {
                 // Unreadable means no usable id: nothing names it but its place.

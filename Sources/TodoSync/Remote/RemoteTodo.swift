@@ -47,19 +47,29 @@ extension RemoteTodo {
     /// Reads one item; nil if it is not an object with a usable id. A missing
     /// field takes its default; `completed` may be `true`, `"true"` or `1`.
     public init?(json: JSONValue, names: FieldNames) {
-        guard case let .object(object) = json, let id = object["id"].flatMap(Self.idText) else { return nil }
+        guard case let .object(object) = json else { return nil }
+        self.init(
+            id: object["id"], title: object[names.title], completed: object[names.completed],
+            marker: object[names.marker], updatedAt: object["updatedAt"], version: object["version"]
+        )
+    }
+
+    /// Reads an item from the values of its fields (nil: missing or null);
+    /// nil if it has no usable id. Every reader of items ends here.
+    init?(id: JSONValue?, title: JSONValue?, completed: JSONValue?, marker: JSONValue?, updatedAt: JSONValue?, version: JSONValue?) {
+        guard let id = id.flatMap(Self.idText) else { return nil }
         var clientId: UUID?
-        if case let .string(marker) = object[names.marker] { clientId = UUID(parsing: marker) }
-        var updatedAt: Date?
-        if case let .string(text) = object["updatedAt"] { updatedAt = ISO8601.date(from: text) }
-        var version: Int?
-        if case let .integer(number) = object["version"] { version = Int(number) }
+        if case let .string(text) = marker { clientId = UUID(parsing: text) }
+        var date: Date?
+        if case let .string(text) = updatedAt { date = ISO8601.date(from: text) }
+        var number: Int?
+        if case let .integer(value) = version { number = Int(value) }
         self.init(
             id: id,
-            fields: SyncFields(text: Self.text(object[names.title]), isDone: Self.flag(object[names.completed])),
+            fields: SyncFields(text: Self.text(title), isDone: Self.flag(completed)),
             clientId: clientId,
-            updatedAt: updatedAt,
-            version: version
+            updatedAt: date,
+            version: number
         )
     }
 

@@ -30,26 +30,34 @@ extension SyncService {
         _ plan: SyncPlan, entries: [SyncEntry], kind: ServerKind,
         summary: inout SyncSummary, progress: @Sendable (SyncProgress) -> Void
     ) async throws -> Outcome {
-        let locals = Dictionary(entries.map { ($0.todoId, $0.local) }, uniquingKeysWith: { first, _ in first })
+        // Only the todos present here: a first sync has none.
+        let locals = Dictionary(
+            entries.lazy.compactMap { entry in entry.local.map { (entry.todoId, $0) } },
+            uniquingKeysWith: { first, _ in first }
+        )
         var outcome = Outcome()
         let total = plan.steps.count
         progress(SyncProgress(done: 0, total: total))
-        let localOnly = plan.steps.filter { $0.remote == .none }
-        var batch = localOnly.map { step in
-            (step: step, write: localWrite(step, local: locals[step.todoId] ?? nil, remote: (step.remoteId, step.remoteVersion)))
+        // Steps are named by their place in the plan: 100,000 steps are not copied.
+        var batch = Batch()
+        for index in plan.steps.indices where plan.steps[index].remote == .none {
+            let step = plan.steps[index]
+            batch.append(index, localWrite(step, local: locals[step.todoId], remote: (step.remoteId, step.remoteVersion)))
         }
-        try await commit(&batch, summary: &summary, outcome: &outcome)
-        for (index, step) in plan.steps.lazy.filter({ $0.remote != .none }).enumerated() {
-            if index % Self.batchSize == 0 {
-                progress(SyncProgress(done: localOnly.count + index, total: total))
+        let localOnly = batch.count
+        try await commit(&batch, plan: plan, summary: &summary, outcome: &outcome)
+        for (done, index) in plan.steps.indices.lazy.filter({ plan.steps[$0].remote != .none }).enumerated() {
+            if done % Self.batchSize == 0 {
+                progress(SyncProgress(done: localOnly + done, total: total))
             }
+            let step = plan.steps[index]
             guard let written = try await remoteWrite(step, kind: kind, outcome: &outcome) else { continue }
-            batch.append((step, localWrite(step, local: locals[step.todoId] ?? nil, remote: written)))
+            batch.append(index, localWrite(step, local: locals[step.todoId], remote: written))
             if batch.count >= Self.batchSize {
-                try await commit(&batch, summary: &summary, outcome: &outcome)
+                try await commit(&batch, plan: plan, summary: &summary, outcome: &outcome)
             }
         }
-        try await commit(&batch, summary: &summary, outcome: &outcome)
+        try await commit(&batch, plan: plan, summary: &summary, outcome: &outcome)
         progress(SyncProgress(done: total, total: total))
         return outcome
     }
@@ -57,21 +65,34 @@ extension SyncService {
     /// How many steps' local writes share one transaction.
     static let batchSize = 500
 
+    /// Local writes waiting for their transaction, and the plan's steps they come from.
+    struct Batch {
+        var steps: [Int] = []
+        var writes: [SyncWrite] = []
+
+        var count: Int { writes.count }
+
+        mutating func append(_ step: Int, _ write: SyncWrite) {
+            steps.append(step)
+            writes.append(write)
+        }
+    }
+
     /// Stores a batch of local writes in one transaction and empties it.
     private func commit(
-        _ batch: inout [(step: SyncStep, write: SyncWrite)], summary: inout SyncSummary, outcome: inout Outcome
+        _ batch: inout Batch, plan: SyncPlan, summary: inout SyncSummary, outcome: inout Outcome
     ) async throws {
-        guard !batch.isEmpty else { return }
-        let applied = try await store.apply(batch.map(\.write))
-        for ((step, _), stored) in zip(batch, applied) {
+        guard batch.count > 0 else { return }
+        let applied = try await store.apply(batch.writes)
+        for (index, stored) in zip(batch.steps, applied) {
             if stored {
-                summary.count(step)
-                summary.conflicts += step.conflicts
+                summary.count(plan.steps[index])
+                summary.conflicts += plan.steps[index].conflicts
             } else {
                 outcome.retry("a todo changed here while syncing")
             }
         }
-        batch.removeAll()
+        batch = Batch()
     }
 
     /// The server's side of a step: its id and version afterwards, or nil if

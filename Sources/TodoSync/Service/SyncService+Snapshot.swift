@@ -50,6 +50,7 @@ extension SyncService {
         let baseByRemote = Dictionary(bases.map { ($0.remoteId, $0) }, uniquingKeysWith: { first, _ in first })
         let baseByTodo = Dictionary(bases.map { ($0.todoId, $0) }, uniquingKeysWith: { first, _ in first })
         var remoteByTodo: [UUID: RemoteTodo] = [:]
+        remoteByTodo.reserveCapacity(listing.items.count)
         var skipped = listing.skipped
         for item in listing.items {
             let todoId = baseByRemote[item.id]?.todoId ?? item.todoId ?? UUID(derivedFrom: configuration.server + "|" + item.id)
@@ -63,10 +64,11 @@ extension SyncService {
             }
         }
         var relevant = Set(try await store.pendingChanges().map(\.todoId))
+        relevant.reserveCapacity(remoteByTodo.count)
         for (todoId, item) in remoteByTodo where baseByTodo[todoId].map({ !$0.matches(item) }) ?? true {
             relevant.insert(todoId)
         }
-        let present = Set(remoteByTodo.values.map(\.id))
+        let present = bases.isEmpty ? [] : Set(remoteByTodo.values.map(\.id))
         let unreadable = Set(listing.skipped)
         for base in bases where !present.contains(base.remoteId) {
             if listing.hasUnidentified || unreadable.contains(base.remoteId) {
@@ -126,8 +128,9 @@ extension SyncService {
 
     /// One entry per todo, in a stable order, with its local side read now.
     func entries(for ids: Set<UUID>, remote: (UUID, SyncBase?) -> RemoteTodo?) async throws -> [SyncEntry] {
-        // Sort on keys computed once: the order of the text form.
-        let ordered = ids.map { (key: $0.lowercasedString, id: $0) }.sorted { $0.key < $1.key }.map(\.id)
+        // In the order of the text form, which is that of the bytes, read as
+        // two big-endian integers: no text formed to sort 100,000 ids.
+        let ordered = ids.map { (key: $0.orderKey, id: $0) }.sorted { $0.key < $1.key }.map(\.id)
         let rows = try await store.syncRows(todoIds: ordered)
         return ordered.map { id in
             let row = rows[id]
@@ -146,6 +149,15 @@ extension SyncBase {
 }
 
 extension UUID {
+    /// Orders UUIDs as their lowercase text forms order: hex digits and
+    /// dashes at fixed places sort as the bytes they spell.
+    var orderKey: (UInt64, UInt64) {
+        withUnsafeBytes(of: uuid) { bytes in
+            (UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self)),
+             UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+        }
+    }
+
     /// A UUID every replica derives alike from the same text: a server item
     /// with no UUID of its own gets the same local id everywhere.
     init(derivedFrom text: String) {

@@ -1,0 +1,97 @@
+import GRDB
+import GRDBSQLite
+
+/// A statement run many times with its values bound straight through the
+/// sqlite3 C API: for bulk inserts, where building GRDB's `StatementArguments`
+/// for every row costs about as much as SQLite's insert itself.
+///
+/// Only for statements that return no rows, run inside a write; bind every
+/// parameter before each `run()`.
+struct DirectStatement {
+    /// Kept alive for its handle, which it finalizes.
+    private let statement: Statement
+    private let connection: SQLiteConnection?
+
+    init(_ db: Database, sql: String) throws {
+        statement = try db.makeStatement(sql: sql)
+        connection = db.sqliteConnection
+    }
+
+    private var handle: SQLiteStatement { statement.sqliteStatement }
+
+    func bind(_ index: Int32, _ text: String) {
+        var text = text
+        text.withUTF8 { utf8 in
+            _ = sqlite3_bind_text(handle, index, utf8.baseAddress, Int32(utf8.count), Self.transient)
+        }
+    }
+
+    func bind(_ index: Int32, _ number: Int64?) {
+        if let number {
+            _ = sqlite3_bind_int64(handle, index, number)
+        } else {
+            _ = sqlite3_bind_null(handle, index)
+        }
+    }
+
+    func bind(_ index: Int32, _ flag: Bool) {
+        _ = sqlite3_bind_int64(handle, index, flag ? 1 : 0)
+    }
+
+    /// Runs the statement once with the values bound, and makes it ready for the next.
+    func run() throws {
+        let code = sqlite3_step(handle)
+        guard code == SQLITE_DONE else {
+            let message = String(cString: sqlite3_errmsg(connection))
+            sqlite3_reset(handle)
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: statement.sql)
+        }
+        sqlite3_reset(handle)
+    }
+
+    /// `SQLITE_TRANSIENT`: SQLite copies the bytes before the call returns.
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+}
+
+/// An insert of many rows, `rowsPerStatement` rows per statement run: SQLite
+/// prepares each run of a statement, so one run per row costs more than the
+/// insert itself.
+///
+/// Chunks are large because a statement writing several rows of a STRICT
+/// table copies each page it is the first to touch to a statement journal
+/// (to undo just itself on an error): 50 rows a run would copy each index
+/// page once per run, thousands of times in all.
+struct ChunkedInsert {
+    static let rowsPerStatement = 1_000
+
+    private let chunk: DirectStatement
+    private let single: DirectStatement
+    private let columns: Int
+
+    /// `into` names the table and columns (`todo (id, text)`); `then` follows
+    /// the values (an `ON CONFLICT` clause).
+    init(_ db: Database, into target: String, columns: Int, then clause: String = "") throws {
+        let row = "(" + Array(repeating: "?", count: columns).joined(separator: ", ") + ")"
+        chunk = try DirectStatement(db, sql: "INSERT INTO \(target) VALUES "
+            + Array(repeating: row, count: Self.rowsPerStatement).joined(separator: ", ") + " " + clause)
+        single = try DirectStatement(db, sql: "INSERT INTO \(target) VALUES \(row) \(clause)")
+        self.columns = columns
+    }
+
+    /// Inserts `count` rows in order; `bind` binds row `row`'s values from parameter `first` on.
+    func insert(count: Int, bind: (_ statement: DirectStatement, _ row: Int, _ first: Int32) -> Void) throws {
+        var row = 0
+        while count - row >= Self.rowsPerStatement {
+            for offset in 0..<Self.rowsPerStatement {
+                bind(chunk, row + offset, Int32(offset * columns + 1))
+            }
+            try chunk.run()
+            row += Self.rowsPerStatement
+        }
+        while row < count {
+            bind(single, row, 1)
+            try single.run()
+            row += 1
+        }
+    }
+}
