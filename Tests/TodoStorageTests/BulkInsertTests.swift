@@ -183,6 +183,49 @@ struct BulkInsertTests {
         #expect(try Self.rows(twice) == Self.rows(oneByOne))
     }
 
+    /// A bulk write to a file goes through a rollback journal when no other
+    /// connection has the file open, else through the log; the file ends in
+    /// WAL mode with everything stored either way.
+    @Test func aBulkWriteUsesARollbackJournalOnlyWhenAloneAndLeavesWALMode() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bulk-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("todo.sqlite").path
+        let db = try AppDatabase.open(path: path)
+        func modeDuringBulkWrite() throws -> String? {
+            try db.dbWriter.writeWithoutTransaction { conn in
+                try AppDatabase.withBulkWriting(conn, if: true) { try String.fetchOne(conn, sql: "PRAGMA journal_mode") }
+            }
+        }
+        func settings() throws -> [String?] {
+            try db.dbWriter.read { conn in
+                try ["journal_mode", "synchronous", "cache_size"].map { try String.fetchOne(conn, sql: "PRAGMA \($0)") }
+            }
+        }
+        let before = try settings()
+        #expect(before.first == "wal")
+        #expect(try modeDuringBulkWrite() == "delete")
+        #expect(try settings() == before)
+
+        // Another connection holds the file open: SQLite refuses the switch at once.
+        let other = try DatabaseQueue(path: path)
+        #expect(try other.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM todo") } == 0)
+        #expect(try modeDuringBulkWrite() == "wal")
+        let shared = Self.todos(1_200, seed: 5)
+        #expect(try db.importTodos(shared).inserted == 1_200)
+        try other.close()
+        let alone = Self.todos(1_300, seed: 6, from: 5_000)
+        #expect(try db.importTodos(alone).inserted == 1_300)
+        #expect(try settings() == before)
+        #expect(!FileManager.default.fileExists(atPath: path + "-journal"))
+
+        let reference = try AppDatabase.inMemory()
+        _ = try reference.importTodos(shared)
+        _ = try reference.importTodos(alone)
+        #expect(try Self.contents(db) == Self.contents(reference))
+        #expect(try db.dbWriter.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") } == "ok")
+        try Self.checkSearchIndex(db)
+    }
+
     @Test func shortIDsOfTodosAlreadyThereGrowWithTheirNewNeighbours() throws {
         let db = try AppDatabase.inMemory()
         // IDs sharing long prefixes, so old and new neighbours need more than 4 characters.

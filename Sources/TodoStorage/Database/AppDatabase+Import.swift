@@ -16,7 +16,7 @@ extension AppDatabase {
     public func importTodos(_ items: [TodoItem]) throws -> ImportSummary {
         try StorageError.wrap(path: path) {
             try dbWriter.writeWithoutTransaction { db in
-                try Self.withLargeCache(db, if: true) {
+                try Self.withBulkWriting(db, if: items.count >= 1_000) {
                     var summary = ImportSummary()
                     try db.inTransaction(.immediate) {
                         summary = try Self.importTodos(db, items)

@@ -84,7 +84,7 @@ extension AppDatabase: SyncStore {
     public func apply(_ writes: [SyncWrite]) async throws -> [Bool] {
         try StorageError.wrap(path: path) {
             try dbWriter.writeWithoutTransaction { db in
-                try Self.withLargeCache(db, if: writes.count >= 1_000) {
+                try Self.withBulkWriting(db, if: writes.count >= 1_000) {
                     var applied: [Bool] = []
                     try db.inTransaction(.immediate) {
                         applied = try Self.apply(db, writes)
