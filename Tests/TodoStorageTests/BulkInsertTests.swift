@@ -113,16 +113,26 @@ struct BulkInsertTests {
         try Self.checkSearchIndex(db)
     }
 
-    /// The writes of a first sync pulling `items`: each saved with its base.
-    static func pulls(_ items: [TodoItem]) -> [SyncWrite] {
+    /// What a first sync pulling `items` stores: each todo's base.
+    static func pulls(_ items: [TodoItem]) -> [SyncBase] {
         items.enumerated().map { index, item in
-            let base = SyncBase(todoId: item.id, remoteId: index % 2 == 0 ? item.idString : "\(index)", fields: item.syncFields,
-                                remoteVersion: index % 3 == 0 ? nil : index)
-            return SyncWrite(todoId: item.id, expectedRev: nil, todo: .save(item), base: .set(base))
+            SyncBase(todoId: item.id, remoteId: index % 2 == 0 ? item.idString : "\(index)", fields: item.syncFields,
+                     remoteVersion: index % 3 == 0 ? nil : index)
         }
     }
 
-    @Test func aSyncStoringPullsInBulkLeavesWhatOneByOneLeaves() async throws {
+    /// The same pulls as the writes of single sync steps: a new todo saved with its base.
+    static func writes(_ pulls: [SyncBase], at time: Date) -> [SyncWrite] {
+        pulls.map { pull in
+            let item = TodoItem(id: pull.todoId, text: pull.fields.text, isDone: pull.fields.isDone,
+                                createdAt: time, completedAt: pull.fields.isDone ? time : nil)
+            return SyncWrite(todoId: pull.todoId, expectedRev: nil, todo: .save(item), base: .set(pull))
+        }
+    }
+
+    static let pulledAt = Date(millisecondsSince1970: 1_700_000_000_000)
+
+    @Test func storingPullsInBulkLeavesWhatApplyingThemOneByOneLeaves() async throws {
         let items = Self.todos(1_500)
         let bulk = try AppDatabase.inMemory()
         let oneByOne = try AppDatabase.inMemory()
@@ -132,24 +142,34 @@ struct BulkInsertTests {
             try db.insertTodo(local)
             try await db.markCreateInFlight(items[3].id)
         }
-        var writes = Self.pulls(items)
-        writes[10].conflicts = [SyncConflict(todoId: items[10].id, field: "text", localValue: "a", remoteValue: "b", winner: .remote, at: Date(millisecondsSince1970: 1))]
-        // Read before a local change: refused, nothing written for it.
-        writes[20].expectedRev = 12_345
+        var pulls = Self.pulls(items)
+        // Pulled while here meanwhile: refused, nothing written for it.
+        pulls[20] = SyncBase(todoId: local.id, remoteId: "r20", fields: SyncFields(text: "from the server", isDone: true))
 
-        let applied = try await bulk.apply(writes)
-        var appliedOneByOne: [Bool] = []
-        for start in stride(from: 0, to: writes.count, by: 100) {
-            appliedOneByOne += try await oneByOne.apply(Array(writes[start..<min(start + 100, writes.count)]))
+        let stored = try await bulk.storePulls(pulls, at: Self.pulledAt)
+        #expect(stored.filter { !$0 }.count == 1 && !stored[20])
+        for (pull, write) in zip(pulls, Self.writes(pulls, at: Self.pulledAt)) where pull.todoId != local.id {
+            #expect(try await oneByOne.apply([write]) == [true])
         }
-        #expect(applied == appliedOneByOne)
-        #expect(applied.filter { !$0 }.count == 1 && !applied[20])
         #expect(try Self.contents(bulk) == Self.contents(oneByOne))
         #expect(try Self.contents(bulk).pending == [local.idString])
         #expect(try await bulk.createsInFlight() == 0)
-        #expect(try await bulk.conflictHistory(limit: 10) == writes[10].conflicts)
         #expect(try await bulk.baseCount() == 1_499)
         try Self.checkSearchIndex(bulk)
+    }
+
+    @Test func aPullOfATodoQueuedHereOrRepeatedIsNotStored() async throws {
+        let db = try AppDatabase.inMemory()
+        let items = Self.todos(30, seed: 12)
+        try db.insertTodo(items[0])
+        try db.deleteTodos(ids: [items[0].id]) // deleted here: the delete is queued
+        var pulls = Self.pulls(Array(items.prefix(20)))
+        pulls.append(pulls[5]) // the same todo twice
+        let stored = try await db.storePulls(pulls, at: Self.pulledAt)
+        #expect(stored == [false] + Array(repeating: true, count: 19) + [false])
+        #expect(try db.fetchListed(TodoRequest(status: .all)).count == 19)
+        #expect(try await db.pendingChanges().map(\.todoId) == [items[0].id])
+        #expect(try await db.baseCount() == 19)
     }
 
     /// Every column of every row sync writes, as text.
@@ -166,21 +186,28 @@ struct BulkInsertTests {
     @Test func aFirstSyncIntoAnEmptyDatabaseLeavesWhatOneByOneLeaves() async throws {
         // As a sync hands them: in the order of the IDs' text.
         let items = Self.todos(1_234, seed: 9).sorted { $0.idString < $1.idString }
-        let writes = Self.pulls(items)
+        let pulls = Self.pulls(items)
         let bulk = try AppDatabase.inMemory()
         let oneByOne = try AppDatabase.inMemory()
-        #expect(try await bulk.apply(writes) == Array(repeating: true, count: items.count))
-        for write in writes { _ = try await oneByOne.apply([write]) }
+        #expect(try await bulk.storePulls(pulls, at: Self.pulledAt) == Array(repeating: true, count: items.count))
+        for write in Self.writes(pulls, at: Self.pulledAt) { _ = try await oneByOne.apply([write]) }
         #expect(try Self.rows(bulk) == Self.rows(oneByOne))
         #expect(try Self.contents(bulk) == Self.contents(oneByOne))
         #expect(try Self.contents(bulk).pending.isEmpty)
         try Self.checkSearchIndex(bulk)
 
-        // The same todo twice, side by side: not bulk, and stored once.
-        let twice = try AppDatabase.inMemory()
-        let doubled = Array(writes.prefix(600)) + [writes[599]] + Array(writes.dropFirst(600))
-        #expect(try await twice.apply(doubled).allSatisfy { $0 })
-        #expect(try Self.rows(twice) == Self.rows(oneByOne))
+        // Not in order: the same end state.
+        let shuffled = try AppDatabase.inMemory()
+        #expect(try await shuffled.storePulls(pulls.reversed(), at: Self.pulledAt).allSatisfy { $0 })
+        let (inOrder, reversed) = (try Self.contents(oneByOne), try Self.contents(shuffled))
+        #expect(reversed.listed.sorted { $0.item.idString < $1.item.idString } == inOrder.listed.sorted { $0.item.idString < $1.item.idString })
+        #expect(reversed.bases == inOrder.bases && reversed.pending.isEmpty)
+        // Too few for the bulk path: stored one by one, alike.
+        let (few, fewOneByOne) = (try AppDatabase.inMemory(), try AppDatabase.inMemory())
+        #expect(try await few.storePulls(Array(pulls.prefix(40)), at: Self.pulledAt).allSatisfy { $0 })
+        for write in Self.writes(Array(pulls.prefix(40)), at: Self.pulledAt) { _ = try await fewOneByOne.apply([write]) }
+        #expect(try Self.rows(few) == Self.rows(fewOneByOne))
+        #expect(try Self.contents(few).pending.isEmpty)
     }
 
     /// A bulk write to a file goes through a rollback journal when no other

@@ -19,6 +19,12 @@ public protocol SyncStore: Sendable {
     /// meanwhile and nothing was written for it.
     func apply(_ writes: [SyncWrite]) async throws -> [Bool]
 
+    /// Stores todos pulled from the server that are not here, in one
+    /// transaction: each as a new todo created at `time`, holding its base's
+    /// fields, with that base. For each, false if its todo appeared or
+    /// changed here meanwhile and nothing was written for it.
+    func storePulls(_ pulls: [SyncBase], at time: Date) async throws -> [Bool]
+
     func syncSetting(_ key: String) async throws -> String?
 
     /// Stores settings together, one transaction; a nil value removes the key.

@@ -31,8 +31,11 @@ extension AppDatabase {
     /// creates them again from their own SQL, and DDL is transactional in
     /// SQLite, so a failure anywhere rolls back to the triggers as they were.
     ///
-    /// `ids`, if given, are the items' `idString`s, already formed by the caller.
-    static func insertMany(_ db: Database, _ items: [TodoItem], ids: [String]? = nil, queueForSync: Bool) throws {
+    /// `ids`, if given, are the items' `idString`s, already formed by the
+    /// caller. `items` may be a lazy collection: each is read once, in order.
+    static func insertMany<Items: RandomAccessCollection<TodoItem>>(
+        _ db: Database, _ items: Items, ids: [String]? = nil, queueForSync: Bool
+    ) throws where Items.Index == Int {
         guard !items.isEmpty else { return }
         precondition(ids == nil || ids?.count == items.count, "one id per item")
         guard db.isInsideTransaction else {
@@ -53,7 +56,7 @@ extension AppDatabase {
             db, into: "todo (id, text, searchText, isDone, createdAt, updatedAt, completedAt, idPrefixLength)", columns: 8
         )
         try insert.insert(count: items.count) { statement, index, first in
-            let item = items[index]
+            let item = items[items.startIndex + index]
             statement.bind(first, ids[index])
             statement.bind(first + 1, item.text)
             statement.bind(first + 2, TodoItem.searchKey(item.text))

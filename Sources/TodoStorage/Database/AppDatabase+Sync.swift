@@ -82,85 +82,79 @@ extension AppDatabase: SyncStore {
     }
 
     public func apply(_ writes: [SyncWrite]) async throws -> [Bool] {
+        try write { db in try writes.map { try Self.apply(db, $0) } }
+    }
+
+    public func storePulls(_ pulls: [SyncBase], at time: Date) async throws -> [Bool] {
         try StorageError.wrap(path: path) {
             try dbWriter.writeWithoutTransaction { db in
-                try Self.withBulkWriting(db, if: writes.count >= 1_000) {
-                    var applied: [Bool] = []
+                try Self.withBulkWriting(db, if: pulls.count >= 1_000) {
+                    var stored: [Bool] = []
                     try db.inTransaction(.immediate) {
-                        applied = try Self.apply(db, writes)
+                        stored = try Self.storePulls(db, pulls, at: time)
                         return .commit
                     }
-                    return applied
+                    return stored
                 }
             }
         }
     }
 
-    /// Applies steps one by one, or, when they insert many new todos (a first
-    /// sync), those inserts in bulk: the same rows and bookkeeping either way.
-    private static func apply(_ db: Database, _ writes: [SyncWrite]) throws -> [Bool] {
-        // Counted in place: filtering would copy every write.
-        var inserts = 0
-        for index in writes.indices {
-            if case .save = writes[index].todo { inserts += 1 }
-        }
-        guard inserts >= 1_000 else { return try writes.map { try apply(db, $0) } }
+    /// Stores each pull's todo as new, with the pull as its base; many at
+    /// once in bulk (a first sync). A pull whose todo is here by now, or has
+    /// a change queued (deleted here since the sync read), or that repeats
+    /// an earlier pull, is not stored: the next pass plans it again.
+    private static func storePulls(_ db: Database, _ pulls: [SyncBase], at time: Date) throws -> [Bool] {
+        let keys = pulls.map { $0.todoId.lowercasedString }
         let existing = try Int.fetchOne(db, sql: "SELECT count(*) FROM todo") ?? 0
-        let keys = writes.map { $0.todoId.lowercasedString }
-        guard prefersBulkInsert(count: inserts, existing: existing), isStrictlyIncreasing(keys) || Set(keys).count == keys.count else {
-            return try writes.map { try apply(db, $0) }
-        }
         let present = existing == 0 ? [] : try existingIds(db, keys)
-        let revs = try pendingRevs(db, keys)
-        var applied: [Bool] = []
-        applied.reserveCapacity(writes.count)
-        // Positions and items of the new todos: no copy of each write.
+        let queued = try pendingRevs(db, keys)
+        // A sync hands its pulls in order of their ids: then none repeats.
+        var seen: Set<String>? = isStrictlyIncreasing(keys) ? nil : []
+        var stored = [Bool](repeating: false, count: pulls.count)
         var new: [Int] = []
-        var items: [TodoItem] = []
-        for index in writes.indices {
-            let key = keys[index]
-            if case let .save(item) = writes[index].todo, !present.contains(key) {
-                let current = revs[key] == writes[index].expectedRev
-                if current {
-                    new.append(index)
-                    items.append(item)
-                }
-                applied.append(current)
-            } else {
-                applied.append(try apply(db, writes[index]))
+        new.reserveCapacity(pulls.count)
+        for (index, key) in keys.enumerated()
+        where !present.contains(key) && queued[key] == nil && seen?.insert(key).inserted ?? true {
+            stored[index] = true
+            new.append(index)
+        }
+        // The todos, built as they are inserted: a new todo, created now.
+        let items = new.lazy.map { index in
+            let fields = pulls[index].fields
+            return TodoItem(
+                id: pulls[index].todoId, text: fields.text, isDone: fields.isDone,
+                createdAt: time, completedAt: fields.isDone ? time : nil
+            )
+        }
+        if prefersBulkInsert(count: new.count, existing: existing) {
+            // Not queued as local changes: they came from the server.
+            try insertMany(db, items, ids: new.map { keys[$0] }, queueForSync: false)
+        } else {
+            for item in items {
+                try insert(db, item)
+            }
+            // The insert trigger queued each: they came from the server.
+            for index in new {
+                try db.executeCached(sql: "DELETE FROM syncPending WHERE todoId = ?", arguments: [keys[index]])
             }
         }
-        // Not queued as local changes: they came from the server, and each
-        // step's bookkeeping below clears its todo from the queue anyway.
-        try insertMany(db, items, ids: new.map { keys[$0] }, queueForSync: false)
         let setBase = try ChunkedInsert(db, into: "syncBase(todoId, remoteId, text, isDone, remoteVersion)", columns: 5, then: setBaseConflictClause)
-        let inFlight = try Set(String.fetchAll(db, sql: "SELECT todoId FROM syncCreateInFlight"))
-        // The usual pulled todo has only its base to store: those are stored
-        // together, in order with the others' bookkeeping.
-        var bases: [Int] = []
-        func storeBases() throws {
-            try setBase.insert(count: bases.count) { statement, row, first in
-                guard case let .set(base) = writes[bases[row]].base else { return }
-                statement.bind(first, keys[bases[row]])
-                statement.bind(first + 1, base.remoteId)
-                statement.bind(first + 2, base.fields.text)
-                statement.bind(first + 3, base.fields.isDone)
-                statement.bind(first + 4, base.remoteVersion.map(Int64.init))
-            }
-            bases.removeAll(keepingCapacity: true)
+        try setBase.insert(count: new.count) { statement, row, first in
+            let index = new[row]
+            statement.bind(first, keys[index])
+            statement.bind(first + 1, pulls[index].remoteId)
+            statement.bind(first + 2, pulls[index].fields.text)
+            statement.bind(first + 3, pulls[index].fields.isDone)
+            statement.bind(first + 4, pulls[index].remoteVersion.map(Int64.init))
         }
-        for index in new {
-            let key = keys[index]
-            if writes[index].conflicts.isEmpty, writes[index].expectedRev == nil, !inFlight.contains(key),
-               case .set = writes[index].base {
-                bases.append(index)
-            } else {
-                try storeBases()
-                try record(db, writes[index], key: key, inFlight: inFlight.contains(key), pending: writes[index].expectedRev != nil)
+        // A create of one of them that got no answer: the server has it, settled.
+        if try !isEmpty(db, "syncCreateInFlight") {
+            for index in new {
+                try db.executeCached(sql: "DELETE FROM syncCreateInFlight WHERE todoId = ?", arguments: [keys[index]])
             }
         }
-        try storeBases()
-        return applied
+        return stored
     }
 
     private static func apply(_ db: Database, _ step: SyncWrite) throws -> Bool {

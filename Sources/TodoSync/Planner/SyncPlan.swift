@@ -55,6 +55,18 @@ public struct SyncStep: Sendable, Hashable {
     public var conflicts: [SyncConflict]
 }
 
+extension SyncStep {
+    /// The base to store when this step only brings a server todo here: it
+    /// sends nothing, saves the server's fields as they are, records them as
+    /// the base, settles no conflict and waits for no change of ours.
+    /// Storing it as a new todo is right when the todo is not here.
+    public var pull: SyncBase? {
+        guard case .none = remote, case let .save(fields) = local, base == fields,
+              expectedRev == nil, conflicts.isEmpty, let remoteId else { return nil }
+        return SyncBase(todoId: todoId, remoteId: remoteId, fields: fields, remoteVersion: remoteVersion)
+    }
+}
+
 /// A field sync carries, named as conflicts show it.
 public enum SyncField: String, Sendable, Hashable, CaseIterable, Comparable {
     case text, done

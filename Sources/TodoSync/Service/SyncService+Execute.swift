@@ -22,10 +22,11 @@ extension SyncService {
     /// new base. A crash between the two leaves the base as it was, so the next
     /// sync sees the server already changed and only records it.
     ///
-    /// Steps with nothing to send (pulls, deletions here, bases to record) are
-    /// stored first, all in one transaction: a first sync pulling 100,000 todos
-    /// commits once, and the store can insert them in bulk. The local writes of
-    /// the other steps are gathered and stored a batch per transaction.
+    /// Steps with nothing to send are stored first: pulls of todos not here
+    /// all in one transaction (a first sync pulling 100,000 todos commits
+    /// once, and the store inserts them in bulk), then the others (deletions
+    /// here, bases to record, merges). The local writes of the other steps
+    /// are gathered and stored a batch per transaction.
     func execute(
         _ plan: SyncPlan, entries: [SyncEntry], kind: ServerKind,
         summary: inout SyncSummary, progress: @Sendable (SyncProgress) -> Void
@@ -39,14 +40,31 @@ extension SyncService {
         let total = plan.steps.count
         progress(SyncProgress(done: 0, total: total))
         // Steps are named by their place in the plan: 100,000 steps are not copied.
+        var pulls: [SyncBase] = []
+        var pullSteps: [Int] = []
         var batch = Batch()
-        for index in plan.steps.indices where plan.steps[index].remote == .none {
-            let step = plan.steps[index]
-            batch.append(index, localWrite(step, local: locals[step.todoId], remote: (step.remoteId, step.remoteVersion)))
+        var remoteSteps: [Int] = []
+        for index in plan.steps.indices {
+            guard case .none = plan.steps[index].remote else {
+                remoteSteps.append(index)
+                continue
+            }
+            let todoId = plan.steps[index].todoId
+            if let pull = plan.steps[index].pull, locals.isEmpty || locals[todoId] == nil {
+                pulls.append(pull)
+                pullSteps.append(index)
+            } else {
+                let step = plan.steps[index]
+                batch.append(index, localWrite(step, local: locals[todoId], remote: (step.remoteId, step.remoteVersion)))
+            }
         }
-        let localOnly = batch.count
+        let localOnly = pulls.count + batch.count
+        if !pulls.isEmpty {
+            let stored = try await store.storePulls(pulls, at: now())
+            record(steps: pullSteps, stored: stored, plan: plan, summary: &summary, outcome: &outcome)
+        }
         try await commit(&batch, plan: plan, summary: &summary, outcome: &outcome)
-        for (done, index) in plan.steps.indices.lazy.filter({ plan.steps[$0].remote != .none }).enumerated() {
+        for (done, index) in remoteSteps.enumerated() {
             if done % Self.batchSize == 0 {
                 progress(SyncProgress(done: localOnly + done, total: total))
             }
@@ -84,7 +102,13 @@ extension SyncService {
     ) async throws {
         guard batch.count > 0 else { return }
         let applied = try await store.apply(batch.writes)
-        for (index, stored) in zip(batch.steps, applied) {
+        record(steps: batch.steps, stored: applied, plan: plan, summary: &summary, outcome: &outcome)
+        batch = Batch()
+    }
+
+    /// Counts the steps whose local writes were stored; any other needs another pass.
+    private func record(steps: [Int], stored: [Bool], plan: SyncPlan, summary: inout SyncSummary, outcome: inout Outcome) {
+        for (index, stored) in zip(steps, stored) {
             if stored {
                 summary.count(plan.steps[index])
                 summary.conflicts += plan.steps[index].conflicts
@@ -92,7 +116,6 @@ extension SyncService {
                 outcome.retry("a todo changed here while syncing")
             }
         }
-        batch = Batch()
     }
 
     /// The server's side of a step: its id and version afterwards, or nil if

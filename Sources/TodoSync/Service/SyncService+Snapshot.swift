@@ -109,42 +109,49 @@ extension SyncService {
         }
         // Copies of one todo end up side by side, the first in list order first.
         sorted.sort { $0.key != $1.key ? $0.key < $1.key : $0.index < $1.index }
-        // Without a base, the first copy of a todo in the list is the one followed.
-        var remote: [(key: UUIDOrderKey, todoId: UUID, index: Int)] = []
-        remote.reserveCapacity(sorted.count)
+        // Without a base, the first copy of a todo in the list is the one
+        // followed; the others are dropped, in place.
         var copies: [(index: Int, note: String)] = []
-        for entry in sorted {
-            if let kept = remote.last, kept.key == entry.key {
-                copies.append((entry.index, "\(items[entry.index].id) (a second copy of \(items[kept.index].id))"))
+        var kept = 0
+        for position in sorted.indices {
+            let entry = sorted[position]
+            if kept > 0, sorted[kept - 1].key == entry.key {
+                copies.append((entry.index, "\(items[entry.index].id) (a second copy of \(items[sorted[kept - 1].index].id))"))
             } else {
-                remote.append(entry)
+                sorted[kept] = entry
+                kept += 1
             }
         }
+        sorted.removeLast(sorted.count - kept)
         let skipped = listing.skipped + copies.sorted { $0.index < $1.index }.map(\.note)
         // Todos the list lacks: queued here (maybe never pushed), or learnt while running.
         var extra: [UUID: RemoteTodo?] = [:]
         for (todoId, _) in try await store.pendingChanges() { extra[todoId] = .some(nil) }
         for (todoId, item) in known { extra[todoId] = item }
-        let listed = Set(extra.isEmpty ? [] : remote.map(\.todoId))
+        let listed = Set(extra.isEmpty ? [] : sorted.map(\.todoId))
         let others = extra.filter { !listed.contains($0.key) }
             .map { (key: $0.key.orderKey, todoId: $0.key, item: $0.value) }
             .sorted { $0.key < $1.key }
-        // Both runs in id order, merged.
-        var ordered: [(todoId: UUID, item: RemoteTodo?)] = []
-        ordered.reserveCapacity(remote.count + others.count)
+        // Both runs in id order, merged; an item is named by its place (an
+        // item of the list, else one of the others), not copied.
+        var ordered: [(todoId: UUID, item: Int)] = []
+        ordered.reserveCapacity(sorted.count + others.count)
         var next = others.startIndex
-        for entry in remote {
+        for entry in sorted {
             while next < others.endIndex, others[next].key < entry.key {
-                ordered.append((others[next].todoId, others[next].item))
+                ordered.append((others[next].todoId, -1 - next))
                 next += 1
             }
-            ordered.append((entry.todoId, items[entry.index]))
+            ordered.append((entry.todoId, entry.index))
         }
-        ordered += others[next...].map { ($0.todoId, $0.item) }
+        ordered += others.indices[next...].map { (others[$0].todoId, -1 - $0) }
         let rows = try await store.syncRows(todoIds: ordered.map(\.todoId))
         let entries = ordered.map { todoId, item in
             let row = rows[todoId]
-            return SyncEntry(todoId: todoId, base: row?.base, local: row?.local, remote: item, pendingRev: row?.pendingRev)
+            return SyncEntry(
+                todoId: todoId, base: row?.base, local: row?.local,
+                remote: item >= 0 ? items[item] : others[-1 - item].item, pendingRev: row?.pendingRev
+            )
         }
         return Snapshot(entries: entries, kind: kind, cursor: listing.cursor, skipped: skipped)
     }
