@@ -41,7 +41,6 @@ extension SyncService {
         progress(SyncProgress(done: 0, total: total))
         // Steps are named by their place in the plan: 100,000 steps are not copied.
         var pulls: [SyncBase] = []
-        var pullSteps: [Int] = []
         var batch = Batch()
         var remoteSteps: [Int] = []
         for index in plan.steps.indices {
@@ -52,7 +51,6 @@ extension SyncService {
             let todoId = plan.steps[index].todoId
             if let pull = plan.steps[index].pull, locals.isEmpty || locals[todoId] == nil {
                 pulls.append(pull)
-                pullSteps.append(index)
             } else {
                 let step = plan.steps[index]
                 batch.append(index, localWrite(step, local: locals[todoId], remote: (step.remoteId, step.remoteVersion)))
@@ -60,8 +58,11 @@ extension SyncService {
         }
         let localOnly = pulls.count + batch.count
         if !pulls.isEmpty {
+            // A pull counts as pulled and settles no conflict: its step is not read again.
             let stored = try await store.storePulls(pulls, at: now())
-            record(steps: pullSteps, stored: stored, plan: plan, summary: &summary, outcome: &outcome)
+            let count = stored.lazy.filter { $0 }.count
+            summary.pulled += count
+            if count < stored.count { outcome.retry("a todo changed here while syncing") }
         }
         try await commit(&batch, plan: plan, summary: &summary, outcome: &outcome)
         for (done, index) in remoteSteps.enumerated() {
