@@ -76,6 +76,17 @@ def main():
             known = [p for p in peers if p is not None]
             speedup = f"{min(known) / ours:.0f}x faster" if known else "–"
             print(f"| {label} | {size:,} | {ms(ours)} | {ms(floor)} | {ratio} | {ms(peers[0])} | {ms(peers[1])} | {speedup} |")
+    spawn = medians.get(("process-start", 0, "true"))
+    if spawn is not None:
+        print(f"\nStarting a process that does nothing (`/bin/true`) takes {ms(spawn)} here: no command takes less.")
+        for name, label in (("add", "todo add"), ("done", "todo done ID")):
+            for size in sizes:
+                peer = medians.get((name, size, "todo.txt"))
+                if peer is not None and size == max(s for (n, s, t) in medians if n == name and t == "todo.txt"):
+                    floor = medians.get((name, size, "sqlite3"))
+                    shell = f"; the sqlite3 shell doing the same SQL takes {ms(floor)}" if floor else ""
+                    print(f"20x faster than todo.txt's {label} at {size:,} todos ({ms(peer)}) would mean {ms(peer / 20)},"
+                          f" {peer / 20 / spawn:.1f}x the cost of starting a process{shell}.")
     if figures:
         print("\n| figure | todos | value |")
         print("|---|---:|---:|")
