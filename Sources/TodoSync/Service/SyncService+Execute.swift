@@ -103,13 +103,7 @@ extension SyncService {
     ) async throws {
         guard batch.count > 0 else { return }
         let applied = try await store.apply(batch.writes)
-        record(steps: batch.steps, stored: applied, plan: plan, summary: &summary, outcome: &outcome)
-        batch = Batch()
-    }
-
-    /// Counts the steps whose local writes were stored; any other needs another pass.
-    private func record(steps: [Int], stored: [Bool], plan: SyncPlan, summary: inout SyncSummary, outcome: inout Outcome) {
-        for (index, stored) in zip(steps, stored) {
+        for (index, stored) in zip(batch.steps, applied) {
             if stored {
                 summary.count(plan.steps[index])
                 summary.conflicts += plan.steps[index].conflicts
@@ -117,6 +111,7 @@ extension SyncService {
                 outcome.retry("a todo changed here while syncing")
             }
         }
+        batch = Batch()
     }
 
     /// The server's side of a step: its id and version afterwards, or nil if
