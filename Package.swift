@@ -36,6 +36,7 @@ let package = Package(
                 .embedInCode("0001_create_todo.sql"),
                 .embedInCode("0002_sync.sql"),
                 .embedInCode("0003_search_scan_index.sql"),
+                .embedInCode("0004_search_without_column_sizes.sql"),
                 .embedInCode("server_0001_create_item.sql"),
             ],
             swiftSettings: strict

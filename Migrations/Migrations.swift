@@ -16,6 +16,10 @@ public enum AppMigrations {
         Migration(identifier: "0001_create_todo", sql: text(PackageResources._001_create_todo_sql)),
         Migration(identifier: "0002_sync", sql: text(PackageResources._002_sync_sql)),
         Migration(identifier: "0003_search_scan_index", sql: text(PackageResources._003_search_scan_index_sql)),
+        Migration(
+            identifier: "0004_search_without_column_sizes",
+            sql: text(PackageResources._004_search_without_column_sizes_sql)
+        ),
     ]
 
     private static func text(_ bytes: [UInt8]) -> String {

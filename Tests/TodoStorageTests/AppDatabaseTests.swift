@@ -146,6 +146,50 @@ struct AppDatabaseTests {
         #expect(!plan.joined().contains("TEMP B-TREE"), "newest first without sorting: \(plan)")
     }
 
+    @Test func aSearchIndexWithColumnSizesIsRebuiltWithoutThemAndFindsTheSameTodos() throws {
+        // A file as migration 0003 left it: a search index that kept token counts.
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("todo-\(UUID().uuidString).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let queue = try DatabaseQueue(path: path)
+        var migrator = DatabaseMigrator()
+        for migration in AppMigrations.all.prefix(3) {
+            migrator.registerMigration(migration.identifier) { try $0.execute(sql: migration.sql) }
+        }
+        try migrator.migrate(queue)
+        let milk = todo("Milk", at: 1_000), mint = todo("mint tea", at: 2_000), bread = todo("Crème brûlée", at: 3_000, done: true)
+        for item in [milk, mint, bread] {
+            try queue.write { db in
+                try db.execute(
+                    sql: "INSERT INTO todo (id, text, searchText, isDone, createdAt, updatedAt, completedAt) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    arguments: [
+                        item.idString, item.text, TodoItem.searchKey(item.text), item.isDone,
+                        item.createdAt.millisecondsSince1970, item.updatedAt.millisecondsSince1970,
+                        item.completedAt?.millisecondsSince1970,
+                    ]
+                )
+            }
+        }
+        #expect(try queue.read { try Bool.fetchOne($0, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'todoSearch_docsize')") } == true)
+        try queue.close()
+
+        let db = try AppDatabase.open(path: path)
+        let (hasSizes, sql) = try db.dbWriter.read { db in
+            (try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'todoSearch_docsize')"),
+             try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'todoSearch'"))
+        }
+        #expect(hasSizes == false)
+        #expect(sql?.contains("columnsize = 0") == true)
+        // Three characters and more go through the index: the todos written before are in it.
+        #expect(try db.fetchListed(TodoRequest(status: .all, query: "MINT")).map(\.item) == [mint])
+        #expect(try db.fetchListed(TodoRequest(status: .all, query: "CRÈME")).map(\.item) == [bread])
+        // Its triggers feed the new index; a deletion leaves it.
+        let oat = todo("oat milk", at: 4_000)
+        try db.insertTodo(oat)
+        try db.deleteTodos(ids: [milk.id])
+        #expect(try db.fetchListed(TodoRequest(status: .all, query: "milk")).map(\.item) == [oat])
+        try db.dbWriter.write { try $0.execute(sql: "INSERT INTO todoSearch(todoSearch, rank) VALUES ('integrity-check', 1)") }
+    }
+
     @Test func aDatabaseFromTheLastVersionIsMigratedWithItsTodos() throws {
         // A file as the previous release left it: migrations 0001 and 0002 only.
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("todo-\(UUID().uuidString).sqlite").path
