@@ -78,21 +78,32 @@ struct EndToEndTests {
 }
 
 /// The command line's own rules: help, usage errors, one sync at a time.
-struct SyncCommandTests {
-    static func temporaryDatabase() -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("todo-sync-cli-\(UUID().uuidString).sqlite").path
+/// Each test gets a folder of its own, removed when the test ends.
+final class SyncCommandTests {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("todo-sync-cli-\(UUID().uuidString)")
+
+    init() throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    func temporaryDatabase() -> String {
+        folder.appendingPathComponent("todo-\(UUID().uuidString).sqlite").path
     }
 
     @Test func helpHasExamples() throws {
-        let sync = try todo(["sync", "--help"], database: Self.temporaryDatabase())
+        let sync = try todo(["sync", "--help"], database: temporaryDatabase())
         for text in ["--server", "--token", "--prefer", "--dry-run", "--force", "Examples:"] {
             #expect(sync.out.contains(text), "\(text)")
         }
-        #expect(try todo(["status", "--help"], database: Self.temporaryDatabase()).out.contains("Examples:"))
+        #expect(try todo(["status", "--help"], database: temporaryDatabase()).out.contains("Examples:"))
     }
 
     @Test func badOptionsAreUsageErrors() throws {
-        let database = Self.temporaryDatabase()
+        let database = temporaryDatabase()
         #expect(try todo(["sync", "--prefer", "mine"], database: database).status == 64)
         #expect(try todo(["sync", "--server-kind", "couchdb"], database: database).status == 64)
         let badURL = try todo(["sync", "--server", "localhost"], database: database)
@@ -100,14 +111,14 @@ struct SyncCommandTests {
     }
 
     @Test func otherCommandsNeverMentionSync() throws {
-        let database = Self.temporaryDatabase()
+        let database = temporaryDatabase()
         let added = try todo(["add", "buy milk"], database: database)
         #expect(!(added.out + added.err).lowercased().contains("sync"))
         #expect(!(try todo(["list"], database: database).out.lowercased().contains("sync")))
     }
 
     @Test func aSecondSyncOnTheSameDatabaseRefusesClearly() throws {
-        let database = Self.temporaryDatabase()
+        let database = temporaryDatabase()
         let descriptor = open(database + ".sync-lock", O_RDWR | O_CREAT, 0o644)
         defer { close(descriptor) }
         #expect(flock(descriptor, LOCK_EX | LOCK_NB) == 0)

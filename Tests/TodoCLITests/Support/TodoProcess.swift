@@ -1,7 +1,8 @@
 import Foundation
 
-/// Runs the built `todo` binary, as a user would, on its own database.
-struct TodoProcess {
+/// Runs the built `todo` binary, as a user would, on its own database, in a
+/// temporary folder removed when the test is done with it.
+final class TodoProcess: Sendable {
     struct Result {
         var status: Int32
         var stdout: String
@@ -16,6 +17,10 @@ struct TodoProcess {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("todo-cli-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: directory)
     }
 
     /// The `todo` executable built beside this test bundle.
