@@ -55,20 +55,33 @@ struct BulkInsertTests {
         try db.dbWriter.write { try $0.execute(sql: "INSERT INTO todoSearch(todoSearch, rank) VALUES ('integrity-check', 1)") }
     }
 
-    static func triggers(_ db: AppDatabase) throws -> [String] {
-        try db.dbWriter.read { try String.fetchAll($0, sql: "SELECT sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name") }
+    /// The triggers and indexes: a bulk insert drops some and must leave them as they were.
+    static func schema(_ db: AppDatabase) throws -> [String] {
+        try db.dbWriter.read {
+            try String.fetchAll($0, sql: """
+                SELECT type || ' ' || name || ' ON ' || tbl_name || ': ' || sql FROM sqlite_master
+                WHERE type IN ('trigger', 'index') AND sql IS NOT NULL ORDER BY name
+                """)
+        }
+    }
+
+    /// SQLite's own check: among others, every index holds exactly the table's rows.
+    static func checkIntegrity(_ db: AppDatabase) throws {
+        #expect(try db.dbWriter.read { try String.fetchAll($0, sql: "PRAGMA integrity_check") } == ["ok"])
     }
 
     @Test func anImportInBulkLeavesWhatInsertingOneByOneLeaves() throws {
         let items = Self.todos(1_500)
         let bulk = try AppDatabase.inMemory()
-        let triggers = try Self.triggers(bulk)
+        let schema = try Self.schema(bulk)
+        #expect(schema.contains { $0.hasPrefix("index todo_on_createdAt ON todo") })
         #expect(try bulk.importTodos(items) == ImportSummary(inserted: 1_500, updated: 0, unchanged: 0))
         let oneByOne = try AppDatabase.inMemory()
         for item in items { try oneByOne.insertTodo(item) }
         #expect(try Self.contents(bulk) == Self.contents(oneByOne))
         #expect(try Self.contents(bulk).pending.count == 1_500)
-        #expect(try Self.triggers(bulk) == triggers)
+        #expect(try Self.schema(bulk) == schema)
+        try Self.checkIntegrity(bulk)
         try Self.checkSearchIndex(bulk)
     }
 
@@ -95,16 +108,17 @@ struct BulkInsertTests {
         try Self.checkSearchIndex(db)
     }
 
-    @Test func aFailedBulkInsertWritesNothingAndKeepsItsTriggers() throws {
+    @Test(arguments: [0, 10])
+    func aFailedBulkInsertWritesNothingAndKeepsItsTriggersAndIndexes(todosBefore: Int) throws {
         let db = try AppDatabase.inMemory()
-        _ = try db.importTodos(Self.todos(10, seed: 3))
+        _ = try db.importTodos(Self.todos(todosBefore, seed: 3))
         let before = try Self.contents(db)
-        let triggers = try Self.triggers(db)
+        let schema = try Self.schema(db)
         var items = Self.todos(1_500, seed: 4)
         items.append(items[700]) // the second copy fails the insert half way
         #expect(throws: StorageError.self) { try db.importTodos(items) }
         #expect(try Self.contents(db) == before)
-        #expect(try Self.triggers(db) == triggers)
+        #expect(try Self.schema(db) == schema)
         // The triggers still index and queue what comes next.
         let milk = TodoItem(id: UUID(), text: "oat milk", createdAt: Date(millisecondsSince1970: 99))
         try db.insertTodo(milk)
@@ -189,7 +203,10 @@ struct BulkInsertTests {
         let pulls = Self.pulls(items)
         let bulk = try AppDatabase.inMemory()
         let oneByOne = try AppDatabase.inMemory()
+        let schema = try Self.schema(bulk)
         #expect(try await bulk.storePulls(pulls, at: Self.pulledAt) == Array(repeating: true, count: items.count))
+        #expect(try Self.schema(bulk) == schema)
+        try Self.checkIntegrity(bulk)
         for write in Self.writes(pulls, at: Self.pulledAt) { _ = try await oneByOne.apply([write]) }
         #expect(try Self.rows(bulk) == Self.rows(oneByOne))
         #expect(try Self.contents(bulk) == Self.contents(oneByOne))
