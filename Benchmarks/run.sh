@@ -60,6 +60,36 @@ bench() {
         --export-json "$results/$name@$size@$tool.json" "$(printf '%q ' "$@")" >/dev/null 2>"$results/$name@$size@$tool.err" \
         || { echo "run.sh: $name ($tool, $size) failed: $(tail -3 "$results/$name@$size@$tool.err")" >&2; return 1; }
 }
+# bench_alternating NAME SIZE PREPARE OURS FLOOR: like bench for `todo` (OURS,
+# after PREPARE) and the sqlite3 floor (FLOOR), but one run of each in turn, so
+# the machine's drift (up to 30% between minutes here) weighs on both alike.
+# For the long runs (a first sync), where that drift moves the ratio most.
+bench_alternating() {
+    local name=$1 size=$2 prepare=$3 ours=$4 floor=$5 tool run
+    local pairs=$([ "$quick" = 1 ] && echo 3 || echo 10)
+    { bash -c "$prepare" && bash -c "$ours" && bash -c "$floor"; } >/dev/null 2>&1 || true # warm-up
+    for run in $(seq "$pairs"); do
+        for tool in todo sqlite3; do
+            local options=() timed=$floor
+            [ "$tool" = todo ] && options=(--prepare "$prepare") && timed=$ours
+            hyperfine --runs 1 -N --style none "${options[@]}" --export-json "$results/$name@$size@$tool.$run.part" \
+                "$timed" >/dev/null 2>"$results/$name@$size@$tool.err" \
+                || { echo "run.sh: $name ($tool, $size) failed: $(tail -3 "$results/$name@$size@$tool.err")" >&2; return 1; }
+        done
+    done
+    for tool in todo sqlite3; do
+        python3 - "$results/$name@$size@$tool" <<'MERGE'
+import glob, json, statistics, sys
+parts = [json.load(open(path))["results"][0] for path in sorted(glob.glob(sys.argv[1] + ".*.part"))]
+times = [time for part in parts for time in part["times"]]
+json.dump({"results": [dict(parts[0], times=times, mean=statistics.mean(times), median=statistics.median(times),
+                            stddev=statistics.stdev(times) if len(times) > 1 else None,
+                            min=min(times), max=max(times))]}, open(sys.argv[1] + ".json", "w"))
+MERGE
+        rm -f "$results/$name@$size@$tool".*.part
+    done
+}
+
 # record NAME SIZE TOOL VALUE UNIT: a figure not timed by hyperfine.
 record() { printf '{"name":"%s","size":%s,"tool":"%s","value":%s,"unit":"%s"}\n' "$@" >> "$results/figures.jsonl"; }
 sql() { sqlite3 -cmd "PRAGMA synchronous=NORMAL" "$@"; }
@@ -174,9 +204,8 @@ curl -sf -o "$dir/list.json" "$url/todos"
 rm -f "$dir/floor.sqlite"
 sqlite3 "$dir/floor.sqlite" "CREATE TABLE todo(id TEXT PRIMARY KEY, title TEXT, completed INTEGER); INSERT INTO todo SELECT json_extract(value, '\$.id'), json_extract(value, '\$.title'), json_extract(value, '\$.completed') FROM json_each(readfile('$dir/list.json'))"
 FLOOR
-    bench "first-sync-$kind" "$size" todo --prepare "rm -f $replica $replica-wal $replica-shm" -- \
-        "$todo" sync --server "$url" --database "$replica"
-    bench "first-sync-$kind" "$size" sqlite3 -- bash "$dir/floor-first-sync.sh"
+    bench_alternating "first-sync-$kind" "$size" "$(printf 'rm -f %q %q %q' "$replica" "$replica-wal" "$replica-shm")" \
+        "$(printf '%q sync --server %q --database %q' "$todo" "$url" "$replica")" "$(printf 'bash %q' "$dir/floor-first-sync.sh")"
     "$todo" sync --server "$url" --database "$replica" >/dev/null
     bench "noop-sync-$kind" "$size" todo -- "$todo" sync --database "$replica"
     bench "noop-sync-$kind" "$size" sqlite3 -- curl -sf -o /dev/null "$url/todos"
