@@ -172,6 +172,26 @@ struct BulkInsertTests {
         try Self.checkSearchIndex(bulk)
     }
 
+    /// A base left for a todo that is neither here nor queued (no path of
+    /// sync leaves one, but a file may hold one) is replaced by the pull, as
+    /// `apply` replaces it, in bulk or not: the pull is the server's state now.
+    @Test(arguments: [40, 1_500])
+    func aPullOverALeftoverBaseReplacesIt(count: Int) async throws {
+        let items = Self.todos(count, seed: 13)
+        var pulls = Self.pulls(items)
+        pulls[7].fields.text = "new title"
+        let db = try AppDatabase.inMemory()
+        try await db.dbWriter.write { conn in
+            try conn.execute(sql: "INSERT INTO syncBase(todoId, remoteId, text, isDone) VALUES (?, 'old', 'old title', 0)",
+                             arguments: [items[7].idString])
+        }
+        #expect(try await db.storePulls(pulls, at: Self.pulledAt).allSatisfy { $0 })
+        let reference = try AppDatabase.inMemory()
+        for write in Self.writes(pulls, at: Self.pulledAt) { _ = try await reference.apply([write]) }
+        #expect(try Self.contents(db) == Self.contents(reference))
+        #expect(try await db.baseCount() == count)
+    }
+
     @Test func aPullOfATodoQueuedHereOrRepeatedIsNotStored() async throws {
         let db = try AppDatabase.inMemory()
         let items = Self.todos(30, seed: 12)

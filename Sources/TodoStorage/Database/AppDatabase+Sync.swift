@@ -139,7 +139,10 @@ extension AppDatabase: SyncStore {
                 try db.executeCached(sql: "DELETE FROM syncPending WHERE todoId = ?", arguments: [keys[index]])
             }
         }
-        let setBase = try ChunkedInsert(db, into: "syncBase(todoId, remoteId, text, isDone, remoteVersion)", columns: 5, then: setBaseConflictClause)
+        // Into an empty table (a first sync) nothing can conflict: a plain
+        // insert spares SQLite the upsert's conflict handling per row.
+        let setBase = try ChunkedInsert(db, into: "syncBase(todoId, remoteId, text, isDone, remoteVersion)", columns: 5,
+                                        then: isEmpty(db, "syncBase") ? "" : setBaseConflictClause)
         try setBase.insert(count: new.count) { statement, row, first in
             let index = new[row]
             statement.bind(first, keys[index])
