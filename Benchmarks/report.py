@@ -76,6 +76,12 @@ def main():
             known = [p for p in peers if p is not None]
             speedup = f"{min(known) / ours:.0f}x faster" if known else "–"
             print(f"| {label} | {size:,} | {ms(ours)} | {ms(floor)} | {ratio} | {ms(peers[0])} | {ms(peers[1])} | {speedup} |")
+    for name, label in (("add-in-turns", "todo add"), ("done-in-turns", "todo done ID")):
+        timed = sorted((size, value) for (n, size, _), value in medians.items() if n == name)
+        if len(timed) == 2:
+            (small, first), (large, second) = timed
+            print(f"\n{label} timed in turns, one run at each size alternately: {ms(first)} at {small:,} todos,"
+                  f" {ms(second)} at {large:,} ({second / first - 1:+.0%}).")
     spawn = medians.get(("process-start", 0, "true"))
     if spawn is not None:
         print(f"\nStarting a process that does nothing (`/bin/true`) takes {ms(spawn)} here: no command takes less.")

@@ -7,7 +7,7 @@
 # Builds release binaries, generates seeded data sets (Benchmarks/generate.py),
 # times whole processes with hyperfine after warm-up, and prints a markdown table
 # of medians with the ratio of each todo figure to its floor and to each peer.
-# --quick: size 1000 only, few runs: checks that the script works (CI runs it).
+# --quick: sizes 1000 and 2000 only, few runs: checks that the script works (CI runs it).
 # Needs: swift, python3, sqlite3, hyperfine; optional: wrk (server throughput),
 # task (Taskwarrior 2.6), todo-txt (todo.txt CLI).
 set -euo pipefail
@@ -28,7 +28,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 if [ "$quick" = 1 ]; then
-    sizes=1000; runs=(--warmup 1 --runs 3); wrk_time=2s
+    sizes=1000,2000; runs=(--warmup 1 --runs 3); wrk_time=2s
 else
     runs=(--warmup 3 --min-runs 10); wrk_time=10s
 fi
@@ -60,25 +60,29 @@ bench() {
         --export-json "$results/$name@$size@$tool.json" "$(printf '%q ' "$@")" >/dev/null 2>"$results/$name@$size@$tool.err" \
         || { echo "run.sh: $name ($tool, $size) failed: $(tail -3 "$results/$name@$size@$tool.err")" >&2; return 1; }
 }
-# bench_alternating NAME SIZE PREPARE OURS FLOOR: like bench for `todo` (OURS,
-# after PREPARE) and the sqlite3 floor (FLOOR), but one run of each in turn, so
-# the machine's drift (up to 30% between minutes here) weighs on both alike.
-# For the long runs (a first sync), where that drift moves the ratio most.
-bench_alternating() {
-    local name=$1 size=$2 prepare=$3 ours=$4 floor=$5 tool run
-    local pairs=$([ "$quick" = 1 ] && echo 3 || echo 10)
-    { bash -c "$prepare" && bash -c "$ours" && bash -c "$floor"; } >/dev/null 2>&1 || true # warm-up
-    for run in $(seq "$pairs"); do
-        for tool in todo sqlite3; do
-            local options=() timed=$floor
-            [ "$tool" = todo ] && options=(--prepare "$prepare") && timed=$ours
-            hyperfine --runs 1 -N --style none "${options[@]}" --export-json "$results/$name@$size@$tool.$run.part" \
-                "$timed" >/dev/null 2>"$results/$name@$size@$tool.err" \
-                || { echo "run.sh: $name ($tool, $size) failed: $(tail -3 "$results/$name@$size@$tool.err")" >&2; return 1; }
+# bench_turns NAME [SIZE TOOL PREPARE COMMAND]...: like bench for each COMMAND
+# (after PREPARE, if not empty), but one run of each in turn, so the machine's
+# drift (up to 30% between minutes here) weighs on all alike. For figures
+# compared with each other when minutes apart would decide: a first sync and its
+# floor, and add and done at the smallest and the largest size.
+bench_turns() {
+    local name=$1; shift
+    local pairs=$([ "$quick" = 1 ] && echo 3 || echo 15) run entry
+    local entries=()
+    while [ $# -gt 0 ]; do entries+=("$1@$2"); local "prepare_${#entries[@]}=$3" "command_${#entries[@]}=$4"; shift 4; done
+    for run in 0 $(seq "$pairs"); do # run 0 warms up
+        for entry in "${!entries[@]}"; do
+            local key="$name@${entries[$entry]}" prepare_var="prepare_$((entry + 1))" command_var="command_$((entry + 1))"
+            local options=()
+            [ -n "${!prepare_var}" ] && options=(--prepare "${!prepare_var}")
+            hyperfine --runs 1 -N --style none "${options[@]}" --export-json "$results/$key.$run.part" \
+                "${!command_var}" >/dev/null 2>"$results/$key.err" \
+                || { echo "run.sh: $key failed: $(tail -3 "$results/$key.err")" >&2; return 1; }
+            [ "$run" = 0 ] && rm -f "$results/$key.0.part"
         done
     done
-    for tool in todo sqlite3; do
-        python3 - "$results/$name@$size@$tool" <<'MERGE'
+    for entry in "${entries[@]}"; do
+        python3 - "$results/$name@$entry" <<'MERGE'
 import glob, json, statistics, sys
 parts = [json.load(open(path))["results"][0] for path in sorted(glob.glob(sys.argv[1] + ".*.part"))]
 times = [time for part in parts for time in part["times"]]
@@ -86,7 +90,7 @@ json.dump({"results": [dict(parts[0], times=times, mean=statistics.mean(times), 
                             stddev=statistics.stdev(times) if len(times) > 1 else None,
                             min=min(times), max=max(times))]}, open(sys.argv[1] + ".json", "w"))
 MERGE
-        rm -f "$results/$name@$size@$tool".*.part
+        rm -f "$results/$name@$entry".*.part
     done
 }
 
@@ -171,6 +175,22 @@ for size in "${size_list[@]}"; do
     fi
 done
 
+# add and done at the smallest and the largest size again, in turns: the target is
+# that the largest costs no more than the smallest, and the minutes between their
+# runs above would let the machine's drift decide it.
+if [ "${#size_list[@]}" -gt 1 ]; then
+    turns_add=() turns_done=()
+    for size in "${size_list[0]}" "$largest"; do
+        db=$work/$size/todo.sqlite
+        target=$(sqlite3 "$db" "SELECT id FROM todo WHERE isDone = 0 ORDER BY createdAt LIMIT 1")
+        turns_add+=("$size" todo "" "$(printf '%q add %q --database %q' "$todo" "benchmark todo" "$db")")
+        turns_done+=("$size" todo "$(printf '%q undone %q --database %q' "$todo" "$target" "$db")"
+                     "$(printf '%q done %q --database %q' "$todo" "$target" "$db")")
+    done
+    bench_turns add-in-turns "${turns_add[@]}"
+    bench_turns done-in-turns "${turns_done[@]}"
+fi
+
 # ---- todo-server and todo sync on loopback ----------------------------------------
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 wait_for() { for _ in $(seq 100); do curl -s -o /dev/null "$1" && return 0; sleep 0.1; done; echo "run.sh: nothing answers at $1" >&2; return 1; }
@@ -204,8 +224,10 @@ curl -sf -o "$dir/list.json" "$url/todos"
 rm -f "$dir/floor.sqlite"
 sqlite3 "$dir/floor.sqlite" "CREATE TABLE todo(id TEXT PRIMARY KEY, title TEXT, completed INTEGER); INSERT INTO todo SELECT json_extract(value, '\$.id'), json_extract(value, '\$.title'), json_extract(value, '\$.completed') FROM json_each(readfile('$dir/list.json'))"
 FLOOR
-    bench_alternating "first-sync-$kind" "$size" "$(printf 'rm -f %q %q %q' "$replica" "$replica-wal" "$replica-shm")" \
-        "$(printf '%q sync --server %q --database %q' "$todo" "$url" "$replica")" "$(printf 'bash %q' "$dir/floor-first-sync.sh")"
+    bench_turns "first-sync-$kind" \
+        "$size" todo "$(printf 'rm -f %q %q %q' "$replica" "$replica-wal" "$replica-shm")" \
+            "$(printf '%q sync --server %q --database %q' "$todo" "$url" "$replica")" \
+        "$size" sqlite3 "" "$(printf 'bash %q' "$dir/floor-first-sync.sh")"
     "$todo" sync --server "$url" --database "$replica" >/dev/null
     bench "noop-sync-$kind" "$size" todo -- "$todo" sync --database "$replica"
     bench "noop-sync-$kind" "$size" sqlite3 -- curl -sf -o /dev/null "$url/todos"
