@@ -54,9 +54,9 @@ extension AppDatabase {
             try db.execute(sql: "DROP TRIGGER \(trigger.name.quotedDatabaseIdentifier)")
         }
         // Into an empty table, the secondary indexes are built once the rows
-        // are in, by sorting, instead of row by row in createdAt order, which
-        // is random: 65 ms less for 100,000 todos, and denser index pages.
-        // (`id`'s own UNIQUE index stays: a sync inserts in id order.)
+        // are in, by sorting, instead of row by row (a descent and a balance
+        // per row and index): 65 ms less for 100,000 todos, and denser pages.
+        // (`id`'s own UNIQUE index stays: it enforces that ids do not repeat.)
         let indexes = lastSeq == nil
             ? try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'todo' AND sql IS NOT NULL")
                 .map { (name: $0["name"] as String, sql: $0["sql"] as String) }
