@@ -105,6 +105,7 @@ let package = Package(
         .testTarget(
             name: "TodoStorageTests",
             dependencies: [
+                "TestSupport",
                 "TodoCore",
                 "TodoMigrations",
                 "TodoStorage",

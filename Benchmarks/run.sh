@@ -67,22 +67,21 @@ bench() {
 # floor, and add and done at the smallest and the largest size.
 bench_turns() {
     local name=$1; shift
-    local pairs=$([ "$quick" = 1 ] && echo 3 || echo 15) run entry
-    local entries=()
-    while [ $# -gt 0 ]; do entries+=("$1@$2"); local "prepare_${#entries[@]}=$3" "command_${#entries[@]}=$4"; shift 4; done
+    local pairs=$([ "$quick" = 1 ] && echo 3 || echo 15) run index
+    local keys=() prepares=() commands=()
+    while [ $# -gt 0 ]; do keys+=("$name@$1@$2"); prepares+=("$3"); commands+=("$4"); shift 4; done
     for run in 0 $(seq "$pairs"); do # run 0 warms up
-        for entry in "${!entries[@]}"; do
-            local key="$name@${entries[$entry]}" prepare_var="prepare_$((entry + 1))" command_var="command_$((entry + 1))"
-            local options=()
-            [ -n "${!prepare_var}" ] && options=(--prepare "${!prepare_var}")
+        for index in "${!keys[@]}"; do
+            local key=${keys[$index]} options=()
+            [ -n "${prepares[$index]}" ] && options=(--prepare "${prepares[$index]}")
             hyperfine --runs 1 -N --style none "${options[@]}" --export-json "$results/$key.$run.part" \
-                "${!command_var}" >/dev/null 2>"$results/$key.err" \
+                "${commands[$index]}" >/dev/null 2>"$results/$key.err" \
                 || { echo "run.sh: $key failed: $(tail -3 "$results/$key.err")" >&2; return 1; }
             [ "$run" = 0 ] && rm -f "$results/$key.0.part"
         done
     done
-    for entry in "${entries[@]}"; do
-        python3 - "$results/$name@$entry" <<'MERGE'
+    for key in "${keys[@]}"; do
+        python3 - "$results/$key" <<'MERGE'
 import glob, json, statistics, sys
 parts = [json.load(open(path))["results"][0] for path in sorted(glob.glob(sys.argv[1] + ".*.part"))]
 times = [time for part in parts for time in part["times"]]
@@ -90,7 +89,7 @@ json.dump({"results": [dict(parts[0], times=times, mean=statistics.mean(times), 
                             stddev=statistics.stdev(times) if len(times) > 1 else None,
                             min=min(times), max=max(times))]}, open(sys.argv[1] + ".json", "w"))
 MERGE
-        rm -f "$results/$name@$entry".*.part
+        rm -f "$results/$key".*.part
     done
 }
 

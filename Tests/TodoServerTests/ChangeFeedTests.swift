@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import TestSupport
 import Testing
 import TodoServer
 
@@ -93,11 +94,5 @@ struct ChangeFeedTests {
             #expect(feed["cursor"] == .string(String(Int(cursor)! + 1)))
             #expect(try await client.send(.get, "/todos?_since=0").json["deleted"]?.count == 1)
         }
-    }
-}
-
-func removeDatabase(at path: String) {
-    for suffix in ["", "-wal", "-shm"] {
-        try? FileManager.default.removeItem(atPath: path + suffix)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TestSupport
 import Testing
 import TodoCore
 import TodoMigrations
@@ -148,29 +149,12 @@ struct AppDatabaseTests {
 
     @Test func aSearchIndexWithColumnSizesIsRebuiltWithoutThemAndFindsTheSameTodos() throws {
         // A file as migration 0003 left it: a search index that kept token counts.
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("todo-\(UUID().uuidString).sqlite").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let queue = try DatabaseQueue(path: path)
-        var migrator = DatabaseMigrator()
-        for migration in AppMigrations.all.prefix(3) {
-            migrator.registerMigration(migration.identifier) { try $0.execute(sql: migration.sql) }
-        }
-        try migrator.migrate(queue)
         let milk = todo("Milk", at: 1_000), mint = todo("mint tea", at: 2_000), bread = todo("Crème brûlée", at: 3_000, done: true)
-        for item in [milk, mint, bread] {
-            try queue.write { db in
-                try db.execute(
-                    sql: "INSERT INTO todo (id, text, searchText, isDone, createdAt, updatedAt, completedAt) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    arguments: [
-                        item.idString, item.text, TodoItem.searchKey(item.text), item.isDone,
-                        item.createdAt.millisecondsSince1970, item.updatedAt.millisecondsSince1970,
-                        item.completedAt?.millisecondsSince1970,
-                    ]
-                )
-            }
-        }
-        #expect(try queue.read { try Bool.fetchOne($0, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'todoSearch_docsize')") } == true)
-        try queue.close()
+        let path = try Self.olderDatabase(migrations: 3, holding: [milk, mint, bread])
+        defer { removeDatabase(at: path) }
+        #expect(try DatabaseQueue(path: path).read {
+            try Bool.fetchOne($0, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'todoSearch_docsize')")
+        } == true)
 
         let db = try AppDatabase.open(path: path)
         let (hasSizes, sql) = try db.dbWriter.read { db in
@@ -192,16 +176,29 @@ struct AppDatabaseTests {
 
     @Test func aDatabaseFromTheLastVersionIsMigratedWithItsTodos() throws {
         // A file as the previous release left it: migrations 0001 and 0002 only.
+        let milk = todo("Milk", at: 1_000), mint = todo("mint tea", at: 2_000), bread = todo("bread", at: 3_000, done: true)
+        let path = try Self.olderDatabase(migrations: 2, holding: [milk, mint, bread])
+        defer { removeDatabase(at: path) }
+
+        let db = try AppDatabase.open(path: path)
+        let applied = try db.dbWriter.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
+        #expect(applied == AppMigrations.all.map(\.identifier))
+        #expect(try db.fetchListed(TodoRequest(status: .pending, query: "mi")).map(\.item) == [mint, milk])
+        #expect(try db.fetchListed(TodoRequest(status: .all)).map(\.item) == [bread, mint, milk])
+    }
+
+    /// A new file in the temporary folder as an older release left it: the
+    /// first `migrations` migrations only, holding `todos` (written as that
+    /// schema's triggers write them). The caller removes it.
+    static func olderDatabase(migrations: Int, holding todos: [TodoItem]) throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("todo-\(UUID().uuidString).sqlite").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
         let queue = try DatabaseQueue(path: path)
         var migrator = DatabaseMigrator()
-        for migration in AppMigrations.all.prefix(2) {
+        for migration in AppMigrations.all.prefix(migrations) {
             migrator.registerMigration(migration.identifier) { try $0.execute(sql: migration.sql) }
         }
         try migrator.migrate(queue)
-        let milk = todo("Milk", at: 1_000), mint = todo("mint tea", at: 2_000), bread = todo("bread", at: 3_000, done: true)
-        for item in [milk, mint, bread] {
+        for item in todos {
             try queue.write { db in
                 try db.execute(
                     sql: "INSERT INTO todo (id, text, searchText, isDone, createdAt, updatedAt, completedAt) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -214,11 +211,6 @@ struct AppDatabaseTests {
             }
         }
         try queue.close()
-
-        let db = try AppDatabase.open(path: path)
-        let applied = try db.dbWriter.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
-        #expect(applied == AppMigrations.all.map(\.identifier))
-        #expect(try db.fetchListed(TodoRequest(status: .pending, query: "mi")).map(\.item) == [mint, milk])
-        #expect(try db.fetchListed(TodoRequest(status: .all)).map(\.item) == [bread, mint, milk])
+        return path
     }
 }
