@@ -37,6 +37,7 @@ let package = Package(
                 .embedInCode("0002_sync.sql"),
                 .embedInCode("0003_search_scan_index.sql"),
                 .embedInCode("0004_search_without_column_sizes.sql"),
+                .embedInCode("0005_sync_edit_times.sql"),
                 .embedInCode("server_0001_create_item.sql"),
             ],
             swiftSettings: strict
@@ -61,6 +62,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),

@@ -1,9 +1,29 @@
+import Foundation
+
 /// The kind of server, told apart by its answer to `GET /todos`.
 public enum ServerKind: String, Sendable, Hashable, CaseIterable {
     /// This package's server: a change feed and conditional writes.
     case todoServer = "todo-server"
     /// Any json-server-style server: the full list on every sync.
     case jsonServer = "json-server"
+}
+
+/// How to ask a server that pages its list without saying how for each page:
+/// `?PAGE=N&SIZE=M`, from `firstPage` on.
+public struct ListPaging: Sendable, Hashable, CustomStringConvertible {
+    public var pageParam: String
+    public var sizeParam: String
+    public var firstPage: Int
+    public var pageSize: Int
+
+    public init(pageParam: String, sizeParam: String, firstPage: Int = 1, pageSize: Int = 100) {
+        self.pageParam = pageParam
+        self.sizeParam = sizeParam
+        self.firstPage = firstPage
+        self.pageSize = pageSize
+    }
+
+    public var description: String { "\(pageParam)=\(firstPage)&\(sizeParam)=\(pageSize)" }
 }
 
 /// Everything one sync needs to know besides the data.
@@ -16,12 +36,15 @@ public struct SyncConfiguration: Sendable, Hashable {
     public var kind: ServerKind?
     public var names: FieldNames
     public var prefer: ConflictPreference
-    /// Allow a sync that deletes every synced todo here.
+    /// Allow a sync that deletes every synced todo here, or many of them.
     public var force: Bool
+    /// The paging the user named for a server that does not announce its own.
+    public var paging: ListPaging?
 
     public init(
         server: String, collectionPath: String = "/todos", token: String? = nil, kind: ServerKind? = nil,
-        names: FieldNames = FieldNames(), prefer: ConflictPreference = .newest, force: Bool = false
+        names: FieldNames = FieldNames(), prefer: ConflictPreference = .newest, force: Bool = false,
+        paging: ListPaging? = nil
     ) {
         self.server = server.hasSuffix("/") ? String(server.dropLast()) : server
         self.collectionPath = collectionPath
@@ -30,6 +53,13 @@ public struct SyncConfiguration: Sendable, Hashable {
         self.names = names
         self.prefer = prefer
         self.force = force
+        self.paging = paging
+    }
+
+    /// Scheme, host and port of the server, for links that start with `/`.
+    public var origin: String {
+        guard let url = URL(string: server), let scheme = url.scheme, let host = url.host else { return server }
+        return "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
     }
 }
 
@@ -42,4 +72,12 @@ public enum SyncSettingKey {
     public static let completedField = "sync.completedField"
     public static let lastSyncAt = "sync.lastSyncAt"
     public static let lastSummary = "sync.lastSummary"
+    /// The digest of a json-server-style list that the bases hold exactly.
+    public static let listDigest = "sync.listDigest"
+    public static let createdAtField = "sync.createdAtField"
+    public static let updatedAtField = "sync.updatedAtField"
+    public static let completedAtField = "sync.completedAtField"
+    public static let pageParam = "sync.pageParam"
+    public static let pageSizeParam = "sync.pageSizeParam"
+    public static let firstPage = "sync.firstPage"
 }

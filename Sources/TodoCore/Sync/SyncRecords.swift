@@ -14,9 +14,34 @@ public struct SyncFields: Sendable, Hashable {
 extension TodoItem {
     public var syncFields: SyncFields { SyncFields(text: text, isDone: isDone) }
 
-    /// This todo holding `fields`, changed at `date` if they differ.
-    public func applying(_ fields: SyncFields, at date: Date) -> TodoItem {
-        editing(text: fields.text, at: date).marking(done: fields.isDone, at: date)
+    /// This todo holding `fields`, changed at `date` if they differ; a todo
+    /// marked done here takes `completedAt` (when the server says) as its completion time.
+    public func applying(_ fields: SyncFields, at date: Date, completedAt: Date? = nil) -> TodoItem {
+        var item = editing(text: fields.text, at: date).marking(done: fields.isDone, at: date)
+        if item.isDone, !isDone, let completedAt { item.completedAt = completedAt.roundedToMilliseconds }
+        return item
+    }
+}
+
+/// When each synced field was last edited, on the machine where the edit was made.
+///
+/// Sync writes these into the server's item beside the fields, so a conflict
+/// is settled by when each side's edit was made, not by when it reached the server.
+public struct FieldTimes: Sendable, Hashable {
+    public var text: Date?
+    public var done: Date?
+
+    public init(text: Date? = nil, done: Date? = nil) {
+        self.text = text?.roundedToMilliseconds
+        self.done = done?.roundedToMilliseconds
+    }
+
+    /// The later of the two, if any.
+    public var latest: Date? {
+        switch (text, done) {
+        case let (text?, done?): max(text, done)
+        case let (text, done): text ?? done
+        }
     }
 }
 
@@ -28,12 +53,40 @@ public struct SyncBase: Sendable, Hashable {
     public var fields: SyncFields
     /// The server's version of the todo, if the server has versions.
     public var remoteVersion: Int?
+    /// The edit times the server's item carried: a later change that leaves
+    /// them as they were left no trace of when it was made.
+    public var editedAt: FieldTimes
 
-    public init(todoId: UUID, remoteId: String, fields: SyncFields, remoteVersion: Int? = nil) {
+    public init(todoId: UUID, remoteId: String, fields: SyncFields, remoteVersion: Int? = nil, editedAt: FieldTimes = FieldTimes()) {
         self.todoId = todoId
         self.remoteId = remoteId
         self.fields = fields
         self.remoteVersion = remoteVersion
+        self.editedAt = editedAt
+    }
+}
+
+/// A todo pulled from the server that is not here: its base, and the dates
+/// the server's item carried (the time it was first seen where it had none).
+public struct SyncPull: Sendable, Hashable {
+    public var base: SyncBase
+    public var createdAt: Date
+    public var updatedAt: Date
+    public var completedAt: Date?
+
+    public init(base: SyncBase, createdAt: Date, updatedAt: Date, completedAt: Date?) {
+        self.base = base
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.completedAt = completedAt
+    }
+
+    /// The new todo this pull stores.
+    public var item: TodoItem {
+        TodoItem(
+            id: base.todoId, text: base.fields.text, isDone: base.fields.isDone,
+            createdAt: createdAt, updatedAt: updatedAt, completedAt: base.fields.isDone ? completedAt ?? updatedAt : nil
+        )
     }
 }
 
@@ -63,14 +116,22 @@ public struct SyncConflict: Sendable, Hashable {
     public var remoteValue: String
     public var winner: Side
     public var at: Date
+    /// When each side's edit was made, as far as the sync could tell.
+    public var localEditedAt: Date?
+    public var remoteEditedAt: Date?
 
-    public init(todoId: UUID, field: String, localValue: String, remoteValue: String, winner: Side, at: Date) {
+    public init(
+        todoId: UUID, field: String, localValue: String, remoteValue: String, winner: Side, at: Date,
+        localEditedAt: Date? = nil, remoteEditedAt: Date? = nil
+    ) {
         self.todoId = todoId
         self.field = field
         self.localValue = localValue
         self.remoteValue = remoteValue
         self.winner = winner
         self.at = at
+        self.localEditedAt = localEditedAt?.roundedToMilliseconds
+        self.remoteEditedAt = remoteEditedAt?.roundedToMilliseconds
     }
 }
 
