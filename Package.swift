@@ -59,6 +59,8 @@ let package = Package(
             name: "TodoSync",
             dependencies: [
                 "TodoCore",
+                "TodoStorage",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -102,7 +104,12 @@ let package = Package(
         ),
 
         // What several test targets share: running the built todo-server.
-        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
+        .target(
+            name: "TestSupport",
+            dependencies: ["TodoCore", "TodoStorage", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Tests/TestSupport",
+            swiftSettings: strict
+        ),
         .testTarget(name: "TodoCoreTests", dependencies: ["TodoCore"], swiftSettings: strict),
         .testTarget(
             name: "TodoStorageTests",
@@ -138,6 +145,7 @@ let package = Package(
                 "TodoStorage",
                 "TodoSync",
                 "TodoServer",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,10 +1,13 @@
 import Foundation
 import GRDB
 import TodoCore
+import TodoStorage
 
 // MARK: - Database Access: Sync
-// The bookkeeping of `todo sync` (tables from 0002_sync.sql). Each step of a
-// sync is one transaction holding the todo and the bookkeeping that describes it.
+// The bookkeeping of `todo sync` (tables from 0002_sync.sql and
+// 0005_sync_edit_times.sql), kept by sync itself on the primitives storage
+// shares within the package. Each step of a sync is one transaction holding
+// the todo and the bookkeeping that describes it.
 
 extension AppDatabase: SyncStore {
     public func pendingChanges() async throws -> [(todoId: UUID, rev: Int64)] {

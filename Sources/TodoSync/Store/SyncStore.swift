@@ -1,4 +1,5 @@
 import Foundation
+import TodoCore
 
 /// Where sync keeps its bookkeeping: beside the todos, so every step is
 /// written in the same transaction as the data it describes.
