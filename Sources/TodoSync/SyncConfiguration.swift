@@ -62,22 +62,3 @@ public struct SyncConfiguration: Sendable, Hashable {
         return "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
     }
 }
-
-/// Names of the settings sync keeps in the database.
-public enum SyncSettingKey {
-    public static let server = "sync.server"
-    public static let kind = "sync.kind"
-    public static let cursor = "sync.cursor"
-    public static let titleField = "sync.titleField"
-    public static let completedField = "sync.completedField"
-    public static let lastSyncAt = "sync.lastSyncAt"
-    public static let lastSummary = "sync.lastSummary"
-    /// The digest of a json-server-style list that the bases hold exactly.
-    public static let listDigest = "sync.listDigest"
-    public static let createdAtField = "sync.createdAtField"
-    public static let updatedAtField = "sync.updatedAtField"
-    public static let completedAtField = "sync.completedAtField"
-    public static let pageParam = "sync.pageParam"
-    public static let pageSizeParam = "sync.pageSizeParam"
-    public static let firstPage = "sync.firstPage"
-}

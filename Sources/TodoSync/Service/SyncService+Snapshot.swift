@@ -21,18 +21,14 @@ extension SyncService {
     /// Reads the server: the change feed when possible, else the full list.
     /// Nothing local is written here; a failure stops the sync before any change.
     func fetch(known: [UUID: RemoteTodo]) async throws -> Snapshot {
-        let previous = try await store.syncSetting(SyncSettingKey.server)
-        let sameServer = previous == configuration.server
-        if let previous, !sameServer, try await store.baseCount() > 0 {
+        let settings = try await SyncSettings.load(from: store)
+        let sameServer = settings.server == configuration.server
+        if let previous = settings.server, !sameServer, try await store.baseCount() > 0 {
             // Another server's ids and history mean nothing here.
             throw SyncError.serverChanged(from: previous, to: configuration.server)
         }
-        var stored: ServerKind?
-        if sameServer, let name = try await store.syncSetting(SyncSettingKey.kind) {
-            stored = ServerKind(rawValue: name)
-        }
-        let kind = configuration.kind ?? stored
-        if kind != .jsonServer, sameServer, let cursor = try await store.syncSetting(SyncSettingKey.cursor) {
+        let kind = configuration.kind ?? (sameServer ? settings.kind : nil)
+        if kind != .jsonServer, sameServer, let cursor = settings.cursor {
             do {
                 return try await feedSnapshot(since: cursor, known: known)
             } catch SyncError.cursorExpired {
@@ -41,7 +37,7 @@ extension SyncService {
         }
         let listing = try await remote.fetchAll()
         let detected = kind ?? (listing.cursor != nil ? .todoServer : .jsonServer)
-        if detected == .jsonServer, sameServer, known.isEmpty, try await isUnchanged(listing) {
+        if detected == .jsonServer, sameServer, known.isEmpty, try await isUnchanged(listing, digest: settings.listDigest) {
             return Snapshot(
                 entries: [], kind: detected, cursor: nil, skipped: [], digest: listing.digest, unchanged: true,
                 closesConnections: listing.closesConnections
@@ -56,8 +52,8 @@ extension SyncService {
     /// The list is byte for byte the one the last sync left the bases
     /// holding, and nothing here waits to be pushed: a sync with nothing to
     /// do builds no plan and reads no base.
-    func isUnchanged(_ listing: RemoteCollection.Listing) async throws -> Bool {
-        guard let stored = try await store.syncSetting(SyncSettingKey.listDigest), stored == listing.digest.text else { return false }
+    func isUnchanged(_ listing: RemoteCollection.Listing, digest stored: String?) async throws -> Bool {
+        guard stored == listing.digest.text else { return false }
         let pending = try await store.pendingCount()
         let inFlight = try await store.createsInFlight()
         return pending == 0 && inFlight == 0

@@ -89,16 +89,11 @@ public struct SyncService: TodoSyncing {
     /// ended; and the digest of a list that is now exactly what the bases
     /// hold, so the next sync can tell at once that nothing changed there.
     func finish(_ snapshot: Snapshot, summary: SyncSummary, listIsCurrent: Bool) async throws {
-        var settings: [String: String?] = [
-            SyncSettingKey.server: configuration.server,
-            SyncSettingKey.kind: snapshot.kind.rawValue,
-            SyncSettingKey.lastSyncAt: ISO8601.string(from: now()),
-            SyncSettingKey.lastSummary: summary.line,
-        ]
-        if snapshot.kind == .todoServer { settings[SyncSettingKey.cursor] = snapshot.cursor }
         let current = listIsCurrent && snapshot.skipped.isEmpty && snapshot.kind == .jsonServer
-        settings[SyncSettingKey.listDigest] = current ? snapshot.digest?.text : nil
-        try await store.setSyncSettings(settings)
+        try await SyncSettings.recordSync(
+            to: store, server: configuration.server, kind: snapshot.kind, cursor: snapshot.cursor,
+            digest: current ? snapshot.digest : nil, at: now(), summary: summary.line
+        )
     }
 }
 
