@@ -87,10 +87,7 @@ public struct RemoteCollection: Sendable {
     /// Creates the todo, marked with its UUID (and, on todo-server, with it
     /// as its id), with its dates and edit times.
     public func create(_ todo: TodoItem, fields: SyncFields, editedAt: FieldTimes, kind: ServerKind) async throws -> WriteResult {
-        var object = body(fields, changed: Set(SyncField.allCases), editedAt: editedAt, local: todo)
-        object[configuration.names.marker] = .string(todo.idString)
-        object[configuration.names.createdAt] = .string(ISO8601.string(from: todo.createdAt))
-        if kind == .todoServer { object["id"] = .string(todo.idString) }
+        let object = createBody(todo, fields: fields, editedAt: editedAt, kind: kind)
         let response = try await send("POST", collectionURL, body: .object(object), allow: [409])
         if response.status == 409 { return .exists }
         let request = "POST \(configuration.collectionPath)"

@@ -69,7 +69,8 @@ extension SyncService {
         try await commit(&batch, plan: plan, summary: &summary, outcome: &outcome)
         var sent = 0
         do {
-            try await sendAll(remoteSteps, of: plan, locals: locals, kind: kind, width: oneAtATime ? 1 : Self.parallelRequests) { index, result in
+            let send = kind == .todoServer ? sendInBatches : sendAll
+            try await send(remoteSteps, plan, locals, kind, oneAtATime ? 1 : Self.parallelRequests) { index, result in
                 switch result {
                 case let .written(id, version):
                     batch.append(index, localWrite(plan.steps[index], local: locals[plan.steps[index].todoId], remote: (id, version)))
@@ -145,6 +146,82 @@ extension SyncService {
 
     /// How many creates are marked in flight in one transaction, ahead of sending them.
     static let markBlock = 64
+
+    /// Sends the server's side of these steps to todo-server, up to
+    /// `batchOperations` in one request and one transaction there; a server
+    /// without batch writes gets them one by one.
+    func sendInBatches(
+        _ indices: [Int], of plan: SyncPlan, locals: [UUID: TodoItem], kind: ServerKind, width: Int,
+        handle: (Int, RemoteResult) async throws -> Void
+    ) async throws {
+        var start = 0
+        while start < indices.count {
+            let chunk = Array(indices[start..<min(start + Self.batchOperations, indices.count)])
+            let steps = chunk.map { plan.steps[$0] }
+            try await store.markCreatesInFlight(steps.compactMap { if case .create = $0.remote { $0.todoId } else { nil } })
+            let operations = steps.compactMap { step in operation(step, local: locals[step.todoId]) }
+            guard operations.count == steps.count, let results = try await batchResults(operations) else {
+                // No batch route (an older todo-server): one request per write from here on.
+                return try await sendAll(Array(indices[start...]), of: plan, locals: locals, kind: kind, width: width, handle: handle)
+            }
+            for (index, (step, result)) in zip(chunk, zip(steps, results)) {
+                try await handle(index, try await remoteResult(step, result))
+            }
+            start += chunk.count
+        }
+    }
+
+    /// How many writes one batch request carries.
+    static let batchOperations = 500
+
+    /// A batch's results; nil if the server has no batch route. A batch that
+    /// got no clear answer may have been applied: its creates are found by
+    /// their ids on the next pass, its updates and deletes are safe to repeat.
+    private func batchResults(_ operations: [RemoteCollection.BatchOperation]) async throws -> [RemoteCollection.WriteResult]? {
+        do {
+            return try await remote.batch(operations)
+        } catch let error as SyncError where error.createMayHaveHappened {
+            return Array(repeating: .stale, count: operations.count)
+        }
+    }
+
+    private func operation(_ step: SyncStep, local: TodoItem?) -> RemoteCollection.BatchOperation? {
+        switch step.remote {
+        case .none: nil
+        case let .create(fields):
+            .create(
+                local ?? TodoItem(id: step.todoId, text: fields.text, isDone: fields.isDone, createdAt: now()),
+                fields: fields, editedAt: step.editedAt
+            )
+        case let .update(id, version, fields, changed):
+            .update(id: id, version: version, fields: fields, changed: changed, editedAt: step.editedAt, local: local)
+        case let .delete(id, version):
+            .delete(id: id, version: version)
+        }
+    }
+
+    /// What one write's result means for its step, as `remoteWrite` reads it.
+    private func remoteResult(_ step: SyncStep, _ result: RemoteCollection.WriteResult) async throws -> RemoteResult {
+        switch (step.remote, result) {
+        case let (.create, .done(item?)):
+            return .written(id: item.id, version: item.version)
+        case (.create, .exists):
+            if case let .done(item?) = try await remote.fetchOne(id: step.todoId.lowercasedString) {
+                return .found(step.todoId, item, "a todo was already on the server")
+            }
+            return .retry("a todo was already on the server")
+        case (.create, _):
+            return .retry("a create got no clear answer")
+        case let (.update(id, _, _, _), .done(item)):
+            return .written(id: id, version: item?.version)
+        case (.update, .missing):
+            return .retry("a todo was deleted on the server while syncing")
+        case (.delete, .done), (.delete, .missing):
+            return .written(id: nil, version: nil)
+        default:
+            return .retry("a todo changed on the server while syncing")
+        }
+    }
 
     /// How many steps' local writes share one transaction.
     static let batchSize = 500
