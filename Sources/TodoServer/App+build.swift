@@ -12,18 +12,23 @@ public struct ServerOptions: Sendable {
 
     public static let defaultMaxBodySize = 1024 * 1024
 
-    public init(token: String? = nil, maxBodySize: Int = defaultMaxBodySize, requestLogLevel: Logger.Level = .info) {
+    public init(
+        token: String? = nil,
+        maxBodySize: Int = defaultMaxBodySize,
+        requestLogLevel: Logger.Level = .info
+    ) {
         self.token = token
         self.maxBodySize = maxBodySize
         self.requestLogLevel = requestLogLevel
     }
 }
 
-/// The router: request logging, JSON errors, the token check, then `/todos`.
+/// The router: request logging, JSON errors, HEAD, the token check, then `/todos`.
 public func buildRouter(repository: some TodoRepository, options: ServerOptions = ServerOptions()) -> Router<BasicRequestContext> {
     let router = Router()
-    router.add(middleware: LogRequestsMiddleware(options.requestLogLevel, redactHeaders: [.authorization]))
+    router.add(middleware: RequestLogMiddleware(options.requestLogLevel))
     router.add(middleware: LogResponsesMiddleware(options.requestLogLevel))
+    router.add(middleware: HeadResponseMiddleware())
     router.add(middleware: JSONErrorMiddleware())
     if let token = options.token {
         router.add(middleware: BearerTokenMiddleware(token: token))
@@ -31,9 +36,11 @@ public func buildRouter(repository: some TodoRepository, options: ServerOptions 
     router.addRoutes(TodoController(repository: repository, maxBodySize: options.maxBodySize).endpoints, atPath: "/todos")
     // A constant answer for load balancers and uptime checks (and the
     // benchmark's baseline: what the same stack serves with no work to do).
-    router.get("health") { _, _ in
+    let health: @Sendable (Request, BasicRequestContext) -> Response = { _, _ in
         Response.json(#"{"status":"ok"}"#)
     }
+    router.get("health", use: health)
+    router.head("health", use: health)
     return router
 }
 

@@ -54,11 +54,16 @@ struct TodoServerCommand: AsyncParsableCommand {
         if let token, token.isEmpty {
             throw ValidationError("--token must not be empty.")
         }
+        // An empty variable is a mistake, not a wish for no token: refused as
+        // `--token ""` is, rather than starting a server anyone can write to.
+        if token == nil, ProcessInfo.processInfo.environment["TODO_SERVER_TOKEN"]?.isEmpty == true {
+            throw ValidationError("TODO_SERVER_TOKEN must not be empty; unset it to run without a token.")
+        }
     }
 
     func run() async throws {
         let logger = Logger(label: "todo-server")
-        let environmentToken = ProcessInfo.processInfo.environment["TODO_SERVER_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        let environmentToken = ProcessInfo.processInfo.environment["TODO_SERVER_TOKEN"]
         let path = ServerDatabaseLocation.resolve(explicit: database)
         let repository: SQLiteTodoRepository
         do {

@@ -15,11 +15,17 @@ struct ExecutableTests {
         }
     }
 
-    @Test(arguments: [["--port", "abc"], ["--port", "70000"], ["--durability", "sometimes"], ["--bogus"]])
+    @Test(arguments: [["--port", "abc"], ["--port", "70000"], ["--durability", "sometimes"], ["--bogus"], ["--token", ""]])
     func badFlagsGiveAShortErrorAndExitCode64(_ arguments: [String]) async throws {
         let server = try ServerProcess(arguments)
         #expect(try await server.exitStatus() == 64)
         #expect(server.printed.hasPrefix("Error: "), "\(server.printed)")
+    }
+
+    @Test func anEmptyTokenInTheEnvironmentIsRefusedLikeAnEmptyFlag() async throws {
+        let server = try ServerProcess(["--port", "0", "--database", temporaryDatabasePath()], environment: ["TODO_SERVER_TOKEN": ""])
+        #expect(try await server.exitStatus() == 64)
+        #expect(server.printed.contains("TODO_SERVER_TOKEN must not be empty"), "\(server.printed)")
     }
 
     @Test func anAcknowledgedWriteSurvivesKill9() async throws {
