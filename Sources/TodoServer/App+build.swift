@@ -9,17 +9,27 @@ public struct ServerOptions: Sendable {
     public var maxBodySize: Int
     /// The level at which each request is logged.
     public var requestLogLevel: Logger.Level
+    /// How long a connection may sit with no request before it is closed;
+    /// also bounds a request whose head or body stops arriving.
+    public var idleTimeout: Duration
+    /// How long a request head may take to arrive once it has begun.
+    public var headerTimeout: Duration
 
     public static let defaultMaxBodySize = 1024 * 1024
+    public static let defaultIdleTimeout: Duration = .seconds(60)
 
     public init(
         token: String? = nil,
         maxBodySize: Int = defaultMaxBodySize,
-        requestLogLevel: Logger.Level = .info
+        requestLogLevel: Logger.Level = .info,
+        idleTimeout: Duration = defaultIdleTimeout,
+        headerTimeout: Duration = HTTPLimits.defaultHeaderTimeout
     ) {
         self.token = token
         self.maxBodySize = maxBodySize
         self.requestLogLevel = requestLogLevel
+        self.idleTimeout = idleTimeout
+        self.headerTimeout = headerTimeout
     }
 }
 
@@ -44,7 +54,8 @@ public func buildRouter(repository: some TodoRepository, options: ServerOptions 
     return router
 }
 
-/// The application around the router, listening where `configuration` says.
+/// The application around the router, listening where `configuration` says,
+/// over HTTP/1 with the limits and timeouts of `HTTPLimits` and `options`.
 public func buildApplication(
     repository: some TodoRepository,
     options: ServerOptions = ServerOptions(),
@@ -54,6 +65,7 @@ public func buildApplication(
 ) -> some ApplicationProtocol {
     Application(
         router: buildRouter(repository: repository, options: options),
+        server: .todoHTTP1(idleTimeout: options.idleTimeout, headerTimeout: options.headerTimeout),
         configuration: configuration,
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port) },
         logger: logger

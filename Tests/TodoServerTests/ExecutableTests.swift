@@ -10,12 +10,12 @@ struct ExecutableTests {
     @Test func helpShowsTheFlagsAndAnExample() async throws {
         let server = try ServerProcess(["--help"])
         #expect(try await server.exitStatus() == 0)
-        for text in ["--host", "--port", "--database", "--token", "TODO_SERVER_TOKEN", "Examples:"] {
+        for text in ["--host", "--port", "--database", "--token", "TODO_SERVER_TOKEN", "--idle-timeout", "Examples:"] {
             #expect(server.printed.contains(text), "\(text)")
         }
     }
 
-    @Test(arguments: [["--port", "abc"], ["--port", "70000"], ["--durability", "sometimes"], ["--bogus"], ["--token", ""]])
+    @Test(arguments: [["--port", "abc"], ["--port", "70000"], ["--durability", "sometimes"], ["--bogus"], ["--idle-timeout", "0"], ["--token", ""]])
     func badFlagsGiveAShortErrorAndExitCode64(_ arguments: [String]) async throws {
         let server = try ServerProcess(arguments)
         #expect(try await server.exitStatus() == 64)
