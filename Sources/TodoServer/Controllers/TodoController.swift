@@ -14,9 +14,12 @@ public struct TodoController<Repository: TodoRepository>: Sendable {
 
     public var endpoints: RouteCollection<BasicRequestContext> {
         let routes = RouteCollection(context: BasicRequestContext.self)
+        // HEAD runs GET's handler; `HeadResponseMiddleware` drops the body.
         routes.get(use: list)
+            .head(use: list)
             .post(use: create)
             .get(":id", use: get)
+            .head(":id", use: get)
             .put(":id", use: replace)
             .patch(":id", use: patch)
             .delete(":id", use: delete)
@@ -88,8 +91,11 @@ public struct TodoController<Repository: TodoRepository>: Sendable {
             throw ServerError.badRequest("The URL has no todo id.")
         }
         // Most ids have no escapes: they skip Foundation's decoder, 4% of a GET's time.
-        guard raw.utf8.contains(UInt8(ascii: "%")) else { return raw }
-        return raw.removingPercentEncoding ?? raw
+        let id = raw.utf8.contains(UInt8(ascii: "%")) ? raw.removingPercentEncoding ?? raw : raw
+        if let problem = TodoID.problem(with: id) {
+            throw ServerError.badRequest("The todo id in the URL \(problem).")
+        }
+        return id
     }
 
     /// The body as a checked payload: 413 past the size limit, 400 if not a todo.
@@ -103,10 +109,13 @@ public struct TodoController<Repository: TodoRepository>: Sendable {
             buffer = try await request.body.collect(upTo: maxBodySize)
         } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
             throw tooLarge
+        } catch let error as any HTTPResponseError {
+            throw error
+        } catch {
+            // The body stream failed: NIO's parser refused its framing (a bad
+            // chunk size, say). The client sent it; the connection closes after.
+            throw ServerError(.badRequest, "The request body could not be read: its framing is not valid HTTP/1.1 (\(error)).", headers: [.connection: "close"])
         }
-        guard let text = String(validating: buffer.readableBytesView, as: UTF8.self) else {
-            throw ServerError.badRequest("The request body is not valid UTF-8 text.")
-        }
-        return try TodoPayload(json: text)
+        return try TodoPayload(body: Array(buffer.readableBytesView))
     }
 }
