@@ -18,6 +18,7 @@ public struct TodoController<Repository: TodoRepository>: Sendable {
         routes.get(use: list)
             .head(use: list)
             .post(use: create)
+            .post("_batch", use: batch)
             .get(":id", use: get)
             .head(":id", use: get)
             .put(":id", use: replace)
@@ -84,6 +85,31 @@ public struct TodoController<Repository: TodoRepository>: Sendable {
         return .json(try await repository.delete(id: id, ifMatch: IfMatch(headers: request.headers)))
     }
 
+    /// `POST /todos/_batch`: several writes in one request and one
+    /// transaction, each applied whole or not at all and answered on its own:
+    /// `{"results": [{"status": 201, "item": {...}}, {"status": 412, "error": "..."}]}`.
+    @Sendable func batch(_ request: Request, context: some RequestContext) async throws -> Response {
+        let operations = try BatchOperation.operations(from: try await readBody(request), limit: Self.maxBatchOperations)
+        let results = try await repository.batch(operations)
+        var body = #"{"results":["#
+        for (index, result) in results.enumerated() {
+            if index > 0 { body += "," }
+            body += #"{"status":\#(result.status)"#
+            if let todo = result.todo { body += #","item":\#(todo.json)"# }
+            if let error = result.error { body += #","error":\#(Self.quoted(error))"# }
+            body += "}"
+        }
+        return .json(body + "]}")
+    }
+
+    /// Most operations one batch may hold.
+    static var maxBatchOperations: Int { 1_000 }
+
+    /// Text as a JSON string.
+    private static func quoted(_ text: String) -> String {
+        (try? JSONEncoder().encode(text)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
+    }
+
     // MARK: - Reading requests
 
     private static func id(_ context: some RequestContext) throws -> String {
@@ -100,6 +126,11 @@ public struct TodoController<Repository: TodoRepository>: Sendable {
 
     /// The body as a checked payload: 413 past the size limit, 400 if not a todo.
     private func readPayload(_ request: Request) async throws -> TodoPayload {
+        try TodoPayload(body: try await readBody(request))
+    }
+
+    /// The body's bytes: 413 past the size limit, 400 if its framing is broken.
+    private func readBody(_ request: Request) async throws -> [UInt8] {
         let tooLarge = ServerError(.contentTooLarge, "The request body is larger than the limit of \(maxBodySize) bytes.")
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > maxBodySize {
             throw tooLarge
@@ -116,6 +147,6 @@ public struct TodoController<Repository: TodoRepository>: Sendable {
             // chunk size, say). The client sent it; the connection closes after.
             throw ServerError(.badRequest, "The request body could not be read: its framing is not valid HTTP/1.1 (\(error)).", headers: [.connection: "close"])
         }
-        return try TodoPayload(body: Array(buffer.readableBytesView))
+        return Array(buffer.readableBytesView)
     }
 }

@@ -17,7 +17,7 @@ extension RemoteCollection {
     }
 
     /// The results of a batch, in the order of its operations; nil if the
-    /// server has no batch route.
+    /// server has no batch route or refuses one this large.
     public func batch(_ operations: [BatchOperation]) async throws -> [WriteResult]? {
         let request = "POST \(configuration.collectionPath)/_batch"
         let body: [JSONValue] = operations.map { operation in
@@ -33,8 +33,9 @@ extension RemoteCollection {
                 .object(["method": .string("DELETE"), "id": .string(id), "ifMatch": version.map { .integer(Int64($0)) } ?? .null])
             }
         }
-        let response = try await send("POST", collectionURL + "/_batch", body: .object(["operations": .array(body)]), allow: [404, 405])
-        if response.status == 404 || response.status == 405 { return nil }
+        // 404 or 405: no batch route; 413: a smaller body limit than ours.
+        let response = try await send("POST", collectionURL + "/_batch", body: .object(["operations": .array(body)]), allow: [404, 405, 413])
+        if [404, 405, 413].contains(response.status) { return nil }
         guard case let .array(results)? = try parse(response, request: request)["results"], results.count == operations.count else {
             throw SyncError.malformed(request: request, reason: "not one result per operation")
         }

@@ -156,7 +156,14 @@ extension SyncService {
     ) async throws {
         var start = 0
         while start < indices.count {
-            let chunk = Array(indices[start..<min(start + Self.batchOperations, indices.count)])
+            // Up to 500 writes, and well under todo-server's 1 MiB body limit however long their texts.
+            var end = start
+            var bytes = 0
+            while end < indices.count, end - start < Self.batchOperations, bytes < Self.batchBytes {
+                bytes += 400 + Self.textBytes(plan.steps[indices[end]])
+                end += 1
+            }
+            let chunk = Array(indices[start..<end])
             let steps = chunk.map { plan.steps[$0] }
             try await store.markCreatesInFlight(steps.compactMap { if case .create = $0.remote { $0.todoId } else { nil } })
             let operations = steps.compactMap { step in operation(step, local: locals[step.todoId]) }
@@ -171,8 +178,17 @@ extension SyncService {
         }
     }
 
-    /// How many writes one batch request carries.
+    /// How many writes one batch request carries, at most.
     static let batchOperations = 500
+    /// About how many bytes one batch request carries, at most.
+    static let batchBytes = 512 * 1024
+
+    private static func textBytes(_ step: SyncStep) -> Int {
+        switch step.remote {
+        case let .create(fields), let .update(_, _, fields, _): fields.text.utf8.count
+        case .delete, .none: 0
+        }
+    }
 
     /// A batch's results; nil if the server has no batch route. A batch that
     /// got no clear answer may have been applied: its creates are found by
