@@ -322,10 +322,12 @@ kill "$pull_pid" 2>/dev/null || true; wait "$pull_pid" 2>/dev/null || true; serv
 # 8 at a time on kept-alive connections.
 python3 - "$mdir/adds.json" "http://127.0.0.1:$push_port/todos" > "$mdir/posts.cfg" <<'POSTS'
 import json, sys
+entries = []
 for todo in json.load(open(sys.argv[1])):
     body = json.dumps({"title": todo["text"], "completed": todo["done"], "clientId": todo["id"]})
-    print(f'url = "{sys.argv[2]}"\nrequest = "POST"\nheader = "Content-Type: application/json"\n'
-          f'data = {json.dumps(body)}\noutput = "/dev/null"\nnext')
+    entries.append(f'url = "{sys.argv[2]}"\nrequest = "POST"\nheader = "Content-Type: application/json"\n'
+                   f'data = {json.dumps(body)}\noutput = "/dev/null"\nsilent\n')
+print("next\n".join(entries))
 POSTS
 bench_turns "push-json-server" \
     "$moves" todo "bash $mdir/fresh-push-server.sh json-server" \

@@ -42,7 +42,7 @@ struct TodoServerCommand: AsyncParsableCommand {
     var idleTimeout = 60
 
     @Option(help: "full: a write is on disk before it is acknowledged. normal: faster; survives a crash of the server, not of the machine.")
-    var durability = "full"
+    var durability: ServerDatabase.Durability = .full
 
     func validate() throws {
         guard (0...65_535).contains(port) else {
@@ -50,9 +50,6 @@ struct TodoServerCommand: AsyncParsableCommand {
         }
         guard tombstoneDays >= 1 else {
             throw ValidationError("--tombstone-days must be at least 1, not \(tombstoneDays).")
-        }
-        guard ServerDatabase.Durability(rawValue: durability) != nil else {
-            throw ValidationError("--durability must be full or normal, not \(durability).")
         }
         guard idleTimeout >= 1, idleTimeout <= 86_400 else {
             throw ValidationError("--idle-timeout must be from 1 to 86400 seconds, not \(idleTimeout).")
@@ -75,7 +72,7 @@ struct TodoServerCommand: AsyncParsableCommand {
         do {
             repository = try SQLiteTodoRepository.open(
                 path: path,
-                durability: ServerDatabase.Durability(rawValue: durability) ?? .full,
+                durability: durability,
                 tombstoneRetention: .seconds(tombstoneDays * 86_400)
             )
         } catch {
@@ -91,3 +88,5 @@ struct TodoServerCommand: AsyncParsableCommand {
         try await app.runService()
     }
 }
+
+extension ServerDatabase.Durability: ExpressibleByArgument {}

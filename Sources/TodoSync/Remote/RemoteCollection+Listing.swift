@@ -11,8 +11,10 @@ import TodoCore
 // not know with `[]`.
 
 extension RemoteCollection {
-    /// Every page of the list, as one listing.
-    public func fetchAll() async throws -> Listing {
+    /// Every page of the list, as one listing. Given the digest of the list
+    /// the last sync left the bases holding, a list of one page that has it
+    /// still is not read item by item: the listing says `unchanged`.
+    public func fetchAll(unlessDigest stored: String? = nil) async throws -> Listing {
         let request = "GET \(configuration.collectionPath)"
         let paging = configuration.paging
         var number = paging?.firstPage ?? 0
@@ -25,9 +27,18 @@ extension RemoteCollection {
         var largestPage = 0
         while true {
             let response = try await send("GET", url)
-            let page = try Self.readPage(response, names: configuration.names, request: request)
             listing.pages += 1
             listing.digest.add(response.body)
+            // What says how much there is counts as much as the items.
+            listing.digest.add(Array("\(response.headers["x-total-count"] ?? "")|\(response.headers["link"] ?? "")".utf8))
+            if listing.pages == 1, let stored, stored == listing.digest.text, paging == nil,
+               response.headers["link"] == nil, Self.isBareArray(response.body) {
+                listing.unchanged = true
+                listing.cursor = response.headers["x-cursor"]
+                listing.closesConnections = response.headers["connection"]?.lowercased() == "close"
+                return listing
+            }
+            let page = try Self.readPage(response, names: configuration.names, request: request)
             if listing.pages == 1 {
                 listing.cursor = response.headers["x-cursor"]
                 listing.closesConnections = response.headers["connection"]?.lowercased() == "close"
@@ -57,6 +68,11 @@ extension RemoteCollection {
             throw SyncError.listShorterThanTotal(listed: listing.items.count + listing.skipped.count, total: announced)
         }
         return listing
+    }
+
+    /// Whether a body is a JSON array (not an envelope): its first byte past white space is `[`.
+    static func isBareArray(_ body: [UInt8]) -> Bool {
+        body.first { ![0x20, 0x0A, 0x0D, 0x09].contains($0) } == UInt8(ascii: "[")
     }
 
     /// More pages than any list of todos needs: a server whose `next` never ends stops here.

@@ -28,6 +28,8 @@ public struct RemoteCollection: Sendable {
         public var digest = ListDigest()
         /// How many pages were read.
         public var pages = 0
+        /// The list is the one of the digest asked about: its items were not read.
+        public var unchanged = false
     }
 
     /// One page of todo-server's change feed.

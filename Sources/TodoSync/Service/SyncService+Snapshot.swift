@@ -35,9 +35,16 @@ extension SyncService {
                 // Too old a position: resync in full, as the server asks.
             }
         }
-        let listing = try await remote.fetchAll()
+        // A digest is only kept for a json-server-style server: todo-server has its feed.
+        var stored = sameServer && known.isEmpty && kind == .jsonServer ? settings.listDigest : nil
+        if stored != nil, try await !nothingQueued() { stored = nil }
+        let listing = try await remote.fetchAll(unlessDigest: stored)
         let detected = kind ?? (listing.cursor != nil ? .todoServer : .jsonServer)
-        if detected == .jsonServer, sameServer, known.isEmpty, try await isUnchanged(listing, digest: settings.listDigest) {
+        var unchanged = listing.unchanged
+        if !unchanged, detected == .jsonServer, sameServer, known.isEmpty {
+            unchanged = try await isUnchanged(listing, digest: settings.listDigest)
+        }
+        if unchanged {
             return Snapshot(
                 entries: [], kind: detected, cursor: nil, skipped: [], digest: listing.digest, unchanged: true,
                 closesConnections: listing.closesConnections
@@ -54,6 +61,11 @@ extension SyncService {
     /// do builds no plan and reads no base.
     func isUnchanged(_ listing: RemoteCollection.Listing, digest stored: String?) async throws -> Bool {
         guard stored == listing.digest.text else { return false }
+        return try await nothingQueued()
+    }
+
+    /// No local change waits to be pushed, and no create to be found.
+    func nothingQueued() async throws -> Bool {
         let pending = try await store.pendingCount()
         let inFlight = try await store.createsInFlight()
         return pending == 0 && inFlight == 0
