@@ -101,7 +101,9 @@ let package = Package(
 
         // What several test targets share: running the built todo-server.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
-        .testTarget(name: "TodoCoreTests", dependencies: ["TodoCore"], swiftSettings: strict),
+        // The core's fakes: in-memory storage, a fixed clock and UUID source.
+        .target(name: "TodoCoreTestSupport", dependencies: ["TodoCore"], path: "Tests/TodoCoreTestSupport", swiftSettings: strict),
+        .testTarget(name: "TodoCoreTests", dependencies: ["TodoCore", "TodoCoreTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "TodoStorageTests",
             dependencies: [
