@@ -117,10 +117,11 @@ public actor InMemoryStorage: TodoStorage {
     /// Every todo the request selects, as rows in list order.
     private func listedRows(_ request: TodoRequest) -> [TodoWindow.Row] {
         let ids = items.map(\.idString).sorted()
+        let indexes = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0) })
         return items
             .filter { request.status.includes($0) && $0.matches(request.query) }
             .map { item in
-                let index = ids.firstIndex(of: item.idString)!
+                let index = indexes[item.idString]!
                 return TodoWindow.Row(
                     item: item,
                     position: TodoPosition(createdAt: item.createdAt.millisecondsSince1970, sequence: sequences[item.id]!),
