@@ -99,6 +99,11 @@ def main():
         by_name = {(f["name"], f["size"]): f for f in figures}
         for f in figures:
             print(f"| {f['name']} | {f['size']:,} | {f['value']:,} {f['unit']} |")
+        first = sorted((f["size"], float(f["value"])) for f in figures if f["name"] == "ui-first-frame")
+        if len(first) >= 2:
+            (small, a), (large, b) = first[0], first[-1]
+            print(f"\ntodo ui's first frame at {large:,} todos is {b / a:.2f}x its first frame at {small:,}"
+                  f" ({b:.1f} against {a:.1f} ms).")
         constant = [f for f in figures if f["name"] == "constant"]
         get_one = [f for f in figures if f["name"] == "get-one"]
         if constant and get_one and float(constant[0]["value"]) > 0:

@@ -26,6 +26,7 @@ struct KeyHandlingTests {
         let logic = TodoLogic(state: TodoState(), storage: storage, environment: fixed.environment)
         let controller = TodoUIController(logic: logic, size: Self.size)
         await controller.start()
+        await controller.refreshCounts()
         return (controller, storage)
     }
 

@@ -51,6 +51,7 @@ public final class TodoUIApp {
         controller.onViewChange = { [weak self] in self?.scheduleFrame() }
         await controller.start()
         drawFrame()
+        await controller.refreshCounts()
 
         let (stream, continuation) = AsyncStream.makeStream(of: [Key].self)
         keys = continuation

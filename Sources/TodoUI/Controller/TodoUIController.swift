@@ -38,12 +38,11 @@ public final class TodoUIController {
     var state: TodoState { logic.state }
     var listHeight: Int { TodoView.listHeight(for: size) }
 
-    /// Loads the first window and the counts.
+    /// Loads the first window (the counts follow: see `refreshCounts`).
     public func start() async {
         // What "changed elsewhere" is measured from.
         _ = try? await logic.storageChangedElsewhere()
         await reload(around: .top)
-        await refreshCounts()
     }
 
     // MARK: - Keys
@@ -231,6 +230,9 @@ public final class TodoUIController {
         view.selectedPosition = replacement.position
     }
 
+    /// Counting reads an index range per status, the one load that grows with
+    /// the list (tens of milliseconds at a million todos): a view loads the
+    /// counts after the frame that shows the rows.
     public func refreshCounts() async {
         try? await logic.loadCounts()
     }
