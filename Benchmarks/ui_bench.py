@@ -91,6 +91,9 @@ class UI:
 
 ESCAPE = re.compile(rb"\x1b\[[0-9;?]*[A-Za-z]")
 LAST_ROW = f"\x1b[{ROWS};1H".encode()
+ROW_MOVE = re.compile(rb"\x1b\[\d+;1H")
+# Every line a frame writes ends with a reset (and a clear if it is short).
+LINE_END = (b"\x1b[0m", b"\x1b[0m\x1b[K")
 
 
 def ends_prompt(typed):
@@ -99,19 +102,19 @@ def ends_prompt(typed):
 
     def done(output):
         start = output.rfind(LAST_ROW)
-        if start < 0 or b"\x1b[K" not in output[start:]:
+        if start < 0 or not output.endswith(LINE_END):
             return False
         return ESCAPE.sub(b"", output[start:]).startswith(line)
     return done
 
 
 def lines_written(count):
-    return lambda output: output.count(b"\x1b[K") >= count
+    return lambda output: len(ROW_MOVE.findall(output)) >= count and output.endswith(LINE_END)
 
 
 def first_frame(todo, database):
     ui = UI(todo, database)
-    done = ui.read_until(lambda output: FOOTER in output and b"\x1b[K" in output[output.rfind(FOOTER):])
+    done = ui.read_until(lambda output: FOOTER in output and output.endswith(LINE_END))
     ui.settle()
     ui.quit()
     return done - ui.started

@@ -56,6 +56,12 @@ struct UIEndToEndTests {
         _ = try todo.ok(["add", "from another terminal"])
         try ui.waitForScreen("the todo added elsewhere") { $0.contains("from another terminal") && $0.contains("3 pending") }
 
+        try ui.resize(columns: 50, rows: 10)
+        try ui.waitForScreen("the frame at the new size") { screen in
+            let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+            return lines.count >= 10 && lines[0].hasSuffix("…") && lines[0].count == 50 && lines[9].hasPrefix(" Undid")
+        }
+
         try ui.send("q")
         let (status, stty) = try ui.waitForExit()
         #expect(status == 0)

@@ -159,6 +159,50 @@ struct KeyHandlingTests {
         #expect(ui.logic.state.window.rows.count <= 2 * height + 1)
     }
 
+    /// A sync that reports progress and returns a summary, or fails.
+    struct FakeSyncer: TodoSyncing {
+        var failure: TodoError?
+
+        func sync(dryRun: Bool, progress: @escaping @Sendable (SyncProgress) -> Void) async throws -> SyncSummary {
+            progress(SyncProgress(done: 1, total: 2))
+            try await Task.sleep(for: .milliseconds(20))
+            if let failure { throw failure }
+            var summary = SyncSummary()
+            summary.pulled = 3
+            return summary
+        }
+    }
+
+    @Test func syncRunsWithoutHoldingUpTheKeysAndShowsItsSummaryOrError() async {
+        for failure in [nil, TodoError.failed("cannot reach http://127.0.0.1:9: connection refused")] {
+            let storage = InMemoryStorage(items: [TodoItem(id: UUID(), text: "milk", createdAt: fixed.date(1))])
+            let logic = TodoLogic(state: TodoState(), storage: storage, environment: fixed.environment)
+            let ui = TodoUIController(logic: logic, size: Self.size, makeSyncer: { FakeSyncer(failure: failure) })
+            await ui.start()
+            await ui.handle(.character("s"))
+            #expect(ui.syncTask != nil)
+            // Keys still work while it runs.
+            await ui.handle(.character("x"))
+            #expect(await storage.items[0].isDone)
+            await ui.syncTask?.value
+            #expect(!logic.state.isSyncing)
+            if let failure {
+                #expect(logic.state.error == failure)
+            } else {
+                #expect(logic.state.lastSync?.pulled == 3)
+                #expect(ui.view.message == "Synced: 3 pulled, 0 pushed, 0 deleted here, 0 deleted on the server, 0 conflicts")
+            }
+        }
+    }
+
+    @Test func withoutAServerSyncSaysWhy() async {
+        let logic = TodoLogic(state: TodoState(), storage: InMemoryStorage(), environment: fixed.environment)
+        let ui = TodoUIController(logic: logic, size: Self.size, makeSyncer: { throw TodoError.failed("no server") })
+        await ui.handle(.character("s"))
+        #expect(logic.state.error == .failed("no server"))
+        #expect(ui.syncTask == nil)
+    }
+
     @Test func helpShowsUntilTheNextKeyAndQQuits() async {
         let (ui, _) = await controller(1)
         await ui.handle(.character("?"))

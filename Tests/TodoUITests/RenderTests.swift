@@ -131,6 +131,9 @@ struct RenderTests {
         #expect(writer.update(to: ["a", "b", "c"], size: size) == "")
         let second = writer.update(to: ["a", "B", "c"], size: size)
         #expect(second == "\u{1B}[2;1H\u{1B}[0mB\u{1B}[0m\u{1B}[K")
+        // A line as wide as the screen is not followed by a clear, which
+        // would erase its last column.
+        #expect(writer.update(to: ["a", "B", "0123456789"], size: size) == "\u{1B}[3;1H\u{1B}[0m0123456789\u{1B}[0m")
         // A resize writes everything again.
         #expect(writer.update(to: ["a", "B", "c"], size: TerminalSize(columns: 12, rows: 3)).contains("\u{1B}[3;1H"))
     }

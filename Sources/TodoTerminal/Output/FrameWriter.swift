@@ -31,7 +31,10 @@ public struct FrameWriter: Sendable {
                 out += span.style.escape(usesColor: usesColor)
                 out += span.text
             }
-            out += "\u{1B}[0m\u{1B}[K"
+            out += "\u{1B}[0m"
+            // Clear what the line does not cover. Not after a full line: the
+            // cursor stays on the last column then, and would clear it.
+            if line.displayWidth < size.columns { out += "\u{1B}[K" }
         }
         // Rows the new frame no longer covers.
         if !full, lines.count < previous.count {

@@ -88,8 +88,7 @@ public final class TodoUIApp {
         let input = DispatchSource.makeReadSource(fileDescriptor: device.input, queue: .main)
         input.setEventHandler { MainActor.assumeIsolated { self.readKeys() } }
 
-        signal(SIGWINCH, SIG_IGN)
-        let resize = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .main)
+        let resize = DispatchSource.makeReadSource(fileDescriptor: device.resizeDescriptor(), queue: .main)
         resize.setEventHandler { MainActor.assumeIsolated { self.resized() } }
 
         let timer = DispatchSource.makeTimerSource(queue: .main)
@@ -123,6 +122,7 @@ public final class TodoUIApp {
     }
 
     private func resized() {
+        device.resizeHandled()
         controller.size = device.size
         writer.invalidate()
         Task { @MainActor in

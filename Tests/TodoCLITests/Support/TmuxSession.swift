@@ -40,6 +40,11 @@ final class TmuxSession {
         try tmux(["send-keys", "-t", "0", "-l", text])
     }
 
+    /// Resizes the pane, as a user resizing the terminal window.
+    func resize(columns: Int, rows: Int) throws {
+        try tmux(["resize-window", "-t", "0", "-x", "\(columns)", "-y", "\(rows)"])
+    }
+
     /// The screen as text, one line per row.
     func screen() throws -> String {
         try tmux(["capture-pane", "-p", "-t", "0"])
