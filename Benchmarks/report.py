@@ -62,8 +62,9 @@ def machine():
 def main():
     medians, figures = load(sys.argv[1])
     print(f"Machine: {machine()}\n")
-    print("| operation | todos | todo | sqlite3 (floor) | todo / floor | Taskwarrior | todo.txt | fastest peer / todo |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    if medians:
+        print("| operation | todos | todo | sqlite3 (floor) | todo / floor | Taskwarrior | todo.txt | fastest peer / todo |")
+        print("|---|---:|---:|---:|---:|---:|---:|---:|")
     sizes = sorted({size for (_, size, _) in medians})
     for name, label in OPERATIONS:
         for size in sizes:

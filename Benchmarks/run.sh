@@ -35,7 +35,7 @@ if [ "$quick" = 1 ]; then
 else
     runs=(--warmup 3 --min-runs 10); wrk_time=10s
 fi
-for tool in swift python3 sqlite3 hyperfine; do
+for tool in swift python3 sqlite3 $([ "$ui_only" = 1 ] || echo hyperfine); do
     command -v "$tool" >/dev/null || { echo "run.sh: $tool is required (apt-get install $tool)" >&2; exit 1; }
 done
 
