@@ -69,8 +69,15 @@ struct UIEndToEndTests {
         #expect(try !ui.screen().contains("from another terminal"), "the main screen is back")
     }
 
-    @Test func sigtermAndACrashRestoreTheTerminal() throws {
+    @Test func ctrlCSigtermAndACrashRestoreTheTerminal() throws {
         _ = try todo.ok(["add", "buy milk"])
+        let interrupted = try startUI()
+        try interrupted.waitForScreen("the first frame") { $0.contains("buy milk") }
+        try interrupted.send("C-c")
+        let (status, stty) = try interrupted.waitForExit()
+        #expect(status == 0)
+        expectRestored(stty)
+
         for (signal, expected) in [(SIGTERM, Int32(128 + SIGTERM)), (SIGILL, Int32(128 + SIGILL))] {
             try? FileManager.default.removeItem(atPath: todo.directory.appendingPathComponent("ui-stty").path)
             let ui = try startUI(environment: ["SWIFT_BACKTRACE": "enable=no"])
