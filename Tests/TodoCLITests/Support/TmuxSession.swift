@@ -24,7 +24,10 @@ final class TmuxSession {
     }
 
     deinit {
+        let socketPath = try? tmux(["display-message", "-p", "#{socket_path}"]).trimmingCharacters(in: .whitespacesAndNewlines)
         _ = try? tmux(["kill-server"])
+        // tmux leaves its socket file behind.
+        if let socketPath, !socketPath.isEmpty { try? FileManager.default.removeItem(atPath: socketPath) }
     }
 
     var statusPath: String { directory.appendingPathComponent("ui-status").path }
