@@ -37,6 +37,7 @@ let package = Package(
                 .embedInCode("0002_sync.sql"),
                 .embedInCode("0003_search_scan_index.sql"),
                 .embedInCode("0004_search_without_column_sizes.sql"),
+                .embedInCode("0005_sync_edit_times.sql"),
                 .embedInCode("server_0001_create_item.sql"),
             ],
             swiftSettings: strict
@@ -58,9 +59,12 @@ let package = Package(
             name: "TodoSync",
             dependencies: [
                 "TodoCore",
+                "TodoStorage",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),
@@ -91,6 +95,10 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                // The connection guard sits between NIO's HTTP/1 parser and Hummingbird.
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),
@@ -106,7 +114,12 @@ let package = Package(
         ),
 
         // What several test targets share: running the built todo-server.
-        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
+        .target(
+            name: "TestSupport",
+            dependencies: ["TodoCore", "TodoStorage", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Tests/TestSupport",
+            swiftSettings: strict
+        ),
         // The core's fakes: in-memory storage, a fixed clock and UUID source.
         .target(name: "TodoCoreTestSupport", dependencies: ["TodoCore"], path: "Tests/TodoCoreTestSupport", swiftSettings: strict),
         .testTarget(name: "TodoCoreTests", dependencies: ["TodoCore", "TodoCoreTestSupport"], swiftSettings: strict),
@@ -149,6 +162,7 @@ let package = Package(
                 "TodoStorage",
                 "TodoSync",
                 "TodoServer",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

@@ -83,6 +83,19 @@ def main():
             (small, first), (large, second) = timed
             print(f"\n{label} timed in turns, one run at each size alternately: {ms(first)} at {small:,} todos,"
                   f" {ms(second)} at {large:,} ({second / first - 1:+.0%}).")
+    turns = [
+        ("push-vs-pull", "push", "pull", "todo sync pushing {n:,} adds to an empty todo-server", "a first sync pulling {n:,} from todo-server"),
+        ("push-json-server", "todo", "curl", "todo sync pushing {n:,} adds to a json-server-style server",
+         "as many curl POSTs, 8 at a time on kept-alive connections"),
+        ("first-sync-paged", "todo", "curl", "a first todo sync of {n:,} from a server paging 10 at a time (Link headers)",
+         "one curl fetching every page"),
+    ]
+    for name, ours_tool, floor_tool, ours_label, floor_label in turns:
+        for (n, size, tool), value in sorted(medians.items()):
+            floor = medians.get((name, size, floor_tool))
+            if n == name and tool == ours_tool and floor:
+                print(f"\n{ours_label.format(n=size)}: {ms(value)}, against {ms(floor)} for {floor_label.format(n=size)}"
+                      f" ({value / floor:.2f}x; timed in turns).")
     spawn = medians.get(("process-start", 0, "true"))
     if spawn is not None:
         print(f"\nStarting a process that does nothing (`/bin/true`) takes {ms(spawn)} here: no command takes less.")

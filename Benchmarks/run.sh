@@ -305,6 +305,70 @@ wait_for "http://127.0.0.1:$port/todos/none"
 sync_benchmarks json-server "$jsize" "http://127.0.0.1:$port" "$jdir"
 stop_server
 
+# ---- Pushing, and lists read a page at a time ------------------------------------
+# Each push starts from a fresh server and a fresh replica holding the same new todos,
+# so a run pushes exactly that many and pulls nothing; pulling as many from todo-server
+# is timed in turns beside it.
+moves=$([ "$quick" = 1 ] && echo 200 || echo 10000)
+echo "== pushing and pulling $moves todos" >&2
+mdir=$work/moves-$moves
+rm -rf "$mdir"; mkdir -p "$mdir"
+python3 "$root/Benchmarks/generate.py" --size "$moves" --seed 77 --format todo-json --out "$mdir/adds.json"
+python3 "$root/Benchmarks/generate.py" --size "$moves" --seed 78 --format server-json --out "$mdir/server.json"
+start_todo_server "$moves"
+pull_url=http://127.0.0.1:$port
+pull_pid=$server_pid
+push_port=$(free_port)
+# fresh_push_server KIND: restarts the push server (todo-server or json-server) empty, in the background.
+cat > "$mdir/fresh-push-server.sh" <<FRESH
+kind=\$1
+pkill -f -- "--port $push_port" 2>/dev/null || true
+for _ in \$(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$push_port/" || break; sleep 0.05; done
+rm -f "$mdir"/push-server.sqlite*
+if [ "\$kind" = todo-server ]; then
+    nohup "$server" --port $push_port --database "$mdir/push-server.sqlite" >/dev/null 2>&1 &
+else
+    nohup python3 "$root/Benchmarks/json_server.py" --port $push_port >/dev/null 2>&1 &
+fi
+for _ in \$(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$push_port/todos" && break; sleep 0.05; done
+rm -f "$mdir"/push.sqlite*
+"$todo" import "$mdir/adds.json" --database "$mdir/push.sqlite" >/dev/null
+FRESH
+bench_turns "push-vs-pull" \
+    "$moves" push "bash $mdir/fresh-push-server.sh todo-server" \
+        "$(printf '%q sync --server %q --database %q' "$todo" "http://127.0.0.1:$push_port" "$mdir/push.sqlite")" \
+    "$moves" pull "$(printf 'rm -f %q %q %q' "$mdir/pull.sqlite" "$mdir/pull.sqlite-wal" "$mdir/pull.sqlite-shm")" \
+        "$(printf '%q sync --server %q --database %q' "$todo" "$pull_url" "$mdir/pull.sqlite")"
+kill "$pull_pid" 2>/dev/null || true; wait "$pull_pid" 2>/dev/null || true; server_pid=""
+# The floor of pushing to a json-server-style server: as many POSTs from one curl,
+# 8 at a time on kept-alive connections.
+python3 - "$mdir/adds.json" "http://127.0.0.1:$push_port/todos" > "$mdir/posts.cfg" <<'POSTS'
+import json, sys
+for todo in json.load(open(sys.argv[1])):
+    body = json.dumps({"title": todo["text"], "completed": todo["done"], "clientId": todo["id"]})
+    print(f'url = "{sys.argv[2]}"\nrequest = "POST"\nheader = "Content-Type: application/json"\n'
+          f'data = {json.dumps(body)}\noutput = "/dev/null"\nnext')
+POSTS
+bench_turns "push-json-server" \
+    "$moves" todo "bash $mdir/fresh-push-server.sh json-server" \
+        "$(printf '%q sync --server %q --database %q' "$todo" "http://127.0.0.1:$push_port" "$mdir/push.sqlite")" \
+    "$moves" curl "bash $mdir/fresh-push-server.sh json-server" \
+        "$(printf 'curl -s --parallel --parallel-max 8 -K %q' "$mdir/posts.cfg")"
+pkill -f -- "--port $push_port" 2>/dev/null || true
+# A first sync from a server that pages its list 10 at a time and says so (Link
+# headers), against one curl fetching every page on a kept-alive connection.
+paged_port=$(free_port)
+python3 "$root/Benchmarks/json_server.py" --port "$paged_port" --data "$mdir/server.json" --paging link --page-size 10 &
+server_pid=$!
+wait_for "http://127.0.0.1:$paged_port/todos/none"
+pages=$(( (moves + 9) / 10 ))
+for page in $(seq "$pages"); do printf 'url = "http://127.0.0.1:%s/todos?_page=%s&_limit=10"\noutput = "/dev/null"\n' "$paged_port" "$page"; done > "$mdir/pages.cfg"
+bench_turns "first-sync-paged" \
+    "$moves" todo "$(printf 'rm -f %q %q %q' "$mdir/paged.sqlite" "$mdir/paged.sqlite-wal" "$mdir/paged.sqlite-shm")" \
+        "$(printf '%q sync --server %q --database %q' "$todo" "http://127.0.0.1:$paged_port" "$mdir/paged.sqlite")" \
+    "$moves" curl "" "$(printf 'curl -s -K %q' "$mdir/pages.cfg")"
+stop_server
+
 report=$(python3 "$root/Benchmarks/report.py" "$results")
 if [ -n "$out" ]; then printf '%s\n' "$report" > "$out"; fi
 printf '%s\n' "$report"

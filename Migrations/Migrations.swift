@@ -20,6 +20,7 @@ public enum AppMigrations {
             identifier: "0004_search_without_column_sizes",
             sql: text(PackageResources._004_search_without_column_sizes_sql)
         ),
+        Migration(identifier: "0005_sync_edit_times", sql: text(PackageResources._005_sync_edit_times_sql)),
     ]
 
     private static func text(_ bytes: [UInt8]) -> String {

@@ -9,21 +9,36 @@ public struct ServerOptions: Sendable {
     public var maxBodySize: Int
     /// The level at which each request is logged.
     public var requestLogLevel: Logger.Level
+    /// How long a connection may sit with no request before it is closed;
+    /// also bounds a request whose head or body stops arriving.
+    public var idleTimeout: Duration
+    /// How long a request head may take to arrive once it has begun.
+    public var headerTimeout: Duration
 
     public static let defaultMaxBodySize = 1024 * 1024
+    public static let defaultIdleTimeout: Duration = .seconds(60)
 
-    public init(token: String? = nil, maxBodySize: Int = defaultMaxBodySize, requestLogLevel: Logger.Level = .info) {
+    public init(
+        token: String? = nil,
+        maxBodySize: Int = defaultMaxBodySize,
+        requestLogLevel: Logger.Level = .info,
+        idleTimeout: Duration = defaultIdleTimeout,
+        headerTimeout: Duration = HTTPLimits.defaultHeaderTimeout
+    ) {
         self.token = token
         self.maxBodySize = maxBodySize
         self.requestLogLevel = requestLogLevel
+        self.idleTimeout = idleTimeout
+        self.headerTimeout = headerTimeout
     }
 }
 
-/// The router: request logging, JSON errors, the token check, then `/todos`.
+/// The router: request logging, JSON errors, HEAD, the token check, then `/todos`.
 public func buildRouter(repository: some TodoRepository, options: ServerOptions = ServerOptions()) -> Router<BasicRequestContext> {
     let router = Router()
-    router.add(middleware: LogRequestsMiddleware(options.requestLogLevel, redactHeaders: [.authorization]))
+    router.add(middleware: RequestLogMiddleware(options.requestLogLevel))
     router.add(middleware: LogResponsesMiddleware(options.requestLogLevel))
+    router.add(middleware: HeadResponseMiddleware())
     router.add(middleware: JSONErrorMiddleware())
     if let token = options.token {
         router.add(middleware: BearerTokenMiddleware(token: token))
@@ -31,13 +46,16 @@ public func buildRouter(repository: some TodoRepository, options: ServerOptions 
     router.addRoutes(TodoController(repository: repository, maxBodySize: options.maxBodySize).endpoints, atPath: "/todos")
     // A constant answer for load balancers and uptime checks (and the
     // benchmark's baseline: what the same stack serves with no work to do).
-    router.get("health") { _, _ in
+    let health: @Sendable (Request, BasicRequestContext) -> Response = { _, _ in
         Response.json(#"{"status":"ok"}"#)
     }
+    router.get("health", use: health)
+    router.head("health", use: health)
     return router
 }
 
-/// The application around the router, listening where `configuration` says.
+/// The application around the router, listening where `configuration` says,
+/// over HTTP/1 with the limits and timeouts of `HTTPLimits` and `options`.
 public func buildApplication(
     repository: some TodoRepository,
     options: ServerOptions = ServerOptions(),
@@ -47,6 +65,7 @@ public func buildApplication(
 ) -> some ApplicationProtocol {
     Application(
         router: buildRouter(repository: repository, options: options),
+        server: .todoHTTP1(idleTimeout: options.idleTimeout, headerTimeout: options.headerTimeout),
         configuration: configuration,
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port) },
         logger: logger

@@ -28,7 +28,7 @@ extension StorageError {
 
     /// Runs `body`, translating any failure at this boundary: no GRDB error
     /// leaves the storage module. Todo errors (an unknown ID…) pass through.
-    static func wrap<T>(path: String, _ body: () throws -> T) throws -> T {
+    package static func wrap<T>(path: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as TodoError {

@@ -1,9 +1,29 @@
+import Foundation
+
 /// The kind of server, told apart by its answer to `GET /todos`.
 public enum ServerKind: String, Sendable, Hashable, CaseIterable {
     /// This package's server: a change feed and conditional writes.
     case todoServer = "todo-server"
     /// Any json-server-style server: the full list on every sync.
     case jsonServer = "json-server"
+}
+
+/// How to ask a server that pages its list without saying how for each page:
+/// `?PAGE=N&SIZE=M`, from `firstPage` on.
+public struct ListPaging: Sendable, Hashable, CustomStringConvertible {
+    public var pageParam: String
+    public var sizeParam: String
+    public var firstPage: Int
+    public var pageSize: Int
+
+    public init(pageParam: String, sizeParam: String, firstPage: Int = 1, pageSize: Int = 100) {
+        self.pageParam = pageParam
+        self.sizeParam = sizeParam
+        self.firstPage = firstPage
+        self.pageSize = pageSize
+    }
+
+    public var description: String { "\(pageParam)=\(firstPage)&\(sizeParam)=\(pageSize)" }
 }
 
 /// Everything one sync needs to know besides the data.
@@ -16,12 +36,15 @@ public struct SyncConfiguration: Sendable, Hashable {
     public var kind: ServerKind?
     public var names: FieldNames
     public var prefer: ConflictPreference
-    /// Allow a sync that deletes every synced todo here.
+    /// Allow a sync that deletes every synced todo here, or many of them.
     public var force: Bool
+    /// The paging the user named for a server that does not announce its own.
+    public var paging: ListPaging?
 
     public init(
         server: String, collectionPath: String = "/todos", token: String? = nil, kind: ServerKind? = nil,
-        names: FieldNames = FieldNames(), prefer: ConflictPreference = .newest, force: Bool = false
+        names: FieldNames = FieldNames(), prefer: ConflictPreference = .newest, force: Bool = false,
+        paging: ListPaging? = nil
     ) {
         self.server = server.hasSuffix("/") ? String(server.dropLast()) : server
         self.collectionPath = collectionPath
@@ -30,16 +53,12 @@ public struct SyncConfiguration: Sendable, Hashable {
         self.names = names
         self.prefer = prefer
         self.force = force
+        self.paging = paging
     }
-}
 
-/// Names of the settings sync keeps in the database.
-public enum SyncSettingKey {
-    public static let server = "sync.server"
-    public static let kind = "sync.kind"
-    public static let cursor = "sync.cursor"
-    public static let titleField = "sync.titleField"
-    public static let completedField = "sync.completedField"
-    public static let lastSyncAt = "sync.lastSyncAt"
-    public static let lastSummary = "sync.lastSummary"
+    /// Scheme, host and port of the server, for links that start with `/`.
+    public var origin: String {
+        guard let url = URL(string: server), let scheme = url.scheme, let host = url.host else { return server }
+        return "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
+    }
 }

@@ -1,14 +1,25 @@
+import TodoCore
+
 /// Why a sync stopped, worded for the person at the terminal: what happened,
 /// what was kept safe, and what to do.
 public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     case noServer
     case invalidServerURL(String)
-    case unreachable(request: String, cause: String)
+    /// No answer from the server; `queued` local changes stay queued.
+    case unreachable(server: String, request: String, kind: TransportError.Kind, queued: Int?)
     case httpStatus(request: String, status: Int, body: String)
     case unauthorized(request: String)
     case malformed(request: String, reason: String)
     case suspiciousEmptyList(lastSeen: Int)
     case wouldDeleteEverything(count: Int)
+    /// More than half of the synced todos (and more than a few) would be deleted here.
+    case wouldDeleteMany(count: Int, synced: Int, examples: [String])
+    /// Todos the list left out still exist on the server: the list is partial.
+    case partialList(leftOut: Int, examples: [String])
+    /// The server announced more todos than its list gave.
+    case listShorterThanTotal(listed: Int, total: Int)
+    /// The server said there is a next page, but not how to ask for it.
+    case unknownPaging(request: String)
     case missingId(request: String)
     case cursorExpired
     case incomplete(reason: String)
@@ -23,8 +34,10 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
             "no server to sync with: run todo sync --server http://HOST:PORT once (it is remembered), or set TODO_SERVER"
         case let .invalidServerURL(url):
             "'\(url)' is not a server URL: give the base, like http://127.0.0.1:3000"
-        case let .unreachable(request, cause):
-            "cannot reach the server for \(request): \(cause), even after retrying; \(Self.kept); check the server runs and the URL is right, then run todo sync again"
+        case let .unreachable(server, request, kind, queued):
+            "cannot reach \(server) for \(request) (\(kind.explanation))\(kind.isOffline ? "" : ", even after retrying"); "
+                + (queued.map { "\($0) local change\($0 == 1 ? "" : "s") stay\($0 == 1 ? "s" : "") queued and nothing was deleted" } ?? Self.kept)
+                + "; \(kind.isOffline ? "start the server or check --server" : "check the server"), then run todo sync again"
         case let .httpStatus(request, status, body):
             "the server answered \(status) to \(request)\(body.isEmpty ? "" : " (\(body))"); \(Self.kept); run todo sync again later"
         case let .unauthorized(request):
@@ -33,6 +46,14 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
             "the server's answer to \(request) could not be read (\(reason)); \(Self.kept); check --server points at the JSON server"
         case let .suspiciousEmptyList(lastSeen):
             "the server returned no todos, but the last sync saw \(lastSeen): \(Self.kept); if the server really was emptied, run todo sync --force"
+        case let .wouldDeleteMany(count, synced, examples):
+            "this sync would delete \(count) of the \(synced) synced todos here (\(Self.quoted(examples, of: count))): nothing was changed; check the server's list, and run todo sync --force if that is what you want"
+        case let .partialList(leftOut, examples):
+            "the server's list left out \(leftOut) todo\(leftOut == 1 ? "" : "s") that still exist\(leftOut == 1 ? "s" : "") on it (\(Self.quoted(examples, of: leftOut))): it seems to page its lists; nothing was deleted or changed; name its paging with todo sync --page-param NAME --page-size-param NAME (see todo sync --help)"
+        case let .listShorterThanTotal(listed, total):
+            "the server says it holds \(total) todos but its list gave \(listed): it seems to page its lists without saying how; nothing was changed; name its paging with todo sync --page-param NAME --page-size-param NAME (see todo sync --help)"
+        case let .unknownPaging(request):
+            "the server's answer to \(request) has a next page but does not say how to ask for it: nothing was changed; name its paging with todo sync --page-param NAME --page-size-param NAME (see todo sync --help)"
         case let .wouldDeleteEverything(count):
             "this sync would delete all \(count) synced todos here: nothing was changed; run todo sync --force if that is what you want"
         case let .missingId(request):
@@ -46,5 +67,21 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
         case let .busy(lockPath):
             "another todo sync is running on this database (lock \(lockPath)): wait for it to finish, then run todo sync again"
         }
+    }
+}
+
+extension SyncError {
+    /// Up to three texts, quoted, and how many more there are.
+    static func quoted(_ texts: [String], of count: Int) -> String {
+        let shown = texts.prefix(3).map { "\"\($0.count > 40 ? String($0.prefix(40)) + "…" : $0)\"" }
+        let more = count - shown.count
+        return shown.joined(separator: ", ") + (more > 0 ? (shown.isEmpty ? "" : " and ") + "\(more) more" : "")
+    }
+}
+
+extension SyncError: TodoErrorConvertible {
+    /// An unreachable server is the one failure a script may want to tell apart.
+    public var todoError: TodoError {
+        if case .unreachable = self { .unavailable(description) } else { .failed(description) }
     }
 }

@@ -38,6 +38,9 @@ struct TodoServerCommand: AsyncParsableCommand {
     @Option(help: "Days a deletion is remembered for the change feed; older cursors get 410 Gone.")
     var tombstoneDays = 30
 
+    @Option(help: "Seconds a connection may sit idle, or a request stall, before it is closed.")
+    var idleTimeout = 60
+
     @Option(help: "full: a write is on disk before it is acknowledged. normal: faster; survives a crash of the server, not of the machine.")
     var durability = "full"
 
@@ -51,14 +54,22 @@ struct TodoServerCommand: AsyncParsableCommand {
         guard ServerDatabase.Durability(rawValue: durability) != nil else {
             throw ValidationError("--durability must be full or normal, not \(durability).")
         }
+        guard idleTimeout >= 1, idleTimeout <= 86_400 else {
+            throw ValidationError("--idle-timeout must be from 1 to 86400 seconds, not \(idleTimeout).")
+        }
         if let token, token.isEmpty {
             throw ValidationError("--token must not be empty.")
+        }
+        // An empty variable is a mistake, not a wish for no token: refused as
+        // `--token ""` is, rather than starting a server anyone can write to.
+        if token == nil, ProcessInfo.processInfo.environment["TODO_SERVER_TOKEN"]?.isEmpty == true {
+            throw ValidationError("TODO_SERVER_TOKEN must not be empty; unset it to run without a token.")
         }
     }
 
     func run() async throws {
         let logger = Logger(label: "todo-server")
-        let environmentToken = ProcessInfo.processInfo.environment["TODO_SERVER_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        let environmentToken = ProcessInfo.processInfo.environment["TODO_SERVER_TOKEN"]
         let path = ServerDatabaseLocation.resolve(explicit: database)
         let repository: SQLiteTodoRepository
         do {
@@ -73,7 +84,7 @@ struct TodoServerCommand: AsyncParsableCommand {
         logger.info("Serving todos", metadata: ["database": "\(path)", "auth": "\(token ?? environmentToken == nil ? "none" : "bearer")"])
         let app = buildApplication(
             repository: repository,
-            options: ServerOptions(token: token ?? environmentToken),
+            options: ServerOptions(token: token ?? environmentToken, idleTimeout: .seconds(idleTimeout)),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "todo-server"),
             logger: logger
         )

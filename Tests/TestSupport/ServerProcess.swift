@@ -23,8 +23,13 @@ public final class ServerProcess: @unchecked Sendable {
     private var output = Data()
 
     /// Runs the binary with `arguments`, collecting what it prints.
-    public init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    public convenience init(_ arguments: [String], environment: [String: String] = [:]) throws {
         guard let binary = Self.binary else { throw CocoaError(.fileNoSuchFile) }
+        try self.init(executable: binary, arguments, environment: environment)
+    }
+
+    /// Runs any server that prints "listening on 127.0.0.1:PORT" once it listens.
+    public init(executable binary: URL, _ arguments: [String], environment: [String: String] = [:]) throws {
         process.executableURL = binary
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }

@@ -75,11 +75,11 @@ struct BadInputTests {
         try await withServer { client in
             let onCollection = try await client.send(.delete, "/todos")
             #expect(onCollection.status == .methodNotAllowed)
-            #expect(onCollection.headers[.allow] == "GET, POST")
+            #expect(onCollection.headers[.allow] == "GET, HEAD, POST")
             #expect(onCollection.errorMessage != nil)
             let onItem = try await client.send(.post, "/todos/x", "{}")
             #expect(onItem.status == .methodNotAllowed)
-            #expect(onItem.headers[.allow] == "GET, PUT, PATCH, DELETE")
+            #expect(onItem.headers[.allow] == "GET, HEAD, PUT, PATCH, DELETE")
         }
     }
 

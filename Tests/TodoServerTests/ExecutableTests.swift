@@ -10,16 +10,22 @@ struct ExecutableTests {
     @Test func helpShowsTheFlagsAndAnExample() async throws {
         let server = try ServerProcess(["--help"])
         #expect(try await server.exitStatus() == 0)
-        for text in ["--host", "--port", "--database", "--token", "TODO_SERVER_TOKEN", "Examples:"] {
+        for text in ["--host", "--port", "--database", "--token", "TODO_SERVER_TOKEN", "--idle-timeout", "Examples:"] {
             #expect(server.printed.contains(text), "\(text)")
         }
     }
 
-    @Test(arguments: [["--port", "abc"], ["--port", "70000"], ["--durability", "sometimes"], ["--bogus"]])
+    @Test(arguments: [["--port", "abc"], ["--port", "70000"], ["--durability", "sometimes"], ["--bogus"], ["--idle-timeout", "0"], ["--token", ""]])
     func badFlagsGiveAShortErrorAndExitCode64(_ arguments: [String]) async throws {
         let server = try ServerProcess(arguments)
         #expect(try await server.exitStatus() == 64)
         #expect(server.printed.hasPrefix("Error: "), "\(server.printed)")
+    }
+
+    @Test func anEmptyTokenInTheEnvironmentIsRefusedLikeAnEmptyFlag() async throws {
+        let server = try ServerProcess(["--port", "0", "--database", temporaryDatabasePath()], environment: ["TODO_SERVER_TOKEN": ""])
+        #expect(try await server.exitStatus() == 64)
+        #expect(server.printed.contains("TODO_SERVER_TOKEN must not be empty"), "\(server.printed)")
     }
 
     @Test func anAcknowledgedWriteSurvivesKill9() async throws {

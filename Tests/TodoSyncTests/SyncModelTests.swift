@@ -28,4 +28,25 @@ struct SyncModelTests {
             await server.setFaultRate(on ? 0.15 : 0)
         }.run()
     }
+
+    /// Servers that page their lists, announcing it or not (then the
+    /// replicas are told its paging), and lists answered partially at
+    /// random: nothing is lost, nothing doubled, everyone agrees.
+    @Test(arguments: (1...60).map { UInt64($0) })
+    func convergesThroughServersThatPageOrAnswerPartially(seed: UInt64) async throws {
+        let styles: [(FakeJSONServer.Paging, ListPaging?)] = [
+            (.link(size: 3), nil),
+            (.envelope(size: 4), nil),
+            (.silent(size: 5), ListPaging(pageParam: "page", sizeParam: "size", firstPage: 0, pageSize: 7)),
+            (.counted(size: 2), ListPaging(pageParam: "page", sizeParam: "size", firstPage: 0, pageSize: 2)),
+        ]
+        let (style, paging) = styles[Int(seed % 4)]
+        let server = FakeJSONServer(seed % 3 == 0 ? .v017 : .v1, seed: seed, paging: style)
+        var model = SyncModel(seed: seed, steps: 50, faults: seed % 2 == 0, server: "http://fake", serverTransport: server) { on in
+            await server.setPartialRate(on ? 0.3 : 0)
+            await server.setFaultRate(on ? 0.05 : 0)
+        }
+        model.paging = paging
+        try await model.run()
+    }
 }

@@ -10,15 +10,23 @@ struct SyncPlannerTests {
 
     static func fields(_ text: String, _ done: Bool = false) -> SyncFields { SyncFields(text: text, isDone: done) }
 
+    /// `remoteTime` is the edit time a `todo` wrote into the server's item;
+    /// `baseTime` the one the last sync saw there.
     static func entry(
         base: SyncFields? = nil, local: SyncFields? = nil, remote: SyncFields? = nil,
-        localTime: Double = 0, remoteTime: Double? = nil, rev: Int64? = 1
+        localTime: Double = 0, remoteTime: Double? = nil, baseTime: Double? = nil, serverTime: Double? = nil, rev: Int64? = 1
     ) -> SyncEntry {
-        SyncEntry(
+        func times(_ seconds: Double?) -> FieldTimes {
+            let date = seconds.map(Date.init(timeIntervalSince1970:))
+            return FieldTimes(text: date, done: date)
+        }
+        return SyncEntry(
             todoId: id,
-            base: base.map { SyncBase(todoId: id, remoteId: "r1", fields: $0) },
+            base: base.map { SyncBase(todoId: id, remoteId: "r1", fields: $0, editedAt: times(baseTime)) },
             local: local.map { TodoItem(id: id, text: $0.text, isDone: $0.isDone, createdAt: Date(timeIntervalSince1970: localTime)) },
-            remote: remote.map { RemoteTodo(id: "r1", fields: $0, updatedAt: remoteTime.map(Date.init(timeIntervalSince1970:))) },
+            remote: remote.map {
+                RemoteTodo(id: "r1", fields: $0, updatedAt: serverTime.map(Date.init(timeIntervalSince1970:)), editedAt: times(remoteTime))
+            },
             pendingRev: rev
         )
     }
@@ -89,6 +97,36 @@ struct SyncPlannerTests {
     @Test func remoteWithoutTimestampWinsByDefault() throws {
         let step = try #require(Self.step(Self.entry(base: Self.fields("a"), local: Self.fields("here"), remote: Self.fields("there"), localTime: 99)))
         #expect(step.conflicts.first?.winner == .remote)
+        #expect(step.conflicts.first?.remoteEditedAt == Self.now)
+    }
+
+    /// The server's `updatedAt` says when a change reached it, not when it was made.
+    @Test func theServersOwnTimestampDoesNotDecideAConflict() throws {
+        let entry = Self.entry(
+            base: Self.fields("a"), local: Self.fields("here"), remote: Self.fields("there"),
+            localTime: 10, remoteTime: 5, serverTime: 50
+        )
+        #expect(try #require(Self.step(entry)).conflicts.first?.winner == .local)
+    }
+
+    /// An edit time left as the last sync saw it is not the time of the
+    /// change that came since: that change counts as made now.
+    @Test func anEditTimeAsTheBaseRecordedItCountsAsSeenNow() throws {
+        let entry = Self.entry(
+            base: Self.fields("a"), local: Self.fields("here"), remote: Self.fields("there"),
+            localTime: 10, remoteTime: 5, baseTime: 5
+        )
+        let conflict = try #require(Self.step(entry)?.conflicts.first)
+        #expect(conflict.winner == .remote)
+        #expect(conflict.remoteEditedAt == Self.now && conflict.localEditedAt == Date(timeIntervalSince1970: 10))
+    }
+
+    @Test func anUpdateCarriesThisMachinesEditTimeForWhatItSends() throws {
+        let entry = Self.entry(
+            base: Self.fields("a"), local: Self.fields("b"), remote: Self.fields("a", true), localTime: 20, remoteTime: 7, baseTime: 3
+        )
+        let step = try #require(Self.step(entry))
+        #expect(step.editedAt == FieldTimes(text: Date(timeIntervalSince1970: 20), done: Date(timeIntervalSince1970: 7)))
     }
 
     @Test func deletedLocallyIsDeletedOnTheServer() throws {

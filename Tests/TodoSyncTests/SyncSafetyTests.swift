@@ -48,7 +48,8 @@ struct SyncSafetyTests {
         (HTTPResponseData(status: 404, body: Array("{}".utf8)), "404"),
         (HTTPResponseData(status: 200, body: Array("[{\"id\":\"a\",\"tit".utf8)), "could not be read"),
         (HTTPResponseData(status: 200, body: Array("<html>".utf8)), "could not be read"),
-        (HTTPResponseData(status: 200, body: Array("{\"data\":[]}".utf8)), "not a JSON array"),
+        (HTTPResponseData(status: 200, body: Array("{\"todos\":[]}".utf8)), "not a JSON array"),
+        (HTTPResponseData(status: 200, body: Array("{\"data\":[]}".utf8)), "--force"),
         (HTTPResponseData(status: 200, body: Array("[]".utf8)), "--force"),
     ]
 
@@ -65,9 +66,14 @@ struct SyncSafetyTests {
         #expect(await server.items.count == 2)
     }
 
-    @Test func emptyListIsFollowedOnlyWithForce() async throws {
-        let (replica, broken, _) = try await Self.synced()
+    @Test func emptyListIsFollowedOnlyWithForceAndOnlyIfTheServerConfirmsIt() async throws {
+        let (replica, broken, server) = try await Self.synced()
         await broken.breakListing(HTTPResponseData(status: 200, body: Array("[]".utf8)))
+        // The todos are still there: the empty list was a lie, even with --force.
+        await #expect(throws: SyncError.partialList(leftOut: 2, examples: ["one", "two"])) {
+            try await replica.service(force: true).sync(dryRun: true) { _ in }
+        }
+        for item in await server.items { await server.remove(id: item["id"].flatMap(FakeJSONServer.text) ?? "") }
         let summary = try await replica.service(force: true).sync(dryRun: true) { _ in }
         #expect(summary.deletedLocally == 2)
     }
@@ -76,8 +82,8 @@ struct SyncSafetyTests {
         let (replica, broken, _) = try await Self.synced()
         await broken.breakListing(nil, error: TransportError(.timeout, "read timed out"))
         let error = await #expect(throws: SyncError.self) { try await replica.sync() }
-        #expect(String(describing: error).contains("timed out"))
-        #expect(String(describing: error).contains("cannot reach"))
+        #expect(String(describing: error).contains("no answer within the time allowed"))
+        #expect(String(describing: error).contains("cannot reach http://fake"))
         #expect(await broken.attempts == 3) // first try and two retries
         #expect(try replica.todos().count == 3)
     }

@@ -60,4 +60,40 @@ struct TodoServerSyncTests {
             ) { _ in }.run()
         }
     }
+
+    /// Pushes go to todo-server in batches: 1,200 adds in three requests,
+    /// each applied there in one transaction; an edit and a delete batch too.
+    @Test func pushesGoInBatches() async throws {
+        try await withLiveTodoServer { url in
+            let counting = Logged(AsyncHTTPTransport(timeout: .seconds(30)))
+            let a = try Replica(transport: counting, server: url)
+            try await a.sync()
+            for index in 0..<1_200 { try a.add("todo \(index)") }
+            #expect(try await a.sync().pushed == 1_200)
+            let writes = await counting.log.filter { !$0.hasPrefix("GET") }
+            #expect(writes == Array(repeating: "POST /todos/_batch", count: 3), "\(writes.prefix(5))")
+            let todos = try a.todos()
+            try a.db.updateTodos([todos[0].editing(text: "edited", at: Date())])
+            try a.db.deleteTodos(ids: [todos[1].id])
+            try await a.sync()
+            #expect(await counting.log.filter { !$0.hasPrefix("GET") }.count == 4)
+            let b = try Replica(transport: counting, server: url)
+            try await b.sync()
+            #expect(try b.contents() == a.contents())
+            #expect(try b.todos().count == 1_199)
+        }
+    }
+}
+
+/// Records each request's method and path.
+actor Logged: HTTPTransport {
+    let base: any HTTPTransport
+    private(set) var log: [String] = []
+
+    init(_ base: any HTTPTransport) { self.base = base }
+
+    func send(_ request: HTTPRequestData) async throws -> HTTPResponseData {
+        log.append("\(request.method) \(URL(string: request.url)?.path ?? request.url)")
+        return try await base.send(request)
+    }
 }

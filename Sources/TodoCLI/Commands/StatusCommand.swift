@@ -33,11 +33,12 @@ struct StatusCommand: AsyncParsableCommand {
         print("\(counts.pending) pending, \(counts.done) done")
         let queued = try await db.pendingCount()
         print("\(queued) local change\(queued == 1 ? "" : "s") not yet synced")
-        if let server = try db.setting(SyncSettingKey.server) {
-            let kind = try db.setting(SyncSettingKey.kind) ?? "unknown kind"
-            print("Server: \(server) (\(kind))")
-            print("Last sync: \(try db.setting(SyncSettingKey.lastSyncAt) ?? "never")")
-            if let line = try db.setting(SyncSettingKey.lastSummary) { print("  \(line)") }
+        let settings = try await SyncSettings.load(from: db)
+        if let server = settings.server {
+            print("Server: \(server) (\(settings.kind?.rawValue ?? "unknown kind"))")
+            print("Last sync: \(settings.lastSyncAt ?? "never")")
+            if let line = settings.lastSummary { print("  \(line)") }
+            if let paging = settings.paging { print("Paging: \(paging)") }
         } else {
             print("Never synced: todo sync --server URL sets a server")
         }

@@ -11,17 +11,26 @@ struct SyncCommand: AsyncParsableCommand {
         discussion: """
             Pushes the adds, edits, done/undone and deletes made here since the last sync, \
             and pulls the server's. Fields changed on one side only merge; the same field \
-            changed on both sides is a conflict: the most recent change wins unless --prefer \
-            says otherwise, and every conflict is printed and kept (todo status --conflicts). \
-            A todo deleted on one side and edited on the other is kept, edited.
+            changed on both sides is a conflict: the edit made last wins (by when it was \
+            made on its machine) unless --prefer says otherwise, and every conflict is \
+            printed and kept (todo status --conflicts). A todo deleted on one side and \
+            edited on the other is kept, edited.
             The server (--server, else $TODO_SERVER, else the one last synced with) is \
             remembered after the first successful sync. todo-server is synced through its \
-            change feed; any other json-server-style server through its full list.
+            change feed; any other json-server-style server through its full list, every \
+            page of it that the server announces (Link headers, json-server 1.0's envelope). \
+            A todo missing from that list is deleted here only once the server confirms it \
+            is gone (404 or 410 for it); if it is still there, the list was partial and the \
+            sync stops, deleting nothing. For a server that pages without saying so, name \
+            its paging once with --page-param and --page-size-param.
+            A server that cannot be reached fails at once with exit status 69, local \
+            changes staying queued; timeouts and server errors are retried for about 10 s.
 
             Examples:
               todo sync --server http://127.0.0.1:3000
               todo sync --dry-run
               todo sync --prefer local
+              todo sync --page-param page --page-size-param size --first-page 0
             """
     )
 
@@ -33,17 +42,17 @@ struct SyncCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Bearer token for the server (default: $TODO_TOKEN).", valueName: "token"))
     var token: String?
 
-    @Option(help: ArgumentHelp("Who wins a conflict this run: newest, local or remote.", valueName: "side"))
-    var prefer: String = "newest"
+    @Option(help: ArgumentHelp("Who wins a conflict this run: the newest edit, local or remote.", valueName: "side"))
+    var prefer: ConflictPreference = .newest
 
     @Flag(help: "Print the plan (pulls, pushes, deletions, conflicts) and change nothing.")
     var dryRun = false
 
-    @Flag(help: "Allow a sync that deletes every synced todo here, or follows an empty server list.")
+    @Flag(help: "Allow a sync that deletes every synced todo here, or more than half of them, or follows an empty server list.")
     var force = false
 
     @Option(help: ArgumentHelp("auto, todo-server or json-server.", valueName: "kind"))
-    var serverKind: String = "auto"
+    var serverKind: ServerKindChoice = .auto
 
     @Option(help: ArgumentHelp("The server's field for the text (default: title, or the last one used).", valueName: "name"))
     var titleField: String?
@@ -51,12 +60,44 @@ struct SyncCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The server's field for done (default: completed, or the last one used).", valueName: "name"))
     var completedField: String?
 
+    @Option(help: ArgumentHelp("The server's field for the creation time (default: createdAt, or the last one used).", valueName: "name"))
+    var createdAtField: String?
+
+    @Option(help: ArgumentHelp("The server's field for the last change's time (default: updatedAt, or the last one used).", valueName: "name"))
+    var updatedAtField: String?
+
+    @Option(help: ArgumentHelp("The server's field for the completion time (default: completedAt, or the last one used).", valueName: "name"))
+    var completedAtField: String?
+
+    @Option(help: ArgumentHelp("For a server that pages its list without saying so: the query parameter of the page number (remembered).", valueName: "name"))
+    var pageParam: String?
+
+    @Option(help: ArgumentHelp("With --page-param: the query parameter of the page size (remembered).", valueName: "name"))
+    var pageSizeParam: String?
+
+    @Option(help: ArgumentHelp("With --page-param: the number of the first page (default: 1; remembered).", valueName: "n"))
+    var firstPage: Int?
+
+    @Flag(help: "Forget the paging named with --page-param.")
+    var noPaging = false
+
     func validate() throws {
-        guard serverKind == "auto" || ServerKind(rawValue: serverKind) != nil else {
-            throw ValidationError("--server-kind must be auto, todo-server or json-server")
+        if (pageParam == nil) != (pageSizeParam == nil) {
+            throw ValidationError("--page-param and --page-size-param go together: name both, e.g. --page-param page --page-size-param size")
         }
-        guard ConflictPreference(rawValue: prefer) != nil else {
-            throw ValidationError("--prefer must be newest, local or remote")
+        if firstPage != nil, pageParam == nil {
+            throw ValidationError("--first-page goes with --page-param and --page-size-param")
+        }
+        if noPaging, pageParam != nil {
+            throw ValidationError("--no-paging and --page-param contradict each other: give one")
+        }
+        for (option, name) in [("--page-param", pageParam), ("--page-size-param", pageSizeParam)] {
+            if let name, name.isEmpty || name.contains(where: { "&=?# ".contains($0) }) {
+                throw ValidationError("\(option) takes a query parameter's name, without & = ? # or spaces")
+            }
+        }
+        if let firstPage, firstPage < 0 {
+            throw ValidationError("--first-page must be 0 or more")
         }
     }
 
@@ -67,34 +108,57 @@ struct SyncCommand: AsyncParsableCommand {
         let lock = try SyncLock.acquire(path: path + ".sync-lock")
         defer { lock.release() }
         let environment = ProcessInfo.processInfo.environment
-        let stored = { (key: String) in try db.setting(key) }
-        guard let url = try server ?? environment["TODO_SERVER"] ?? stored(SyncSettingKey.server) else {
+        var settings = try await SyncSettings.load(from: db)
+        guard let url = server ?? environment["TODO_SERVER"] ?? settings.server else {
             throw SyncError.noServer
         }
         guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme ?? ""), parsed.host != nil else {
             throw SyncError.invalidServerURL(url)
         }
-        let names = FieldNames(
-            title: try titleField ?? stored(SyncSettingKey.titleField) ?? "title",
-            completed: try completedField ?? stored(SyncSettingKey.completedField) ?? "completed"
-        )
+        settings.names.title = titleField ?? settings.names.title
+        settings.names.completed = completedField ?? settings.names.completed
+        settings.names.createdAt = createdAtField ?? settings.names.createdAt
+        settings.names.updatedAt = updatedAtField ?? settings.names.updatedAt
+        settings.names.completedAt = completedAtField ?? settings.names.completedAt
+        if let pageParam, let pageSizeParam {
+            settings.paging = ListPaging(pageParam: pageParam, sizeParam: pageSizeParam, firstPage: firstPage ?? 1)
+        } else if noPaging {
+            settings.paging = nil
+        }
         let config = SyncConfiguration(
-            server: url, token: token ?? environment["TODO_TOKEN"], kind: ServerKind(rawValue: serverKind),
-            names: names, prefer: ConflictPreference(rawValue: prefer) ?? .newest, force: force
+            server: url, token: token ?? environment["TODO_TOKEN"], kind: serverKind.kind,
+            names: settings.names, prefer: prefer, force: force, paging: settings.paging
         )
         let logic = TodoLogic(state: TodoState(), storage: db)
-        let showsProgress = isatty(STDERR_FILENO) == 1 && !dryRun
+        let onTerminal = isatty(STDERR_FILENO) == 1
+        let showsProgress = onTerminal && !dryRun
         let subscription = logic.state.onChange { state in
             if showsProgress, let progress = state.syncProgress, progress.total > 20 {
-                FileHandle.standardError.write(Data("\rSyncing \(progress.done)/\(progress.total)".utf8))
+                FileHandle.standardError.write(Data("\rSyncing \(progress.done)/\(progress.total)\u{1B}[K".utf8))
             }
         }
         defer { subscription.cancel() }
-        let summary = try await logic.sync(with: SyncService(store: db, configuration: config), dryRun: dryRun)
-        if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        let transport = RetryingTransport(AsyncHTTPTransport(), onRetry: { retry in
+            guard onTerminal else { return }
+            let seconds = Double(retry.delay.components.seconds) + Double(retry.delay.components.attoseconds) / 1e18
+            let line = "\r\(url): \(retry.cause); retrying in \(String(format: "%.1f", seconds)) s (attempt \(retry.attempt + 1))\u{1B}[K"
+            FileHandle.standardError.write(Data(line.utf8))
+        })
+        let result: Result<SyncSummary, TodoError>
+        do {
+            result = .success(try await logic.sync(with: SyncService(store: db, configuration: config, transport: transport), dryRun: dryRun))
+        } catch {
+            result = .failure(error)
+        }
+        if onTerminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if case let .failure(.unavailable(message)) = result {
+            // EX_UNAVAILABLE: a script can tell "offline" from "failed".
+            FileHandle.standardError.write(Data("Error: \(message)\n".utf8))
+            throw ExitCode(69)
+        }
+        let summary = try result.get()
         if !dryRun {
-            try db.setSetting(SyncSettingKey.titleField, to: names.title)
-            try db.setSetting(SyncSettingKey.completedField, to: names.completed)
+            try await settings.save(to: db)
         }
         for line in dryRun ? summary.steps : summary.conflicts.map(\.line) {
             print(line)
@@ -106,10 +170,27 @@ struct SyncCommand: AsyncParsableCommand {
     }
 }
 
+/// `--server-kind`: a kind, or detect it.
+enum ServerKindChoice: String, ExpressibleByArgument, CaseIterable {
+    case auto
+    case todoServer = "todo-server"
+    case jsonServer = "json-server"
+
+    var kind: ServerKind? { ServerKind(rawValue: rawValue) }
+}
+
+extension ConflictPreference: ExpressibleByArgument {}
+
 extension SyncConflict {
-    /// One line per conflict, as sync prints it and status lists it.
+    /// One line per conflict, as sync prints it and status lists it: the
+    /// values, when each edit was made, and which was kept.
     var line: String {
         let id = String(todoId.uuidString.lowercased().prefix(8))
-        return "conflict on \(id) \(field): here \"\(localValue)\", server \"\(remoteValue)\": \(winner.rawValue) kept"
+        var times = ""
+        if let local = localEditedAt, let remote = remoteEditedAt {
+            let newer = local > remote ? "here" : local < remote ? "on the server" : "at the same time"
+            times = " (edited here \(ISO8601.string(from: local)), on the server \(ISO8601.string(from: remote)): newer \(newer))"
+        }
+        return "conflict on \(id) \(field): here \"\(localValue)\", server \"\(remoteValue)\"\(times): \(winner.rawValue) kept"
     }
 }

@@ -33,7 +33,7 @@ struct UICommand: AsyncParsableCommand {
         }
         let path = database.resolvedPath
         let db = try database.open()
-        let lastSyncAt = try db.setting(SyncSettingKey.lastSyncAt)
+        let lastSyncAt = try await SyncSettings.load(from: db).lastSyncAt
         let app = TodoUIApp(
             logic: db.logic, device: device,
             usesColor: (environment["NO_COLOR"] ?? "").isEmpty,
@@ -45,31 +45,30 @@ struct UICommand: AsyncParsableCommand {
 }
 
 /// A sync with the server `todo sync` last used (or $TODO_SERVER), as
-/// `todo sync` with no options runs it: on a connection of its own, so the
-/// view's reads never wait for the sync's writes, and under the same lock.
+/// `todo sync` with no options runs it: with the settings it remembered, on a
+/// connection of its own, so the view's reads never wait for the sync's
+/// writes, and under the same lock.
 struct RememberedServerSync: TodoSyncing {
     let db: AppDatabase
     let path: String
-    let configuration: SyncConfiguration
+    let environment: [String: String]
 
     init(databasePath: String, environment: [String: String]) throws {
         db = try AppDatabase.open(path: databasePath)
         path = databasePath
-        guard let url = try environment["TODO_SERVER"] ?? db.setting(SyncSettingKey.server) else {
-            throw SyncError.noServer
-        }
-        configuration = SyncConfiguration(
-            server: url, token: environment["TODO_TOKEN"],
-            names: FieldNames(
-                title: try db.setting(SyncSettingKey.titleField) ?? "title",
-                completed: try db.setting(SyncSettingKey.completedField) ?? "completed"
-            )
-        )
+        self.environment = environment
     }
 
     func sync(dryRun: Bool, progress: @escaping @Sendable (SyncProgress) -> Void) async throws -> SyncSummary {
         let lock = try SyncLock.acquire(path: path + ".sync-lock")
         defer { lock.release() }
+        let settings = try await SyncSettings.load(from: db)
+        guard let url = environment["TODO_SERVER"] ?? settings.server else {
+            throw SyncError.noServer
+        }
+        let configuration = SyncConfiguration(
+            server: url, token: environment["TODO_TOKEN"], names: settings.names, paging: settings.paging
+        )
         return try await SyncService(store: db, configuration: configuration).sync(dryRun: dryRun, progress: progress)
     }
 }

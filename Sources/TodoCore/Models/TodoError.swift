@@ -10,6 +10,8 @@ public enum TodoError: Error, Sendable, Equatable, CustomStringConvertible {
     case nothingToUndo
     /// A storage or service failure, already worded for the user.
     case failed(String)
+    /// A service (a sync server) could not be reached; nothing here changed.
+    case unavailable(String)
 
     public var description: String {
         switch self {
@@ -27,7 +29,7 @@ public enum TodoError: Error, Sendable, Equatable, CustomStringConvertible {
             "'\(id)' matches \(matches) todos: type more characters of the ID"
         case .nothingToUndo:
             "nothing to undo: adds, edits, done marks and deletes made in this session can be undone"
-        case let .failed(message):
+        case let .failed(message), let .unavailable(message):
             message
         }
     }
@@ -39,8 +41,17 @@ extension TodoError {
     public init(_ error: any Error) {
         if let error = error as? TodoError {
             self = error
+        } else if let error = error as? any TodoErrorConvertible {
+            self = error.todoError
         } else {
             self = .failed(String(describing: error))
         }
     }
+}
+
+/// An error of another layer that says which `TodoError` it is, so the
+/// distinction survives the trip through the state (an unreachable server is
+/// not a failed one).
+public protocol TodoErrorConvertible: Error {
+    var todoError: TodoError { get }
 }

@@ -14,9 +14,13 @@ public struct TodoController<Repository: TodoRepository>: Sendable {
 
     public var endpoints: RouteCollection<BasicRequestContext> {
         let routes = RouteCollection(context: BasicRequestContext.self)
+        // HEAD runs GET's handler; `HeadResponseMiddleware` drops the body.
         routes.get(use: list)
+            .head(use: list)
             .post(use: create)
+            .post("_batch", use: batch)
             .get(":id", use: get)
+            .head(":id", use: get)
             .put(":id", use: replace)
             .patch(":id", use: patch)
             .delete(":id", use: delete)
@@ -81,6 +85,31 @@ public struct TodoController<Repository: TodoRepository>: Sendable {
         return .json(try await repository.delete(id: id, ifMatch: IfMatch(headers: request.headers)))
     }
 
+    /// `POST /todos/_batch`: several writes in one request and one
+    /// transaction, each applied whole or not at all and answered on its own:
+    /// `{"results": [{"status": 201, "item": {...}}, {"status": 412, "error": "..."}]}`.
+    @Sendable func batch(_ request: Request, context: some RequestContext) async throws -> Response {
+        let operations = try BatchOperation.operations(from: try await readBody(request), limit: Self.maxBatchOperations)
+        let results = try await repository.batch(operations)
+        var body = #"{"results":["#
+        for (index, result) in results.enumerated() {
+            if index > 0 { body += "," }
+            body += #"{"status":\#(result.status)"#
+            if let todo = result.todo { body += #","item":\#(todo.json)"# }
+            if let error = result.error { body += #","error":\#(Self.quoted(error))"# }
+            body += "}"
+        }
+        return .json(body + "]}")
+    }
+
+    /// Most operations one batch may hold.
+    static var maxBatchOperations: Int { 1_000 }
+
+    /// Text as a JSON string.
+    private static func quoted(_ text: String) -> String {
+        (try? JSONEncoder().encode(text)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
+    }
+
     // MARK: - Reading requests
 
     private static func id(_ context: some RequestContext) throws -> String {
@@ -88,12 +117,20 @@ public struct TodoController<Repository: TodoRepository>: Sendable {
             throw ServerError.badRequest("The URL has no todo id.")
         }
         // Most ids have no escapes: they skip Foundation's decoder, 4% of a GET's time.
-        guard raw.utf8.contains(UInt8(ascii: "%")) else { return raw }
-        return raw.removingPercentEncoding ?? raw
+        let id = raw.utf8.contains(UInt8(ascii: "%")) ? raw.removingPercentEncoding ?? raw : raw
+        if let problem = TodoID.problem(with: id) {
+            throw ServerError.badRequest("The todo id in the URL \(problem).")
+        }
+        return id
     }
 
     /// The body as a checked payload: 413 past the size limit, 400 if not a todo.
     private func readPayload(_ request: Request) async throws -> TodoPayload {
+        try TodoPayload(body: try await readBody(request))
+    }
+
+    /// The body's bytes: 413 past the size limit, 400 if its framing is broken.
+    private func readBody(_ request: Request) async throws -> [UInt8] {
         let tooLarge = ServerError(.contentTooLarge, "The request body is larger than the limit of \(maxBodySize) bytes.")
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > maxBodySize {
             throw tooLarge
@@ -103,10 +140,13 @@ public struct TodoController<Repository: TodoRepository>: Sendable {
             buffer = try await request.body.collect(upTo: maxBodySize)
         } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
             throw tooLarge
+        } catch let error as any HTTPResponseError {
+            throw error
+        } catch {
+            // The body stream failed: NIO's parser refused its framing (a bad
+            // chunk size, say). The client sent it; the connection closes after.
+            throw ServerError(.badRequest, "The request body could not be read: its framing is not valid HTTP/1.1 (\(error)).", headers: [.connection: "close"])
         }
-        guard let text = String(validating: buffer.readableBytesView, as: UTF8.self) else {
-            throw ServerError.badRequest("The request body is not valid UTF-8 text.")
-        }
-        return try TodoPayload(json: text)
+        return Array(buffer.readableBytesView)
     }
 }

@@ -9,11 +9,7 @@ struct BearerTokenMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let header = request.headers[.authorization] ?? ""
-        let prefix = "Bearer "
-        guard header.count > prefix.count, header.hasPrefix(prefix),
-            Self.constantTimeEquals(Array(header.utf8.dropFirst(prefix.utf8.count)), token)
-        else {
+        guard let given = Self.bearerToken(request.headers[.authorization] ?? ""), Self.constantTimeEquals(given, token) else {
             throw ServerError(
                 .unauthorized,
                 "This server needs a token: send the header Authorization: Bearer TOKEN.",
@@ -21,6 +17,19 @@ struct BearerTokenMiddleware<Context: RequestContext>: RouterMiddleware {
             )
         }
         return try await next(request, context)
+    }
+
+    /// The credentials of a `Bearer` header, whose scheme name is
+    /// case-insensitive (RFC 9110 §11.1): `bearer TOKEN` works too.
+    static func bearerToken(_ header: String) -> [UInt8]? {
+        let bytes = Array(header.utf8)
+        let scheme = Array("bearer".utf8)
+        guard bytes.count > scheme.count + 1,
+            zip(bytes, scheme).allSatisfy({ $0 | 0x20 == $1 }),
+            bytes[scheme.count] == UInt8(ascii: " ")
+        else { return nil }
+        let credentials = bytes.dropFirst(scheme.count).drop { $0 == UInt8(ascii: " ") }
+        return credentials.isEmpty ? nil : Array(credentials)
     }
 
     /// Compares every byte whatever the first difference, so the time taken

@@ -27,8 +27,8 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         let segments = request.uri.path.split(separator: "/", omittingEmptySubsequences: true)
         let allowed: String? =
             switch (segments.first, segments.count) {
-            case ("todos", 1): "GET, POST"
-            case ("todos", 2): "GET, PUT, PATCH, DELETE"
+            case ("todos", 1): "GET, HEAD, POST"
+            case ("todos", 2): "GET, HEAD, PUT, PATCH, DELETE"
             default: nil
             }
         if let allowed {

@@ -4,11 +4,27 @@ public enum TodoID: Sendable, Equatable {
     case string(String)
     case number(Int64)
 
+    /// Longest id accepted, in bytes of UTF-8: a count of characters would let
+    /// one letter carry any number of combining accents.
+    public static let maxKeyBytes = 256
+
     /// The string form: the key the server stores and routes by.
     public var key: String {
         switch self {
         case .string(let string): string
         case .number(let number): String(number)
         }
+    }
+
+    /// Why `key` cannot name a todo, or nil when it can; the same rule for
+    /// an id in a body and in a URL.
+    ///
+    /// NUL is refused because SQLite's C interface reads text up to it: the id
+    /// `a\u0000zzz` would reach the todo `a`.
+    static func problem(with key: String) -> String? {
+        if key.isEmpty { return "is empty" }
+        if key.utf8.count > maxKeyBytes { return "is longer than \(maxKeyBytes) bytes in UTF-8" }
+        if key.utf8.contains(0) { return "contains the character NUL (\\u0000)" }
+        return nil
     }
 }

@@ -33,6 +33,19 @@ public struct TodoQuery: Sendable, Equatable {
     /// json-server's page size when none is given.
     public static let defaultPageSize = 10
     public static let maxPageSize = 10_000
+    /// Highest `_page`: with the largest page size its offset still fits in 64 bits.
+    public static let maxPage = 1_000_000_000
+
+    // Each limit below bounds the SQL a query builds: every sort field and
+    // filter field is a JSON lookup on every row, and SQLite refuses an
+    // expression tree over 1,000 deep or an ORDER BY over 64 terms with an error.
+
+    /// Query parameters in one request.
+    public static let maxParameters = 100
+    /// Fields in `_sort`.
+    public static let maxSortFields = 8
+    /// Distinct fields filtered on (`field=value`; repeating one adds a value, not a field).
+    public static let maxFilterFields = 16
 
     public init() {}
 
@@ -51,7 +64,11 @@ public struct TodoQuery: Sendable, Equatable {
         var order: String?
         var filterOrder: [String] = []
         var filterValues: [String: [String]] = [:]
-        for (name, value) in Self.pairs(query ?? "") {
+        let pairs = try Self.pairs(query ?? "")
+        guard pairs.count <= Self.maxParameters else {
+            throw .badRequest("The query has \(pairs.count) parameters; at most \(Self.maxParameters) are allowed.")
+        }
+        for (name, value) in pairs {
             switch name {
             case "q": search = value.lowercased()
             case "_sort": sort = try Self.sortFields(value)
@@ -71,6 +88,9 @@ public struct TodoQuery: Sendable, Equatable {
                 if filterValues[name] == nil { filterOrder.append(name) }
                 filterValues[name, default: []].append(value)
             }
+        }
+        guard filterOrder.count <= Self.maxFilterFields else {
+            throw .badRequest("The query filters on \(filterOrder.count) fields; at most \(Self.maxFilterFields) are allowed.")
         }
         filters = filterOrder.map { ($0, filterValues[$0] ?? []) }
         if let order {
@@ -93,26 +113,38 @@ public struct TodoQuery: Sendable, Equatable {
         }
     }
 
-    private static func pairs(_ query: String) -> [(String, String)] {
-        query.split(separator: "&").map { part in
+    /// The decoded pairs; 400 for a NUL, which SQLite would cut a value at.
+    private static func pairs(_ query: String) throws(ServerError) -> [(String, String)] {
+        try query.split(separator: "&").map { (part) throws(ServerError) -> (String, String) in
             let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            func decode(_ text: Substring) -> String {
+            func decode(_ text: Substring) throws(ServerError) -> String {
                 let spaced = text.replacingOccurrences(of: "+", with: " ")
-                return spaced.removingPercentEncoding ?? spaced
+                let decoded = spaced.removingPercentEncoding ?? spaced
+                guard !decoded.utf8.contains(0) else {
+                    throw .badRequest("Query parameters may not contain the character NUL (%00).")
+                }
+                return decoded
             }
-            return (decode(pieces[0]), pieces.count > 1 ? decode(pieces[1]) : "")
+            return (try decode(pieces[0]), pieces.count > 1 ? try decode(pieces[1]) : "")
         }
     }
 
+    /// A whole number from 1 to the parameter's maximum, checked before any
+    /// arithmetic is done with it: `_page` becomes an offset by multiplying.
     private static func positive(_ name: String, _ value: String) throws(ServerError) -> Int {
-        guard let number = Int(value), number > 0, number <= maxPageSize || name == "_page" else {
-            throw .badRequest("\(name) must be a whole number from 1 to \(maxPageSize), not \(value.debugDescription).")
+        let maximum = name == "_page" ? maxPage : maxPageSize
+        guard let number = Int(value), number > 0, number <= maximum else {
+            throw .badRequest("\(name) must be a whole number from 1 to \(maximum), not \(value.debugDescription).")
         }
         return number
     }
 
     private static func sortFields(_ value: String) throws(ServerError) -> [Sort] {
-        try value.split(separator: ",").map { (part) throws(ServerError) -> Sort in
+        let parts = value.split(separator: ",")
+        guard parts.count <= maxSortFields else {
+            throw .badRequest("_sort names \(parts.count) fields; at most \(maxSortFields) are allowed.")
+        }
+        return try parts.map { (part) throws(ServerError) -> Sort in
             let descending = part.hasPrefix("-")
             let field = String(descending ? part.dropFirst() : part)
             try checkFieldName(field)

@@ -4,65 +4,114 @@ import GRDB
 
 extension SQLiteTodoRepository {
     public func create(_ payload: TodoPayload) async throws -> StoredTodo {
+        let ms = milliseconds(now())
         let key = payload.id?.key ?? makeID()
+        return try await write { db in try create(db, payload, key: key, ms: ms) }
+    }
+
+    public func batch(_ operations: [BatchOperation]) async throws -> [BatchResult] {
+        let ms = milliseconds(now())
+        let keys = operations.map { $0.id ?? $0.payload?.id?.key ?? makeID() }
+        return try await write { db in
+            var results: [BatchResult] = []
+            results.reserveCapacity(operations.count)
+            for (operation, key) in zip(operations, keys) {
+                var stored: StoredTodo?
+                do {
+                    try db.inSavepoint {
+                        stored = try apply(db, operation, key: key, ms: ms)
+                        return .commit
+                    }
+                    results.append(BatchResult(status: operation.method == .create ? 201 : 200, todo: stored))
+                } catch let error as ServerError where error.status.code < 500 {
+                    results.append(BatchResult(status: error.status.code, error: error.message))
+                }
+            }
+            if operations.contains(where: { $0.method == .delete }) { try purgeTombstones(db, at: ms) }
+            return results
+        }
+    }
+
+    /// One operation of a batch, inside the batch's transaction.
+    private func apply(_ db: Database, _ operation: BatchOperation, key: String, ms: Int64) throws -> StoredTodo {
+        switch (operation.method, operation.payload) {
+        case let (.create, payload?):
+            try create(db, payload, key: key, ms: ms)
+        case let (.replace, payload?):
+            try update(db, id: key, ifMatch: operation.ifMatch, ms: ms, newBody: Self.replacing(with: payload))
+        case let (.patch, payload?):
+            try update(db, id: key, ifMatch: operation.ifMatch, ms: ms, newBody: Self.patching(with: payload))
+        case (.delete, _):
+            try delete(db, id: key, ifMatch: operation.ifMatch, ms: ms)
+        default:
+            throw ServerError.badRequest("A \(operation.method.rawValue) needs a body.")
+        }
+    }
+
+    /// A create, inside the caller's transaction.
+    func create(_ db: Database, _ payload: TodoPayload, key: String, ms: Int64) throws -> StoredTodo {
         let idValue: any DatabaseValueConvertible & Sendable =
             switch payload.id {
             case .number(let number): number
             case .string(let string): string
             case nil: key
             }
-        let ms = milliseconds(now())
-        return try await write { db in
-            let existing = try Row.fetchOne(db, sql: "SELECT version, deleted FROM item WHERE id = ?", arguments: [key])
-            if let existing, existing["deleted"] as Bool == false {
-                throw ServerError.conflict(id: key)
-            }
-            // A deleted id may be used again: its versions go on from the tombstone's,
-            // so an If-Match against the old todo can never match the new one.
-            let version = (existing?["version"] as Int? ?? 0) + 1
-            let seq = try nextChangeSeq(db)
-            let body = try String.fetchOne(
-                db,
-                sql: """
-                    SELECT json_set(json_remove(:json, '$.version', '$.updatedAt'),
-                        '$.id', :id, '$.version', :version, '$.updatedAt', \(Self.isoTime))
-                    """,
-                arguments: ["json": payload.json, "id": idValue, "version": version, "ms": ms]
-            ) ?? "{}"
-            try db.execute(
-                sql: """
-                    INSERT INTO item (id, body, version, updatedAt, changeSeq, deleted)
-                    VALUES (:key, :body, :version, :ms, :seq, 0)
-                    ON CONFLICT(id) DO UPDATE SET body = excluded.body, version = excluded.version,
-                        updatedAt = excluded.updatedAt, changeSeq = excluded.changeSeq, deleted = 0
-                    """,
-                arguments: ["key": key, "body": body, "version": version, "ms": ms, "seq": seq]
-            )
-            return StoredTodo(id: key, version: version, json: body)
+        let existing = try Row.fetchOne(db.cachedStatement(sql: "SELECT version, deleted FROM item WHERE id = ?"), arguments: [key])
+        if let existing, existing["deleted"] as Bool == false {
+            throw ServerError.conflict(id: key)
         }
+        // A deleted id may be used again: its versions go on from the tombstone's,
+        // so an If-Match against the old todo can never match the new one.
+        let version = (existing?["version"] as Int? ?? 0) + 1
+        let seq = try nextChangeSeq(db)
+        let body = try String.fetchOne(
+            db.cachedStatement(sql: """
+                SELECT json_set(json_remove(:json, '$.version', '$.updatedAt'),
+                    '$.id', :id, '$.version', :version, '$.updatedAt', \(Self.isoTime))
+                """),
+            arguments: ["json": payload.json, "id": idValue, "version": version, "ms": ms]
+        ) ?? "{}"
+        try db.cachedStatement(sql: """
+                INSERT INTO item (id, body, version, updatedAt, changeSeq, deleted)
+                VALUES (:key, :body, :version, :ms, :seq, 0)
+                ON CONFLICT(id) DO UPDATE SET body = excluded.body, version = excluded.version,
+                    updatedAt = excluded.updatedAt, changeSeq = excluded.changeSeq, deleted = 0
+                """)
+            .execute(arguments: ["key": key, "body": body, "version": version, "ms": ms, "seq": seq])
+        return StoredTodo(id: key, version: version, json: body)
     }
 
     public func replace(id: String, with payload: TodoPayload, ifMatch: IfMatch?) async throws -> StoredTodo {
-        try await update(id: id, ifMatch: ifMatch) { db, oldBody, version, ms in
-            // The id stays the stored one whatever the body says, as in json-server.
+        let ms = milliseconds(now())
+        return try await write { db in try update(db, id: id, ifMatch: ifMatch, ms: ms, newBody: Self.replacing(with: payload)) }
+    }
+
+    public func patch(id: String, with payload: TodoPayload, ifMatch: IfMatch?) async throws -> StoredTodo {
+        let ms = milliseconds(now())
+        return try await write { db in try update(db, id: id, ifMatch: ifMatch, ms: ms, newBody: Self.patching(with: payload)) }
+    }
+
+    /// PUT's new body: the payload, whose id stays the stored one whatever
+    /// the body says, as in json-server.
+    static func replacing(with payload: TodoPayload) -> NewBody {
+        { db, oldBody, version, ms in
             try String.fetchOne(
-                db,
-                sql: """
+                db.cachedStatement(sql: """
                     SELECT json_set(json_remove(:json, '$.version', '$.updatedAt'),
                         '$.id', json_extract(:old, '$.id'), '$.version', :version, '$.updatedAt', \(Self.isoTime))
-                    """,
+                    """),
                 arguments: ["json": payload.json, "old": oldBody, "version": version, "ms": ms]
             )
         }
     }
 
-    public func patch(id: String, with payload: TodoPayload, ifMatch: IfMatch?) async throws -> StoredTodo {
-        try await update(id: id, ifMatch: ifMatch) { db, oldBody, version, ms in
-            // A shallow merge, as json-server's PATCH: each top-level field of the
-            // patch replaces the stored one whole (null included); others stay.
+    /// PATCH's new body: a shallow merge, as json-server's PATCH: each
+    /// top-level field of the patch replaces the stored one whole (null
+    /// included); others stay.
+    static func patching(with payload: TodoPayload) -> NewBody {
+        { db, oldBody, version, ms in
             try String.fetchOne(
-                db,
-                sql: """
+                db.cachedStatement(sql: """
                     WITH patch(json) AS (SELECT json_remove(:json, '$.id', '$.version', '$.updatedAt'))
                     SELECT json_set(
                         (SELECT json_group_object(key, json(src -> fullkey)) FROM (
@@ -72,56 +121,55 @@ extension SQLiteTodoRepository {
                             SELECT key, fullkey, (SELECT json FROM patch) AS src FROM json_each((SELECT json FROM patch))
                         )),
                         '$.version', :version, '$.updatedAt', \(Self.isoTime))
-                    """,
+                    """),
                 arguments: ["json": payload.json, "old": oldBody, "version": version, "ms": ms]
             )
         }
     }
 
+    /// Computes a todo's new body from the stored one, its next version and the time.
+    typealias NewBody = @Sendable (Database, _ oldBody: String, _ version: Int, _ ms: Int64) throws -> String?
+
     public func delete(id: String, ifMatch: IfMatch?) async throws -> StoredTodo {
         let ms = milliseconds(now())
         return try await write { db in
-            let (oldBody, version) = try checkedCurrent(db, id: id, ifMatch: ifMatch)
-            let seq = try nextChangeSeq(db)
-            try db.execute(
-                sql: """
-                    UPDATE item SET body = json_object('id', json_extract(body, '$.id'), 'version', :version,
-                            'updatedAt', \(Self.isoTime), 'deleted', json('true')),
-                        version = :version, updatedAt = :ms, changeSeq = :seq, deleted = 1
-                    WHERE id = :key
-                    """,
-                arguments: ["version": version + 1, "ms": ms, "seq": seq, "key": id]
-            )
+            let deleted = try delete(db, id: id, ifMatch: ifMatch, ms: ms)
             try purgeTombstones(db, at: ms)
-            return StoredTodo(id: id, version: version + 1, json: oldBody)
+            return deleted
         }
     }
 
-    /// The shared steps of PUT and PATCH: check, compute the new body, store it.
-    private func update(
-        id: String,
-        ifMatch: IfMatch?,
-        newBody: @escaping @Sendable (Database, _ oldBody: String, _ version: Int, _ ms: Int64) throws -> String?
-    ) async throws -> StoredTodo {
-        let ms = milliseconds(now())
-        return try await write { db in
-            let (oldBody, version) = try checkedCurrent(db, id: id, ifMatch: ifMatch)
-            let seq = try nextChangeSeq(db)
-            guard let body = try newBody(db, oldBody, version + 1, ms) else {
-                throw ServerError.storage("could not build the updated todo")
-            }
-            try db.execute(
-                sql: "UPDATE item SET body = ?, version = ?, updatedAt = ?, changeSeq = ? WHERE id = ?",
-                arguments: [body, version + 1, ms, seq, id]
-            )
-            return StoredTodo(id: id, version: version + 1, json: body)
+    /// A delete, inside the caller's transaction: the todo as it was.
+    func delete(_ db: Database, id: String, ifMatch: IfMatch?, ms: Int64) throws -> StoredTodo {
+        let (oldBody, version) = try checkedCurrent(db, id: id, ifMatch: ifMatch)
+        let seq = try nextChangeSeq(db)
+        try db.cachedStatement(sql: """
+                UPDATE item SET body = json_object('id', json_extract(body, '$.id'), 'version', :version,
+                        'updatedAt', \(Self.isoTime), 'deleted', json('true')),
+                    version = :version, updatedAt = :ms, changeSeq = :seq, deleted = 1
+                WHERE id = :key
+                """)
+            .execute(arguments: ["version": version + 1, "ms": ms, "seq": seq, "key": id])
+        return StoredTodo(id: id, version: version + 1, json: oldBody)
+    }
+
+    /// The shared steps of PUT and PATCH, inside the caller's transaction:
+    /// check, compute the new body, store it.
+    func update(_ db: Database, id: String, ifMatch: IfMatch?, ms: Int64, newBody: NewBody) throws -> StoredTodo {
+        let (oldBody, version) = try checkedCurrent(db, id: id, ifMatch: ifMatch)
+        let seq = try nextChangeSeq(db)
+        guard let body = try newBody(db, oldBody, version + 1, ms) else {
+            throw ServerError.storage("could not build the updated todo")
         }
+        try db.cachedStatement(sql: "UPDATE item SET body = ?, version = ?, updatedAt = ?, changeSeq = ? WHERE id = ?")
+            .execute(arguments: [body, version + 1, ms, seq, id])
+        return StoredTodo(id: id, version: version + 1, json: body)
     }
 
     /// The live todo's body and version, or 404; 412 if `ifMatch` fails.
     private func checkedCurrent(_ db: Database, id: String, ifMatch: IfMatch?) throws -> (String, Int) {
         guard
-            let row = try Row.fetchOne(db, sql: "SELECT body, version FROM item WHERE id = ? AND deleted = 0", arguments: [id])
+            let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT body, version FROM item WHERE id = ? AND deleted = 0"), arguments: [id])
         else {
             throw ServerError.notFound(id: id)
         }

@@ -15,6 +15,10 @@ public protocol TodoRepository: Sendable {
     func patch(id: String, with payload: TodoPayload, ifMatch: IfMatch?) async throws -> StoredTodo
     /// Deletes a todo, leaving a tombstone for the change feed; returns the todo as it was.
     func delete(id: String, ifMatch: IfMatch?) async throws -> StoredTodo
+    /// Applies several writes in one transaction, each on its own: each
+    /// succeeds or fails whole (a savepoint each) and gets its own result,
+    /// in order. Throws only for what fails the whole batch (the database).
+    func batch(_ operations: [BatchOperation]) async throws -> [BatchResult]
     /// What changed after `cursor`, at most `limit` changes; 410 if the
     /// tombstones the client would need have been purged.
     func changes(since cursor: Int, limit: Int?) async throws -> ChangeFeed

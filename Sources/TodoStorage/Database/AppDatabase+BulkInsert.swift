@@ -17,7 +17,7 @@ extension AppDatabase {
     /// Whether `count` new todos are enough, beside `existing` rows, for
     /// `insertMany` to pay: it reads every ID already there, and changing the
     /// schema has a fixed cost.
-    static func prefersBulkInsert(count: Int, existing: Int) -> Bool {
+    package static func prefersBulkInsert(count: Int, existing: Int) -> Bool {
         count >= 1_000 && count * 10 >= existing
     }
 
@@ -34,7 +34,7 @@ extension AppDatabase {
     ///
     /// `ids`, if given, are the items' `idString`s, already formed by the
     /// caller. `items` may be a lazy collection: each is read once, in order.
-    static func insertMany<Items: RandomAccessCollection<TodoItem>>(
+    package static func insertMany<Items: RandomAccessCollection<TodoItem>>(
         _ db: Database, _ items: Items, ids: [String]? = nil, queueForSync: Bool
     ) throws where Items.Index == Int {
         guard !items.isEmpty else { return }
@@ -146,12 +146,12 @@ extension AppDatabase {
     }
 
     /// Whether each value is greater than the one before it (so none repeats).
-    static func isStrictlyIncreasing(_ values: [String]) -> Bool {
+    package static func isStrictlyIncreasing(_ values: [String]) -> Bool {
         zip(values, values.dropFirst()).allSatisfy { $0 < $1 }
     }
 
     /// Which of `ids` are in the table.
-    static func existingIds(_ db: Database, _ ids: [String]) throws -> Set<String> {
+    package static func existingIds(_ db: Database, _ ids: [String]) throws -> Set<String> {
         var found = Set<String>()
         try forEachRow(db, "SELECT id FROM todo WHERE id IN", ids) { found.insert($0[0]) }
         return found
@@ -159,7 +159,7 @@ extension AppDatabase {
 
     /// Runs `select` (ending in `IN`) for every value, a few hundred values
     /// per statement: one query instead of one per value.
-    static func forEachRow(_ db: Database, _ select: String, _ values: [String], _ body: (Row) throws -> Void) throws {
+    package static func forEachRow(_ db: Database, _ select: String, _ values: [String], _ body: (Row) throws -> Void) throws {
         for start in stride(from: 0, to: values.count, by: chunkSize) {
             let chunk = values[start..<min(start + chunkSize, values.count)]
             let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
@@ -169,7 +169,7 @@ extension AppDatabase {
     }
 
     /// Whether `table` (a name from the migrations) has no row.
-    static func isEmpty(_ db: Database, _ table: String) throws -> Bool {
+    package static func isEmpty(_ db: Database, _ table: String) throws -> Bool {
         try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM \(table))") ?? true
     }
 
@@ -189,7 +189,7 @@ extension AppDatabase {
     ///   file meanwhile waits for the commit instead of reading the state
     ///   before it. Afterwards the file is back in WAL mode; should that fail,
     ///   the next `todo` to open it turns it back.
-    static func withBulkWriting<T>(_ db: Database, if large: Bool, _ body: () throws -> T) throws -> T {
+    package static func withBulkWriting<T>(_ db: Database, if large: Bool, _ body: () throws -> T) throws -> T {
         guard large else { return try body() }
         let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
         try db.execute(sql: "PRAGMA cache_size = -1048576")

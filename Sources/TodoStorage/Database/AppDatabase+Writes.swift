@@ -51,7 +51,7 @@ extension AppDatabase {
         }
     }
 
-    func write<T>(_ updates: (Database) throws -> T) throws -> T {
+    package func write<T>(_ updates: (Database) throws -> T) throws -> T {
         try StorageError.wrap(path: path) {
             try dbWriter.write(updates)
         }
@@ -63,7 +63,7 @@ extension AppDatabase {
 extension AppDatabase {
     /// Inserts a row and lengthens the short IDs of its neighbours in ID order
     /// if they now share more with it: the only IDs a new one can make ambiguous.
-    static func insert(_ db: Database, _ item: TodoItem) throws {
+    package static func insert(_ db: Database, _ item: TodoItem) throws {
         let id = item.idString
         let previous = try neighbour(db, of: id, before: true)
         let next = try neighbour(db, of: id, before: false)
@@ -84,7 +84,7 @@ extension AppDatabase {
     }
 
     /// Deletes a row and lets its neighbours' short IDs shrink if they can.
-    static func delete(_ db: Database, id: String) throws {
+    package static func delete(_ db: Database, id: String) throws {
         let previous = try neighbour(db, of: id, before: true)
         let next = try neighbour(db, of: id, before: false)
         try db.executeCached(sql: "DELETE FROM todo WHERE id = ?", arguments: [id])
@@ -146,7 +146,7 @@ extension Database {
     /// Executes SQL compiled once per connection. GRDB parses and authorizes
     /// SQL text on every `execute(sql:)`, which dominates bulk writes such as
     /// a sync pulling thousands of todos.
-    func executeCached(sql: String, arguments: StatementArguments = StatementArguments()) throws {
+    package func executeCached(sql: String, arguments: StatementArguments = StatementArguments()) throws {
         try cachedStatement(sql: sql).execute(arguments: arguments)
     }
 }

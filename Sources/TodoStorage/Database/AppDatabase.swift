@@ -6,9 +6,9 @@ import TodoMigrations
 /// reads and writes. Every write is one transaction.
 public struct AppDatabase: Sendable {
     /// Access to the database.
-    let dbWriter: any DatabaseWriter
+    package let dbWriter: any DatabaseWriter
     /// Shown in error messages.
-    let path: String
+    package let path: String
 
     /// Wraps an opened connection, refusing a database written by a newer
     /// version and applying any migration not yet applied.

@@ -7,7 +7,7 @@ import GRDBSQLite
 ///
 /// Only for statements that return no rows, run inside a write; bind every
 /// parameter before each `run()`.
-struct DirectStatement {
+package struct DirectStatement {
     /// Kept alive for its handle, which it finalizes.
     private let statement: Statement
     private let connection: SQLiteConnection?
@@ -19,14 +19,14 @@ struct DirectStatement {
 
     private var handle: SQLiteStatement { statement.sqliteStatement }
 
-    func bind(_ index: Int32, _ text: String) {
+    package func bind(_ index: Int32, _ text: String) {
         var text = text
         text.withUTF8 { utf8 in
             _ = sqlite3_bind_text(handle, index, utf8.baseAddress, Int32(utf8.count), Self.transient)
         }
     }
 
-    func bind(_ index: Int32, _ number: Int64?) {
+    package func bind(_ index: Int32, _ number: Int64?) {
         if let number {
             _ = sqlite3_bind_int64(handle, index, number)
         } else {
@@ -34,7 +34,7 @@ struct DirectStatement {
         }
     }
 
-    func bind(_ index: Int32, _ flag: Bool) {
+    package func bind(_ index: Int32, _ flag: Bool) {
         _ = sqlite3_bind_int64(handle, index, flag ? 1 : 0)
     }
 
@@ -61,7 +61,7 @@ struct DirectStatement {
 /// table copies each page it is the first to touch to a statement journal
 /// (to undo just itself on an error): 50 rows a run would copy each index
 /// page once per run, thousands of times in all.
-struct ChunkedInsert {
+package struct ChunkedInsert {
     static let rowsPerStatement = 1_000
 
     private let chunk: DirectStatement
@@ -70,7 +70,7 @@ struct ChunkedInsert {
 
     /// `into` names the table and columns (`todo (id, text)`); `then` follows
     /// the values (an `ON CONFLICT` clause).
-    init(_ db: Database, into target: String, columns: Int, then clause: String = "") throws {
+    package init(_ db: Database, into target: String, columns: Int, then clause: String = "") throws {
         let row = "(" + Array(repeating: "?", count: columns).joined(separator: ", ") + ")"
         chunk = try DirectStatement(db, sql: "INSERT INTO \(target) VALUES "
             + Array(repeating: row, count: Self.rowsPerStatement).joined(separator: ", ") + " " + clause)
@@ -79,7 +79,7 @@ struct ChunkedInsert {
     }
 
     /// Inserts `count` rows in order; `bind` binds row `row`'s values from parameter `first` on.
-    func insert(count: Int, bind: (_ statement: DirectStatement, _ row: Int, _ first: Int32) -> Void) throws {
+    package func insert(count: Int, bind: (_ statement: DirectStatement, _ row: Int, _ first: Int32) -> Void) throws {
         var row = 0
         while count - row >= Self.rowsPerStatement {
             for offset in 0..<Self.rowsPerStatement {

@@ -6,10 +6,10 @@ import TodoCore
 /// column, because listing a million todos makes every allocation count.
 extension TodoItem {
     /// The columns every todo query selects, in the order `init(row:)` reads them.
-    static let selection = "todo.id, todo.text, todo.isDone, todo.createdAt, todo.updatedAt, todo.completedAt, todo.idPrefixLength"
+    package static let selection = "todo.id, todo.text, todo.isDone, todo.createdAt, todo.updatedAt, todo.completedAt, todo.idPrefixLength"
 
     /// Decodes a row selected with `selection`; nil if its ID is not a UUID.
-    init?(row: Row) {
+    package init?(row: Row) {
         guard let id = UUID(parsing: row[0]) else { return nil }
         let completedAt: Int64? = row[5]
         self.init(
@@ -24,7 +24,7 @@ extension TodoItem {
 
     /// The values of the columns written by `insert` and `update`, in order:
     /// id, text, searchText, isDone, createdAt, updatedAt, completedAt.
-    var databaseValues: StatementArguments {
+    package var databaseValues: StatementArguments {
         [
             idString,
             text,

@@ -1,15 +1,33 @@
 import AsyncHTTPClient
+import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 
-/// The real transport, on AsyncHTTPClient's shared client.
+/// The real transport, on one AsyncHTTPClient client per process.
 public struct AsyncHTTPTransport: HTTPTransport {
     /// A response bigger than this is refused rather than read into memory.
     public static let maxBodySize = 256 * 1024 * 1024
 
+    /// The client every transport shares: a connection that cannot be made
+    /// fails at once, instead of being tried again until the request's
+    /// deadline (AsyncHTTPClient's default), because a refused connection
+    /// means nothing listens there and offline is the normal case for this app.
+    /// A `static let` lives as long as the process, so it is never shut down.
+    static let client = HTTPClient(
+        eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+        configuration: {
+            var configuration = HTTPClient.Configuration.singletonConfiguration
+            configuration.connectionPool.retryConnectionEstablishment = false
+            configuration.timeout = .init(connect: .seconds(5), read: .seconds(8))
+            return configuration
+        }()
+    )
+
+    /// The most a whole request may take, body included.
     public let timeout: Duration
 
-    public init(timeout: Duration = .seconds(30)) {
+    public init(timeout: Duration = .seconds(120)) {
         self.timeout = timeout
     }
 
@@ -23,7 +41,7 @@ public struct AsyncHTTPTransport: HTTPTransport {
             outgoing.body = .bytes(ByteBuffer(bytes: body))
         }
         do {
-            let response = try await HTTPClient.shared.execute(outgoing, timeout: .init(timeout))
+            let response = try await Self.client.execute(outgoing, timeout: .init(timeout))
             // Read straight into one array, sized from Content-Length: a
             // 16 MB list is copied once, not collected and then copied again.
             var body: [UInt8] = []
@@ -46,27 +64,48 @@ public struct AsyncHTTPTransport: HTTPTransport {
         }
     }
 
-    /// Sorts a client error into what sync needs to know: was anything sent?
+    /// Sorts a client error into what sync needs to know: was anything sent,
+    /// and is anything there to answer? By the errors' types and errno codes.
     static func classify(_ error: any Error) -> TransportError {
         let detail = String(describing: error)
-        if let error = error as? HTTPClientError {
-            switch error {
-            case .readTimeout, .writeTimeout, .connectTimeout, .deadlineExceeded, .getConnectionFromPoolTimeout:
-                return TransportError(.timeout, detail)
-            case .remoteConnectionClosed:
-                return TransportError(.connectionClosed, detail)
-            default:
-                break
-            }
-        }
-        let lowered = detail.lowercased()
-        if lowered.contains("refused") || lowered.contains("errno: 111") {
-            return TransportError(.connectionRefused, detail)
-        }
-        if lowered.contains("timeout") || lowered.contains("timed out") {
-            return TransportError(.timeout, detail)
-        }
+        if let kind = kind(of: error) { return TransportError(kind, detail) }
         return TransportError(.other, detail)
+    }
+
+    static func kind(of error: any Error) -> TransportError.Kind? {
+        switch error {
+        case let error as HTTPClientError:
+            switch error {
+            case .connectTimeout: return .connectTimeout
+            case .readTimeout, .writeTimeout, .deadlineExceeded: return .timeout
+            case .getConnectionFromPoolTimeout: return .connectTimeout
+            case .remoteConnectionClosed: return .connectionClosed
+            default: return nil
+            }
+        case let error as NIOConnectionError:
+            // Every address tried failed alike, or the name did not resolve.
+            let kinds = Set(error.connectionErrors.map { kind(of: $0.error) ?? .other })
+            if kinds.count == 1, let only = kinds.first { return only }
+            if error.connectionErrors.isEmpty, error.dnsAError != nil || error.dnsAAAAError != nil { return .unknownHost }
+            return kinds.contains(.connectionRefused) ? .connectionRefused : nil
+        case let error as IOError:
+            switch error.errnoCode {
+            case ECONNREFUSED: return .connectionRefused
+            case ENETUNREACH, EHOSTUNREACH, EADDRNOTAVAIL: return .noRoute
+            case ETIMEDOUT: return .connectTimeout
+            case ECONNRESET, EPIPE: return .connectionClosed
+            default: return nil
+            }
+        case is SocketAddressError.UnknownHost:
+            return .unknownHost
+        case let error as ChannelError:
+            if case .connectTimeout = error { return .connectTimeout }
+            if case .ioOnClosedChannel = error { return .connectionClosed }
+            if case .eof = error { return .connectionClosed }
+            return nil
+        default:
+            return nil
+        }
     }
 }
 

@@ -35,12 +35,38 @@ public struct HTTPResponseData: Sendable, Hashable {
 /// Why a request got no response.
 public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     public enum Kind: String, Sendable, Hashable {
-        /// Nothing was sent: safe to retry any request.
+        /// Nothing listens at that address: nothing was sent.
         case connectionRefused = "connection refused"
+        /// The host name does not resolve: nothing was sent.
+        case unknownHost = "unknown host"
+        /// No network path to the host: nothing was sent.
+        case noRoute = "no route to the host"
+        /// No connection within the connect timeout: nothing was sent.
+        case connectTimeout = "no connection in time"
+        /// Connected, but no answer in time: the server may have applied the request.
         case timeout = "timed out"
         /// The connection closed; the server may or may not have applied the request.
         case connectionClosed = "connection closed"
         case other = "failed"
+
+        /// Retrying now cannot help: nothing is there to answer.
+        public var isOffline: Bool { self == .connectionRefused || self == .unknownHost || self == .noRoute }
+
+        /// The request never reached the server.
+        public var nothingSent: Bool { isOffline || self == .connectTimeout }
+
+        /// The cause in words, for the person at the terminal.
+        public var explanation: String {
+            switch self {
+            case .connectionRefused: "connection refused: nothing is listening there"
+            case .unknownHost: "unknown host: the name does not resolve"
+            case .noRoute: "no route to the host: check the network"
+            case .connectTimeout: "no connection within the time allowed"
+            case .timeout: "no answer within the time allowed"
+            case .connectionClosed: "the server closed the connection"
+            case .other: "the request failed"
+            }
+        }
     }
 
     public var kind: Kind

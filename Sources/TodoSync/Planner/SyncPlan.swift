@@ -22,8 +22,9 @@ public struct SyncEntry: Sendable, Hashable {
 
 /// Who wins when both sides changed the same field to different values.
 public enum ConflictPreference: String, Sendable, Hashable, CaseIterable {
-    /// The later change wins: the local todo's `updatedAt` against the server's.
-    /// A server without timestamps wins, as does a tie.
+    /// The edit made later wins, by when it was made on its machine: the
+    /// edit time a `todo` wrote into the server's item, or, for a change that
+    /// left no such trace, the time this sync first saw it. A tie goes to the server.
     case newest
     case local
     case remote
@@ -53,6 +54,13 @@ public struct SyncStep: Sendable, Hashable {
     public var remoteId: String?
     public var remoteVersion: Int?
     public var conflicts: [SyncConflict]
+    /// The edit times the server's item holds once this step is done: what
+    /// it carried, with those of the fields this step sends.
+    public var editedAt: FieldTimes = FieldTimes()
+    /// The server item's own dates, for the todo stored here from it.
+    public var remoteCreatedAt: Date?
+    public var remoteUpdatedAt: Date?
+    public var remoteCompletedAt: Date?
 }
 
 extension SyncStep {
@@ -60,10 +68,17 @@ extension SyncStep {
     /// sends nothing, saves the server's fields as they are, records them as
     /// the base, settles no conflict and waits for no change of ours.
     /// Storing it as a new todo is right when the todo is not here.
-    public var pull: SyncBase? {
+    public func pull(seenAt now: Date) -> SyncPull? {
         guard case .none = remote, case let .save(fields) = local, base == fields,
               expectedRev == nil, conflicts.isEmpty, let remoteId else { return nil }
-        return SyncBase(todoId: todoId, remoteId: remoteId, fields: fields, remoteVersion: remoteVersion)
+        let base = SyncBase(todoId: todoId, remoteId: remoteId, fields: fields, remoteVersion: remoteVersion, editedAt: editedAt)
+        return SyncPull(base: base, createdAt: remoteCreatedAt ?? now, updatedAt: changedAt(seenAt: now), completedAt: remoteCompletedAt)
+    }
+
+    /// When the todo this step saves here was last changed: its latest edit
+    /// time, else the server's `updatedAt`, else when this sync saw it.
+    public func changedAt(seenAt now: Date) -> Date {
+        editedAt.latest ?? remoteUpdatedAt ?? now
     }
 }
 

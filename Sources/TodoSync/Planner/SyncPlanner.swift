@@ -20,6 +20,12 @@ public enum SyncPlanner {
             todoId: entry.todoId, expectedRev: entry.pendingRev, remote: .none, local: .keep,
             base: nil, remoteId: entry.remote?.id, remoteVersion: entry.remote?.version, conflicts: []
         )
+        if let remote = entry.remote {
+            step.editedAt = remote.editedAt
+            step.remoteCreatedAt = remote.createdAt
+            step.remoteUpdatedAt = remote.updatedAt
+            step.remoteCompletedAt = remote.completedAt
+        }
         switch (local, entry.remote) {
         case (nil, nil):
             // Gone on both sides: forget it, if there is anything to forget.
@@ -30,6 +36,8 @@ public enum SyncPlanner {
             } else {
                 step.remote = .create(local)
                 step.base = local
+                let edited = entry.local?.updatedAt
+                step.editedAt = FieldTimes(text: edited, done: edited)
             }
         case let (nil, remote?):
             if let base, remote.fields == base, entry.base?.remoteId == remote.id {
@@ -43,11 +51,15 @@ public enum SyncPlanner {
             let changed = Set(SyncField.allCases.filter { merged[$0] != remote.fields[$0] })
             if !changed.isEmpty {
                 step.remote = .update(id: remote.id, version: remote.version, fields: merged, changed: changed)
+                // What this step sends is this machine's edit.
+                for field in changed { step.editedAt[field] = entry.local?.updatedAt }
             }
             if merged != local { step.local = .save(merged) }
             step.base = merged
             step.conflicts = conflicts
-            let settled = entry.base == SyncBase(todoId: entry.todoId, remoteId: remote.id, fields: merged, remoteVersion: remote.version)
+            let settled = entry.base == SyncBase(
+                todoId: entry.todoId, remoteId: remote.id, fields: merged, remoteVersion: remote.version, editedAt: remote.editedAt
+            )
             if settled, changed.isEmpty, merged == local, entry.pendingRev == nil { return nil }
         }
         return step
@@ -59,16 +71,6 @@ public enum SyncPlanner {
         _ entry: SyncEntry, local: SyncFields, remote: RemoteTodo, prefer: ConflictPreference, now: Date
     ) -> (SyncFields, [SyncConflict]) {
         let base = entry.base?.fields
-        let localWins = switch prefer {
-        case .local: true
-        case .remote: false
-        case .newest:
-            if let localTime = entry.local?.updatedAt, let remoteTime = remote.updatedAt {
-                localTime > remoteTime
-            } else {
-                false
-            }
-        }
         var merged = local
         var conflicts: [SyncConflict] = []
         for field in SyncField.allCases where local[field] != remote.fields[field] {
@@ -77,15 +79,48 @@ public enum SyncPlanner {
             } else if let base, remote.fields[field] == base[field] {
                 continue
             } else {
+                let localTime = entry.local?.updatedAt
+                let remoteTime = remoteEditTime(of: field, entry: entry, remote: remote, now: now)
+                let localWins = switch prefer {
+                case .local: true
+                case .remote: false
+                case .newest: localTime.map { $0 > remoteTime } ?? false
+                }
                 conflicts.append(SyncConflict(
                     todoId: entry.todoId, field: field.rawValue,
                     localValue: local[field], remoteValue: remote.fields[field],
-                    winner: localWins ? .local : .remote, at: now
+                    winner: localWins ? .local : .remote, at: now,
+                    localEditedAt: localTime, remoteEditedAt: remoteTime
                 ))
                 if !localWins { merged.take(field, from: remote.fields) }
             }
         }
         return (merged, conflicts)
+    }
+
+    /// When the server's change of a field was made: the edit time a `todo`
+    /// wrote beside it, unless it is the one the base recorded (then the
+    /// change left no trace of its own), else now, when this sync first sees it.
+    static func remoteEditTime(of field: SyncField, entry: SyncEntry, remote: RemoteTodo, now: Date) -> Date {
+        guard let time = remote.editedAt[field], time != entry.base?.editedAt[field] else { return now }
+        return time
+    }
+}
+
+extension FieldTimes {
+    public subscript(field: SyncField) -> Date? {
+        get {
+            switch field {
+            case .text: text
+            case .done: done
+            }
+        }
+        set {
+            switch field {
+            case .text: text = newValue?.roundedToMilliseconds
+            case .done: done = newValue?.roundedToMilliseconds
+            }
+        }
     }
 }
 

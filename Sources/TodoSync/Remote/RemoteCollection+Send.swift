@@ -16,7 +16,7 @@ extension RemoteCollection {
         do {
             response = try await transport.send(request)
         } catch let error as TransportError {
-            throw SyncError.unreachable(request: name, cause: error.description)
+            throw SyncError.unreachable(server: configuration.server, request: name, kind: error.kind, queued: nil)
         }
         if (200..<300).contains(response.status) || allow.contains(response.status) {
             return response

@@ -12,15 +12,22 @@ public struct RemoteCollection: Sendable {
         self.transport = transport
     }
 
-    /// What `GET /todos` gave: the items it could read, and those it could not.
+    /// What `GET /todos` gave, every page of it: the items it could read, and those it could not.
     public struct Listing: Sendable {
-        public var items: [RemoteTodo]
+        public var items: [RemoteTodo] = []
         /// Ids (or positions) of items that could not be read: left alone.
-        public var skipped: [String]
+        public var skipped: [String] = []
         /// Whether some unreadable item had no id: then no absence proves a deletion.
-        public var hasUnidentified: Bool
+        public var hasUnidentified = false
         /// todo-server's `X-Cursor`: present only there.
         public var cursor: String?
+        /// The server closes its connection after every response (HTTP/1.0
+        /// style): requests are then sent one at a time.
+        public var closesConnections = false
+        /// A digest of every page's bytes, to tell an unchanged list cheaply.
+        public var digest = ListDigest()
+        /// How many pages were read.
+        public var pages = 0
     }
 
     /// One page of todo-server's change feed.
@@ -48,89 +55,39 @@ public struct RemoteCollection: Sendable {
         collectionURL + "/" + (id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? id)
     }
 
-    public func fetchAll() async throws -> Listing {
-        let response = try await send("GET", collectionURL)
-        let request = "GET \(configuration.collectionPath)"
-        // The usual list is scanned in one pass; anything unusual is decoded.
-        let values = try RemoteListScanner.items(in: response.body, names: configuration.names)
-            ?? decodeList([RemoteListElement].self, response, request: request) { value in
-                guard case .array = value else { throw SyncError.malformed(request: request, reason: "not a JSON array") }
-            }.map(\.todo)
-        var listing = Listing(items: [], skipped: [], hasUnidentified: false, cursor: response.headers["x-cursor"])
-        listing.items.reserveCapacity(values.count)
-        for (index, value) in values.enumerated() {
-            if let item = value {
-                listing.items.append(item)
-            } else {
-                // Unreadable means no usable id: nothing names it but its place.
-                listing.hasUnidentified = true
-                listing.skipped.append("item #\(index + 1)")
-            }
-        }
-        return listing
-    }
-
     public func fetchChanges(since cursor: String) async throws -> FeedPage {
         let query = cursor.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? cursor
         let response = try await send("GET", collectionURL + "?_since=" + query + "&_limit=\(Self.feedPageSize)", allow: [410])
         let request = "GET \(configuration.collectionPath)?_since=\(cursor)"
         if response.status == 410 { throw SyncError.cursorExpired }
-        let body = try decodeList(FeedBody.self, response, request: request) { _ in
+        guard case let .object(object) = try parse(response, request: request),
+              case let .array(items)? = object["items"], case let .string(next)? = object["cursor"]
+        else {
             throw SyncError.malformed(request: request, reason: "not a change feed")
         }
-        var page = FeedPage(items: [], deleted: [], skipped: [], cursor: body.cursor, more: body.more)
-        for value in body.items {
-            if let item = value.todo {
+        var more = false
+        if case let .bool(flag)? = object["more"] { more = flag }
+        var page = FeedPage(items: [], deleted: [], skipped: [], cursor: next, more: more)
+        for value in items {
+            if let item = RemoteTodo(json: value, names: configuration.names) {
                 page.items.append(item)
             } else {
                 page.skipped.append("an item without id")
             }
         }
-        page.deleted = body.deleted.compactMap(\.id)
+        if case let .array(deleted)? = object["deleted"] {
+            page.deleted = deleted.compactMap { $0["id"].flatMap(RemoteTodo.idText) }
+        }
         return page
     }
 
     /// How many changes one page of the feed asks for.
     static let feedPageSize = 1000
 
-    /// A change feed page, as todo-server sends it: `items` and `cursor` are
-    /// required; `deleted` and `more` are read if they have their types.
-    struct FeedBody: Decodable {
-        var items: [RemoteListElement]
-        var deleted: [RemoteListID]
-        var cursor: String
-        var more: Bool
-
-        enum CodingKeys: String, CodingKey { case items, deleted, cursor, more }
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            items = try container.decode([RemoteListElement].self, forKey: .items)
-            cursor = try container.decode(String.self, forKey: .cursor)
-            deleted = (try? container.decode([RemoteListID].self, forKey: .deleted)) ?? []
-            more = (try? container.decode(Bool.self, forKey: .more)) ?? false
-        }
-    }
-
-    /// Decodes a list straight to the fields sync reads. If that fails, the
-    /// body is read as a plain JSON value for the error: `wrongShape` throws
-    /// the error for a value of the wrong shape, `parse` the one for bad JSON.
-    func decodeList<T: Decodable>(
-        _ type: T.Type, _ response: HTTPResponseData, request: String, wrongShape: (JSONValue) throws -> Void
-    ) throws -> T {
-        do {
-            return try RemoteTodo.decoder(names: configuration.names).decode(type, from: Data(response.body))
-        } catch {
-            try wrongShape(try parse(response, request: request))
-            throw SyncError.malformed(request: request, reason: "unreadable: \(error)")
-        }
-    }
-
-    /// Creates the todo, marked with its UUID (and, on todo-server, with it as its id).
-    public func create(todoId: UUID, fields: SyncFields, kind: ServerKind) async throws -> WriteResult {
-        var object = body(fields, changed: Set(SyncField.allCases))
-        object[configuration.names.marker] = .string(todoId.lowercasedString)
-        if kind == .todoServer { object["id"] = .string(todoId.lowercasedString) }
+    /// Creates the todo, marked with its UUID (and, on todo-server, with it
+    /// as its id), with its dates and edit times.
+    public func create(_ todo: TodoItem, fields: SyncFields, editedAt: FieldTimes, kind: ServerKind) async throws -> WriteResult {
+        let object = createBody(todo, fields: fields, editedAt: editedAt, kind: kind)
         let response = try await send("POST", collectionURL, body: .object(object), allow: [409])
         if response.status == 409 { return .exists }
         let request = "POST \(configuration.collectionPath)"
@@ -140,21 +97,22 @@ public struct RemoteCollection: Sendable {
         return .done(item)
     }
 
-    /// Sends only the changed fields, never the id.
-    public func update(id: String, version: Int?, fields: SyncFields, changed: Set<SyncField>) async throws -> WriteResult {
-        let response = try await send(
-            "PATCH", itemURL(id), body: .object(body(fields, changed: changed)), ifMatch: version, allow: [404, 412]
-        )
+    /// Sends only the changed fields with their edit times, never the id.
+    public func update(
+        id: String, version: Int?, fields: SyncFields, changed: Set<SyncField>, editedAt: FieldTimes, local: TodoItem?
+    ) async throws -> WriteResult {
+        let object = body(fields, changed: changed, editedAt: editedAt, local: local)
+        let response = try await send("PATCH", itemURL(id), body: .object(object), ifMatch: version, allow: [404, 410, 412])
         return result(response)
     }
 
     public func delete(id: String, version: Int?) async throws -> WriteResult {
-        result(try await send("DELETE", itemURL(id), ifMatch: version, allow: [404, 412]))
+        result(try await send("DELETE", itemURL(id), ifMatch: version, allow: [404, 410, 412]))
     }
 
     func result(_ response: HTTPResponseData) -> WriteResult {
         switch response.status {
-        case 404: return .missing
+        case 404, 410: return .missing
         case 412: return .stale
         default:
             let item = (try? JSONValue.parse(response.body)).flatMap { RemoteTodo(json: $0, names: configuration.names) }
@@ -162,17 +120,28 @@ public struct RemoteCollection: Sendable {
         }
     }
 
-    func body(_ fields: SyncFields, changed: Set<SyncField>) -> [String: JSONValue] {
+    /// The changed fields, each with its edit time, and the dates that go with them.
+    func body(_ fields: SyncFields, changed: Set<SyncField>, editedAt: FieldTimes, local: TodoItem?) -> [String: JSONValue] {
+        let names = configuration.names
         var object: [String: JSONValue] = [:]
-        if changed.contains(.text) { object[configuration.names.title] = .string(fields.text) }
-        if changed.contains(.done) { object[configuration.names.completed] = .bool(fields.isDone) }
+        func time(_ date: Date?) -> JSONValue { date.map { .string(ISO8601.string(from: $0)) } ?? .null }
+        if changed.contains(.text) {
+            object[names.title] = .string(fields.text)
+            object[names.textEditedAt] = time(editedAt.text)
+        }
+        if changed.contains(.done) {
+            object[names.completed] = .bool(fields.isDone)
+            object[names.doneEditedAt] = time(editedAt.done)
+            object[names.completedAt] = fields.isDone ? time(local?.completedAt ?? editedAt.done) : .null
+        }
+        if let latest = editedAt.latest { object[names.updatedAt] = time(latest) }
         return object
     }
 }
 
 extension RemoteCollection {
-    /// One item by id; `.missing` if there is none.
+    /// One item by id; `.missing` if there is none (404 or 410).
     public func fetchOne(id: String) async throws -> WriteResult {
-        result(try await send("GET", itemURL(id), allow: [404]))
+        result(try await send("GET", itemURL(id), allow: [404, 410]))
     }
 }

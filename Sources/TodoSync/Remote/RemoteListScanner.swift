@@ -13,24 +13,16 @@ import Foundation
 /// skips is checked as strictly as `JSONDecoder` checks it, so a body the
 /// decoder refuses is never accepted here.
 struct RemoteListScanner {
-    /// The fields of one item sync reads, as `RemoteTodo.init(fields:)` takes them.
-    private struct Fields {
-        var id: JSONValue?
-        var title: JSONValue?
-        var completed: JSONValue?
-        var marker: JSONValue?
-        var updatedAt: JSONValue?
-        var version: JSONValue?
-
-        var todo: RemoteTodo? {
-            RemoteTodo(id: id, title: title, completed: completed, marker: marker, updatedAt: updatedAt, version: version)
-        }
-    }
-
     private typealias GiveUp = JSONByteReader.GiveUp
 
     private var reader: JSONByteReader
-    private let names: (id: [UInt8], title: [UInt8], completed: [UInt8], marker: [UInt8], updatedAt: [UInt8], version: [UInt8])
+    /// The names of the fields read, in the order of their bits in a role.
+    private let names: [[UInt8]]
+
+    private static func keys(_ names: FieldNames) -> [String] {
+        ["id", names.title, names.completed, names.marker, names.createdAt, names.updatedAt,
+         names.completedAt, names.textEditedAt, names.doneEditedAt, "version"]
+    }
 
     /// Each element read: the item, or nil if it has no usable id. Nil if the body is not read here.
     static func items(in body: [UInt8], names: FieldNames) -> [RemoteTodo?]? {
@@ -42,8 +34,7 @@ struct RemoteListScanner {
 
     private init(bytes: UnsafeBufferPointer<UInt8>, names: FieldNames) {
         reader = JSONByteReader(bytes: bytes)
-        self.names = (Array("id".utf8), Array(names.title.utf8), Array(names.completed.utf8),
-                      Array(names.marker.utf8), Array("updatedAt".utf8), Array("version".utf8))
+        self.names = Self.keys(names).map { Array($0.utf8) }
     }
 
     private mutating func list() throws(GiveUp) -> [RemoteTodo?] {
@@ -73,12 +64,12 @@ struct RemoteListScanner {
     /// One element, which must be an object (anything else is left to the decoder).
     private mutating func item() throws(GiveUp) -> RemoteTodo? {
         try reader.expect(UInt8(ascii: "{"))
-        var fields = Fields()
-        var seen: UInt8 = 0
+        var fields = RemoteFields()
+        var seen: UInt16 = 0
         reader.skipWhitespace()
         if reader.peek() == UInt8(ascii: "}") {
             reader.advance()
-            return fields.todo
+            return RemoteTodo(raw: fields)
         }
         while true {
             let key = try reader.key()
@@ -96,8 +87,12 @@ struct RemoteListScanner {
                 if roles & 2 != 0 { fields.title = value }
                 if roles & 4 != 0 { fields.completed = value }
                 if roles & 8 != 0 { fields.marker = value }
-                if roles & 16 != 0 { fields.updatedAt = value }
-                if roles & 32 != 0 { fields.version = value }
+                if roles & 16 != 0 { fields.createdAt = value }
+                if roles & 32 != 0 { fields.updatedAt = value }
+                if roles & 64 != 0 { fields.completedAt = value }
+                if roles & 128 != 0 { fields.textEditedAt = value }
+                if roles & 256 != 0 { fields.doneEditedAt = value }
+                if roles & 512 != 0 { fields.version = value }
             }
             reader.skipWhitespace()
             let separator = try reader.next()
@@ -105,18 +100,15 @@ struct RemoteListScanner {
             guard separator == UInt8(ascii: ",") else { throw GiveUp() }
             reader.skipWhitespace()
         }
-        return fields.todo
+        return RemoteTodo(raw: fields)
     }
 
     /// Which fields (a bit each) a key names: several if names coincide.
-    private func role(of key: UnsafeBufferPointer<UInt8>) -> UInt8 {
-        var roles: UInt8 = 0
-        if key.elementsEqual(names.id) { roles |= 1 }
-        if key.elementsEqual(names.title) { roles |= 2 }
-        if key.elementsEqual(names.completed) { roles |= 4 }
-        if key.elementsEqual(names.marker) { roles |= 8 }
-        if key.elementsEqual(names.updatedAt) { roles |= 16 }
-        if key.elementsEqual(names.version) { roles |= 32 }
+    private func role(of key: UnsafeBufferPointer<UInt8>) -> UInt16 {
+        var roles: UInt16 = 0
+        for (bit, name) in names.enumerated() where key.elementsEqual(name) {
+            roles |= 1 << bit
+        }
         return roles
     }
 }

@@ -8,11 +8,27 @@ public struct FieldNames: Sendable, Hashable {
     /// Where sync writes the todo's own UUID, so a create retried after a
     /// timeout or a crash finds its first copy instead of making a second.
     public var marker: String
+    public var createdAt: String
+    public var updatedAt: String
+    public var completedAt: String
+    /// Where sync writes when the text and the done mark were last edited,
+    /// on the machine that edited them.
+    public var textEditedAt: String
+    public var doneEditedAt: String
 
-    public init(title: String = "title", completed: String = "completed", marker: String = "clientId") {
+    public init(
+        title: String = "title", completed: String = "completed", marker: String = "clientId",
+        createdAt: String = "createdAt", updatedAt: String = "updatedAt", completedAt: String = "completedAt",
+        textEditedAt: String = "textEditedAt", doneEditedAt: String = "doneEditedAt"
+    ) {
         self.title = title
         self.completed = completed
         self.marker = marker
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.completedAt = completedAt
+        self.textEditedAt = textEditedAt
+        self.doneEditedAt = doneEditedAt
     }
 }
 
@@ -23,19 +39,60 @@ public struct RemoteTodo: Sendable, Hashable {
     public var fields: SyncFields
     /// The local UUID this item was created from, if it carries one.
     public var clientId: UUID?
+    public var createdAt: Date?
     public var updatedAt: Date?
+    public var completedAt: Date?
+    /// When its fields were edited, where a `todo` wrote that into the item.
+    public var editedAt: FieldTimes
     public var version: Int?
 
-    public init(id: String, fields: SyncFields, clientId: UUID? = nil, updatedAt: Date? = nil, version: Int? = nil) {
+    public init(
+        id: String, fields: SyncFields, clientId: UUID? = nil, createdAt: Date? = nil, updatedAt: Date? = nil,
+        completedAt: Date? = nil, editedAt: FieldTimes = FieldTimes(), version: Int? = nil
+    ) {
         self.id = id
         self.fields = fields
         self.clientId = clientId
+        self.createdAt = createdAt
         self.updatedAt = updatedAt
+        self.completedAt = completedAt
+        self.editedAt = editedAt
         self.version = version
     }
 
     /// The local todo this item belongs to: its marker, else its id if that is a UUID.
     public var todoId: UUID? { clientId ?? UUID(parsing: id) }
+}
+
+/// The values of the fields sync reads from one item (nil: missing), as
+/// every reader of items collects them before `RemoteTodo(raw:)` reads them.
+struct RemoteFields {
+    var id: JSONValue?
+    var title: JSONValue?
+    var completed: JSONValue?
+    var marker: JSONValue?
+    var createdAt: JSONValue?
+    var updatedAt: JSONValue?
+    var completedAt: JSONValue?
+    var textEditedAt: JSONValue?
+    var doneEditedAt: JSONValue?
+    var version: JSONValue?
+
+    /// The fields of an object, by these names.
+    init(object: [String: JSONValue], names: FieldNames) {
+        id = object["id"]
+        title = object[names.title]
+        completed = object[names.completed]
+        marker = object[names.marker]
+        createdAt = object[names.createdAt]
+        updatedAt = object[names.updatedAt]
+        completedAt = object[names.completedAt]
+        textEditedAt = object[names.textEditedAt]
+        doneEditedAt = object[names.doneEditedAt]
+        version = object["version"]
+    }
+
+    init() {}
 }
 
 // MARK: - Reading JSON
@@ -48,29 +105,32 @@ extension RemoteTodo {
     /// field takes its default; `completed` may be `true`, `"true"` or `1`.
     public init?(json: JSONValue, names: FieldNames) {
         guard case let .object(object) = json else { return nil }
+        self.init(raw: RemoteFields(object: object, names: names))
+    }
+
+    /// Reads an item from the values of its fields; nil if it has no usable
+    /// id. Every reader of items ends here.
+    init?(raw: RemoteFields) {
+        guard let id = raw.id.flatMap(Self.idText) else { return nil }
+        var clientId: UUID?
+        if case let .string(text) = raw.marker { clientId = UUID(parsing: text) }
+        var number: Int?
+        if case let .integer(value) = raw.version { number = Int(value) }
         self.init(
-            id: object["id"], title: object[names.title], completed: object[names.completed],
-            marker: object[names.marker], updatedAt: object["updatedAt"], version: object["version"]
+            id: id,
+            fields: SyncFields(text: Self.text(raw.title), isDone: Self.flag(raw.completed)),
+            clientId: clientId,
+            createdAt: Self.date(raw.createdAt),
+            updatedAt: Self.date(raw.updatedAt),
+            completedAt: Self.date(raw.completedAt),
+            editedAt: FieldTimes(text: Self.date(raw.textEditedAt), done: Self.date(raw.doneEditedAt)),
+            version: number
         )
     }
 
-    /// Reads an item from the values of its fields (nil: missing or null);
-    /// nil if it has no usable id. Every reader of items ends here.
-    init?(id: JSONValue?, title: JSONValue?, completed: JSONValue?, marker: JSONValue?, updatedAt: JSONValue?, version: JSONValue?) {
-        guard let id = id.flatMap(Self.idText) else { return nil }
-        var clientId: UUID?
-        if case let .string(text) = marker { clientId = UUID(parsing: text) }
-        var date: Date?
-        if case let .string(text) = updatedAt { date = ISO8601.date(from: text) }
-        var number: Int?
-        if case let .integer(value) = version { number = Int(value) }
-        self.init(
-            id: id,
-            fields: SyncFields(text: Self.text(title), isDone: Self.flag(completed)),
-            clientId: clientId,
-            updatedAt: date,
-            version: number
-        )
+    /// An ISO 8601 date, else nil: a server's own date format is not ours to guess.
+    static func date(_ value: JSONValue?) -> Date? {
+        if case let .string(text) = value { ISO8601.date(from: text) } else { nil }
     }
 
     static func idText(_ value: JSONValue) -> String? {

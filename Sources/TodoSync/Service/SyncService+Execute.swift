@@ -19,7 +19,8 @@ struct Outcome: Sendable {
 
 extension SyncService {
     /// Runs each step: the server write first, then the local write with its
-    /// new base. A crash between the two leaves the base as it was, so the next
+    /// new base. Server writes run several at once (one at a time on a
+    /// server that closes its connection after every response). A crash between the two leaves the base as it was, so the next
     /// sync sees the server already changed and only records it.
     ///
     /// Steps with nothing to send are stored first: pulls of todos not here
@@ -28,7 +29,7 @@ extension SyncService {
     /// here, bases to record, merges). The local writes of the other steps
     /// are gathered and stored a batch per transaction.
     func execute(
-        _ plan: SyncPlan, entries: [SyncEntry], kind: ServerKind,
+        _ plan: SyncPlan, entries: [SyncEntry], kind: ServerKind, oneAtATime: Bool,
         summary: inout SyncSummary, progress: @Sendable (SyncProgress) -> Void
     ) async throws -> Outcome {
         // Only the todos present here: a first sync has none.
@@ -40,16 +41,17 @@ extension SyncService {
         let total = plan.steps.count
         progress(SyncProgress(done: 0, total: total))
         // Steps are named by their place in the plan: 100,000 steps are not copied.
-        var pulls: [SyncBase] = []
+        var pulls: [SyncPull] = []
         var batch = Batch()
         var remoteSteps: [Int] = []
+        let time = now()
         for index in plan.steps.indices {
             guard case .none = plan.steps[index].remote else {
                 remoteSteps.append(index)
                 continue
             }
             let todoId = plan.steps[index].todoId
-            if let pull = plan.steps[index].pull, locals.isEmpty || locals[todoId] == nil {
+            if let pull = plan.steps[index].pull(seenAt: time), locals.isEmpty || locals[todoId] == nil {
                 pulls.append(pull)
             } else {
                 let step = plan.steps[index]
@@ -59,26 +61,182 @@ extension SyncService {
         let localOnly = pulls.count + batch.count
         if !pulls.isEmpty {
             // A pull counts as pulled and settles no conflict: its step is not read again.
-            let stored = try await store.storePulls(pulls, at: now())
+            let stored = try await store.storePulls(pulls)
             let count = stored.lazy.filter { $0 }.count
             summary.pulled += count
             if count < stored.count { outcome.retry("a todo changed here while syncing") }
         }
         try await commit(&batch, plan: plan, summary: &summary, outcome: &outcome)
-        for (done, index) in remoteSteps.enumerated() {
-            if done % Self.batchSize == 0 {
-                progress(SyncProgress(done: localOnly + done, total: total))
+        var sent = 0
+        do {
+            let send = kind == .todoServer ? sendInBatches : sendAll
+            try await send(remoteSteps, plan, locals, kind, oneAtATime ? 1 : Self.parallelRequests) { index, result in
+                switch result {
+                case let .written(id, version):
+                    batch.append(index, localWrite(plan.steps[index], local: locals[plan.steps[index].todoId], remote: (id, version)))
+                case let .retry(reason):
+                    outcome.retry(reason)
+                case let .found(todoId, item, reason):
+                    outcome.known[todoId] = item
+                    outcome.retry(reason)
+                }
+                if batch.count >= Self.batchSize {
+                    try await commit(&batch, plan: plan, summary: &summary, outcome: &outcome)
+                }
+                sent += 1
+                if sent % 50 == 0 { progress(SyncProgress(done: localOnly + sent, total: total)) }
             }
-            let step = plan.steps[index]
-            guard let written = try await remoteWrite(step, kind: kind, outcome: &outcome) else { continue }
-            batch.append(index, localWrite(step, local: locals[step.todoId], remote: written))
-            if batch.count >= Self.batchSize {
-                try await commit(&batch, plan: plan, summary: &summary, outcome: &outcome)
-            }
+        } catch {
+            // What the server already took is recorded before stopping.
+            try await commit(&batch, plan: plan, summary: &summary, outcome: &outcome)
+            throw error
         }
         try await commit(&batch, plan: plan, summary: &summary, outcome: &outcome)
         progress(SyncProgress(done: total, total: total))
         return outcome
+    }
+
+    /// How many requests are in flight at once, on kept-alive connections.
+    static let parallelRequests = 8
+
+    /// What the server's side of one step came to.
+    enum RemoteResult: Sendable {
+        /// Done: the item's id and version afterwards.
+        case written(id: String?, version: Int?)
+        /// Not done: the step waits for the next pass.
+        case retry(String)
+        /// A create found its todo already there: the next pass merges with it.
+        case found(UUID, RemoteTodo, String)
+    }
+
+    /// Sends the server's side of these steps, `width` at a time, handing
+    /// each result to `handle` as it arrives. Creates are marked in flight
+    /// before they are sent, a block at a time.
+    func sendAll(
+        _ indices: [Int], of plan: SyncPlan, locals: [UUID: TodoItem], kind: ServerKind, width: Int,
+        handle: (Int, RemoteResult) async throws -> Void
+    ) async throws {
+        var marked = 0
+        try await withThrowingTaskGroup(of: (Int, RemoteResult).self) { group in
+            var next = 0
+            var running = 0
+            while next < indices.count || running > 0 {
+                while running < width, next < indices.count {
+                    if next >= marked {
+                        let block = indices[next..<min(next + Self.markBlock, indices.count)]
+                        try await store.markCreatesInFlight(block.compactMap { index in
+                            if case .create = plan.steps[index].remote { plan.steps[index].todoId } else { nil }
+                        })
+                        marked = block.endIndex
+                    }
+                    let index = indices[next]
+                    let step = plan.steps[index]
+                    let local = locals[step.todoId]
+                    group.addTask { (index, try await self.remoteWrite(step, local: local, kind: kind)) }
+                    next += 1
+                    running += 1
+                }
+                if let (index, result) = try await group.next() {
+                    running -= 1
+                    try await handle(index, result)
+                }
+            }
+        }
+    }
+
+    /// How many creates are marked in flight in one transaction, ahead of sending them.
+    static let markBlock = 64
+
+    /// Sends the server's side of these steps to todo-server, up to
+    /// `batchOperations` in one request and one transaction there; a server
+    /// without batch writes gets them one by one.
+    func sendInBatches(
+        _ indices: [Int], of plan: SyncPlan, locals: [UUID: TodoItem], kind: ServerKind, width: Int,
+        handle: (Int, RemoteResult) async throws -> Void
+    ) async throws {
+        var start = 0
+        while start < indices.count {
+            // Up to 500 writes, and well under todo-server's 1 MiB body limit however long their texts.
+            var end = start
+            var bytes = 0
+            while end < indices.count, end - start < Self.batchOperations, bytes < Self.batchBytes {
+                bytes += 400 + Self.textBytes(plan.steps[indices[end]])
+                end += 1
+            }
+            let chunk = Array(indices[start..<end])
+            let steps = chunk.map { plan.steps[$0] }
+            try await store.markCreatesInFlight(steps.compactMap { if case .create = $0.remote { $0.todoId } else { nil } })
+            let operations = steps.compactMap { step in operation(step, local: locals[step.todoId]) }
+            guard operations.count == steps.count, let results = try await batchResults(operations) else {
+                // No batch route (an older todo-server): one request per write from here on.
+                return try await sendAll(Array(indices[start...]), of: plan, locals: locals, kind: kind, width: width, handle: handle)
+            }
+            for (index, (step, result)) in zip(chunk, zip(steps, results)) {
+                try await handle(index, try await remoteResult(step, result))
+            }
+            start += chunk.count
+        }
+    }
+
+    /// How many writes one batch request carries, at most.
+    static let batchOperations = 500
+    /// About how many bytes one batch request carries, at most.
+    static let batchBytes = 512 * 1024
+
+    private static func textBytes(_ step: SyncStep) -> Int {
+        switch step.remote {
+        case let .create(fields), let .update(_, _, fields, _): fields.text.utf8.count
+        case .delete, .none: 0
+        }
+    }
+
+    /// A batch's results; nil if the server has no batch route. A batch that
+    /// got no clear answer may have been applied: its creates are found by
+    /// their ids on the next pass, its updates and deletes are safe to repeat.
+    private func batchResults(_ operations: [RemoteCollection.BatchOperation]) async throws -> [RemoteCollection.WriteResult]? {
+        do {
+            return try await remote.batch(operations)
+        } catch let error as SyncError where error.createMayHaveHappened {
+            return Array(repeating: .stale, count: operations.count)
+        }
+    }
+
+    private func operation(_ step: SyncStep, local: TodoItem?) -> RemoteCollection.BatchOperation? {
+        switch step.remote {
+        case .none: nil
+        case let .create(fields):
+            .create(
+                local ?? TodoItem(id: step.todoId, text: fields.text, isDone: fields.isDone, createdAt: now()),
+                fields: fields, editedAt: step.editedAt
+            )
+        case let .update(id, version, fields, changed):
+            .update(id: id, version: version, fields: fields, changed: changed, editedAt: step.editedAt, local: local)
+        case let .delete(id, version):
+            .delete(id: id, version: version)
+        }
+    }
+
+    /// What one write's result means for its step, as `remoteWrite` reads it.
+    private func remoteResult(_ step: SyncStep, _ result: RemoteCollection.WriteResult) async throws -> RemoteResult {
+        switch (step.remote, result) {
+        case let (.create, .done(item?)):
+            return .written(id: item.id, version: item.version)
+        case (.create, .exists):
+            if case let .done(item?) = try await remote.fetchOne(id: step.todoId.lowercasedString) {
+                return .found(step.todoId, item, "a todo was already on the server")
+            }
+            return .retry("a todo was already on the server")
+        case (.create, _):
+            return .retry("a create got no clear answer")
+        case let (.update(id, _, _, _), .done(item)):
+            return .written(id: id, version: item?.version)
+        case (.update, .missing):
+            return .retry("a todo was deleted on the server while syncing")
+        case (.delete, .done), (.delete, .missing):
+            return .written(id: nil, version: nil)
+        default:
+            return .retry("a todo changed on the server while syncing")
+        }
     }
 
     /// How many steps' local writes share one transaction.
@@ -114,51 +272,46 @@ extension SyncService {
         batch = Batch()
     }
 
-    /// The server's side of a step: its id and version afterwards, or nil if
-    /// the step must wait for the next pass.
-    func remoteWrite(_ step: SyncStep, kind: ServerKind, outcome: inout Outcome) async throws -> (id: String?, version: Int?)? {
+    /// The server's side of a step.
+    func remoteWrite(_ step: SyncStep, local: TodoItem?, kind: ServerKind) async throws -> RemoteResult {
         switch step.remote {
         case .none:
-            return (step.remoteId, step.remoteVersion)
+            return .written(id: step.remoteId, version: step.remoteVersion)
         case let .create(fields):
+            let todo = local ?? TodoItem(id: step.todoId, text: fields.text, isDone: fields.isDone, createdAt: now())
             let result: RemoteCollection.WriteResult
-            try await store.markCreateInFlight(step.todoId)
             do {
-                result = try await remote.create(todoId: step.todoId, fields: fields, kind: kind)
+                result = try await remote.create(todo, fields: fields, editedAt: step.editedAt, kind: kind)
             } catch let error as SyncError where error.createMayHaveHappened {
                 // Maybe created: the next fetch finds it by its marker instead of creating it twice.
-                outcome.retry("a create got no clear answer: \(error)")
-                return nil
+                return .retry("a create got no clear answer: \(error)")
             }
             switch result {
             case let .done(item?):
-                return (item.id, item.version)
+                return .written(id: item.id, version: item.version)
             case .exists:
                 if case let .done(item?) = try await remote.fetchOne(id: step.todoId.lowercasedString) {
-                    outcome.known[step.todoId] = item
+                    return .found(step.todoId, item, "a todo was already on the server")
                 }
-                outcome.retry("a todo was already on the server")
-                return nil
+                return .retry("a todo was already on the server")
             default:
                 throw SyncError.missingId(request: "POST \(configuration.collectionPath)")
             }
         case let .update(id, version, fields, changed):
-            switch try await remote.update(id: id, version: version, fields: fields, changed: changed) {
+            switch try await remote.update(id: id, version: version, fields: fields, changed: changed, editedAt: step.editedAt, local: local) {
             case let .done(item):
-                return (id, item?.version)
+                return .written(id: id, version: item?.version)
             case .missing:
-                outcome.retry("a todo was deleted on the server while syncing")
+                return .retry("a todo was deleted on the server while syncing")
             default:
-                outcome.retry("a todo changed on the server while syncing")
+                return .retry("a todo changed on the server while syncing")
             }
-            return nil
         case let .delete(id, version):
             switch try await remote.delete(id: id, version: version) {
             case .done, .missing:
-                return (nil, nil)
+                return .written(id: nil, version: nil)
             default:
-                outcome.retry("a todo changed on the server while syncing")
-                return nil
+                return .retry("a todo changed on the server while syncing")
             }
         }
     }
@@ -170,14 +323,14 @@ extension SyncService {
         case .keep: .keep
         case .delete: .delete
         case let .save(fields):
-            .save(local?.applying(fields, at: time) ?? TodoItem(
-                id: step.todoId, text: fields.text, isDone: fields.isDone,
-                createdAt: time, completedAt: fields.isDone ? time : nil
-            ))
+            .save(local?.applying(fields, at: step.changedAt(seenAt: time), completedAt: step.remoteCompletedAt) ?? SyncPull(
+                base: SyncBase(todoId: step.todoId, remoteId: step.remoteId ?? "", fields: fields),
+                createdAt: step.remoteCreatedAt ?? time, updatedAt: step.changedAt(seenAt: time), completedAt: step.remoteCompletedAt
+            ).item)
         }
         var base: SyncWrite.BaseChange = .remove
         if let fields = step.base, let id = remote.id {
-            base = .set(SyncBase(todoId: step.todoId, remoteId: id, fields: fields, remoteVersion: remote.version))
+            base = .set(SyncBase(todoId: step.todoId, remoteId: id, fields: fields, remoteVersion: remote.version, editedAt: step.editedAt))
         }
         return SyncWrite(todoId: step.todoId, expectedRev: step.expectedRev, todo: todo, base: base, conflicts: step.conflicts)
     }
@@ -187,7 +340,7 @@ extension SyncError {
     /// A create that failed this way may still have been applied by the server.
     var createMayHaveHappened: Bool {
         switch self {
-        case let .unreachable(_, cause): !cause.hasPrefix(TransportError.Kind.connectionRefused.rawValue)
+        case let .unreachable(_, _, kind, _): !kind.nothingSent
         case let .httpStatus(_, status, _): status >= 500
         case .malformed, .missingId: true
         default: false

@@ -8,6 +8,11 @@ struct Snapshot: Sendable {
     /// todo-server's position in its history after this fetch.
     var cursor: String?
     var skipped: [String]
+    /// The list's digest (a full list only).
+    var digest: ListDigest?
+    /// The list is the very one the last sync left, and nothing waits here: nothing to do.
+    var unchanged = false
+    var closesConnections = false
 }
 
 // MARK: - Fetching
@@ -16,18 +21,14 @@ extension SyncService {
     /// Reads the server: the change feed when possible, else the full list.
     /// Nothing local is written here; a failure stops the sync before any change.
     func fetch(known: [UUID: RemoteTodo]) async throws -> Snapshot {
-        let previous = try await store.syncSetting(SyncSettingKey.server)
-        let sameServer = previous == configuration.server
-        if let previous, !sameServer, try await store.baseCount() > 0 {
+        let settings = try await SyncSettings.load(from: store)
+        let sameServer = settings.server == configuration.server
+        if let previous = settings.server, !sameServer, try await store.baseCount() > 0 {
             // Another server's ids and history mean nothing here.
             throw SyncError.serverChanged(from: previous, to: configuration.server)
         }
-        var stored: ServerKind?
-        if sameServer, let name = try await store.syncSetting(SyncSettingKey.kind) {
-            stored = ServerKind(rawValue: name)
-        }
-        let kind = configuration.kind ?? stored
-        if kind != .jsonServer, sameServer, let cursor = try await store.syncSetting(SyncSettingKey.cursor) {
+        let kind = configuration.kind ?? (sameServer ? settings.kind : nil)
+        if kind != .jsonServer, sameServer, let cursor = settings.cursor {
             do {
                 return try await feedSnapshot(since: cursor, known: known)
             } catch SyncError.cursorExpired {
@@ -36,7 +37,26 @@ extension SyncService {
         }
         let listing = try await remote.fetchAll()
         let detected = kind ?? (listing.cursor != nil ? .todoServer : .jsonServer)
-        return try await fullSnapshot(listing, kind: detected, known: known)
+        if detected == .jsonServer, sameServer, known.isEmpty, try await isUnchanged(listing, digest: settings.listDigest) {
+            return Snapshot(
+                entries: [], kind: detected, cursor: nil, skipped: [], digest: listing.digest, unchanged: true,
+                closesConnections: listing.closesConnections
+            )
+        }
+        var snapshot = try await fullSnapshot(listing, kind: detected, known: known)
+        snapshot.digest = listing.digest
+        snapshot.closesConnections = listing.closesConnections
+        return snapshot
+    }
+
+    /// The list is byte for byte the one the last sync left the bases
+    /// holding, and nothing here waits to be pushed: a sync with nothing to
+    /// do builds no plan and reads no base.
+    func isUnchanged(_ listing: RemoteCollection.Listing, digest stored: String?) async throws -> Bool {
+        guard stored == listing.digest.text else { return false }
+        let pending = try await store.pendingCount()
+        let inFlight = try await store.createsInFlight()
+        return pending == 0 && inFlight == 0
     }
 
     func fullSnapshot(_ listing: RemoteCollection.Listing, kind: ServerKind, known: [UUID: RemoteTodo]) async throws -> Snapshot {
@@ -80,13 +100,16 @@ extension SyncService {
         }
         let present = bases.isEmpty ? [] : Set(remoteByTodo.values.map(\.id))
         let unreadable = Set(listing.skipped)
+        var absent: [SyncBase] = []
         for base in bases where !present.contains(base.remoteId) {
             if listing.hasUnidentified || unreadable.contains(base.remoteId) {
                 remoteByTodo[base.todoId] = base.asRemote // unreadable is not deleted
             } else {
+                absent.append(base)
                 relevant.insert(base.todoId)
             }
         }
+        try await confirmGone(absent)
         for (todoId, item) in known where remoteByTodo[todoId] == nil {
             remoteByTodo[todoId] = item
             relevant.insert(todoId)
@@ -156,6 +179,37 @@ extension SyncService {
         return Snapshot(entries: entries, kind: kind, cursor: listing.cursor, skipped: skipped)
     }
 
+    /// Asks the server for each todo its list left out, several at once:
+    /// only a 404 or 410 confirms a deletion. A todo still there means the
+    /// list was partial, and the sync stops before anything is deleted.
+    func confirmGone(_ absent: [SyncBase]) async throws {
+        guard !absent.isEmpty else { return }
+        let remote = self.remote
+        let stillThere = try await withThrowingTaskGroup(of: SyncBase?.self) { group in
+            var found: [SyncBase] = []
+            var next = 0
+            var running = 0
+            while next < absent.count || running > 0 {
+                while running < Self.parallelRequests, next < absent.count {
+                    let base = absent[next]
+                    group.addTask {
+                        if case .missing = try await remote.fetchOne(id: base.remoteId) { nil } else { base }
+                    }
+                    next += 1
+                    running += 1
+                }
+                if let result = try await group.next() {
+                    running -= 1
+                    if let base = result { found.append(base) }
+                }
+            }
+            return found
+        }
+        guard stillThere.isEmpty else {
+            throw SyncError.partialList(leftOut: stillThere.count, examples: stillThere.prefix(3).map(\.fields.text))
+        }
+    }
+
     func feedSnapshot(since start: String, known: [UUID: RemoteTodo]) async throws -> Snapshot {
         var cursor = start
         var items: [String: RemoteTodo] = [:]
@@ -212,10 +266,10 @@ extension SyncService {
 
 extension SyncBase {
     /// The server's copy as this base recorded it.
-    var asRemote: RemoteTodo { RemoteTodo(id: remoteId, fields: fields, version: remoteVersion) }
+    var asRemote: RemoteTodo { RemoteTodo(id: remoteId, fields: fields, editedAt: editedAt, version: remoteVersion) }
 
     func matches(_ item: RemoteTodo) -> Bool {
-        remoteId == item.id && fields == item.fields && remoteVersion == item.version
+        remoteId == item.id && fields == item.fields && remoteVersion == item.version && editedAt == item.editedAt
     }
 }
 

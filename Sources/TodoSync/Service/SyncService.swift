@@ -25,6 +25,16 @@ public struct SyncService: TodoSyncing {
     }
 
     public func sync(dryRun: Bool, progress: @escaping @Sendable (SyncProgress) -> Void) async throws -> SyncSummary {
+        do {
+            return try await run(dryRun: dryRun, progress: progress)
+        } catch let SyncError.unreachable(server, request, kind, nil) {
+            // Said with what stays safe here.
+            let queued = try await store.pendingCount()
+            throw SyncError.unreachable(server: server, request: request, kind: kind, queued: queued)
+        }
+    }
+
+    func run(dryRun: Bool, progress: @escaping @Sendable (SyncProgress) -> Void) async throws -> SyncSummary {
         var summary = SyncSummary()
         summary.dryRun = dryRun
         var known: [UUID: RemoteTodo] = [:]
@@ -32,16 +42,23 @@ public struct SyncService: TodoSyncing {
         for _ in 0..<maxRounds {
             let snapshot = try await fetch(known: known)
             summary.skipped = snapshot.skipped
+            if snapshot.unchanged {
+                if !dryRun { try await finish(snapshot, summary: summary, listIsCurrent: true) }
+                return summary
+            }
             let plan = SyncPlanner.plan(snapshot.entries, prefer: configuration.prefer, now: now())
-            try await checkSafety(plan)
+            try await checkSafety(plan, entries: snapshot.entries)
             if dryRun {
                 summary.record(plan)
                 return summary
             }
-            let outcome = try await execute(plan, entries: snapshot.entries, kind: snapshot.kind, summary: &summary, progress: progress)
+            let outcome = try await execute(
+                plan, entries: snapshot.entries, kind: snapshot.kind, oneAtATime: snapshot.closesConnections,
+                summary: &summary, progress: progress
+            )
             known = outcome.known
             if outcome.complete {
-                try await finish(snapshot, summary: summary)
+                try await finish(snapshot, summary: summary, listIsCurrent: !plan.writesToServer)
                 return summary
             }
             reason = outcome.reason
@@ -49,26 +66,41 @@ public struct SyncService: TodoSyncing {
         throw SyncError.incomplete(reason: reason)
     }
 
-    /// Refuses a plan that would empty the local list, unless forced.
-    func checkSafety(_ plan: SyncPlan) async throws {
+    /// Refuses a plan that would empty the local list, or delete more than
+    /// half of it (and more than a few todos), unless forced.
+    func checkSafety(_ plan: SyncPlan, entries: [SyncEntry]) async throws {
         let deletions = plan.localDeletions
         guard deletions > 0, !configuration.force else { return }
         let synced = try await store.baseCount()
         if deletions >= synced {
             throw SyncError.wouldDeleteEverything(count: deletions)
         }
+        if deletions > Self.fewDeletions, deletions * 2 > synced {
+            let deleted = Set(plan.steps.lazy.filter { $0.local == .delete }.prefix(3).map(\.todoId))
+            let examples = entries.lazy.filter { deleted.contains($0.todoId) }.compactMap { $0.local?.text }
+            throw SyncError.wouldDeleteMany(count: deletions, synced: synced, examples: Array(examples))
+        }
     }
 
-    /// Records where the server's history was read up to, and when this sync ended.
-    func finish(_ snapshot: Snapshot, summary: SyncSummary) async throws {
-        var settings: [String: String?] = [
-            SyncSettingKey.server: configuration.server,
-            SyncSettingKey.kind: snapshot.kind.rawValue,
-            SyncSettingKey.lastSyncAt: ISO8601.string(from: now()),
-            SyncSettingKey.lastSummary: summary.line,
-        ]
-        if snapshot.kind == .todoServer { settings[SyncSettingKey.cursor] = snapshot.cursor }
-        try await store.setSyncSettings(settings)
+    /// Deleting this many synced todos here never needs `--force` on its own.
+    static let fewDeletions = 10
+
+    /// Records where the server's history was read up to, and when this sync
+    /// ended; and the digest of a list that is now exactly what the bases
+    /// hold, so the next sync can tell at once that nothing changed there.
+    func finish(_ snapshot: Snapshot, summary: SyncSummary, listIsCurrent: Bool) async throws {
+        let current = listIsCurrent && snapshot.skipped.isEmpty && snapshot.kind == .jsonServer
+        try await SyncSettings.recordSync(
+            to: store, server: configuration.server, kind: snapshot.kind, cursor: snapshot.cursor,
+            digest: current ? snapshot.digest : nil, at: now(), summary: summary.line
+        )
+    }
+}
+
+extension SyncPlan {
+    /// Whether any step writes to the server.
+    var writesToServer: Bool {
+        steps.contains { if case .none = $0.remote { false } else { true } }
     }
 }
 

@@ -7,25 +7,67 @@ import TodoSync
 actor FakeJSONServer: HTTPTransport {
     enum Flavor: Sendable { case v1, v017 }
 
+    /// How `GET /todos` pages its answer, as servers that page by default do
+    /// (items sorted by id, pages of `size`).
+    enum Paging: Sendable, Equatable {
+        case none
+        /// json-server 0.17: `_page` from 1 and `_limit`, `Link` and `X-Total-Count` headers.
+        case link(size: Int)
+        /// json-server 1.0: `_page` from 1 and `_per_page`, an envelope.
+        case envelope(size: Int)
+        /// The first page only, unless asked with `page` (from 0) and `size`, capped at `size`.
+        case silent(size: Int)
+        /// Like `silent`, but announcing the total in `X-Total-Count`.
+        case counted(size: Int)
+    }
+
     let flavor: Flavor
+    let paging: Paging
     private(set) var items: [[String: JSONValue]] = []
     private var random: SeededRandom
     private var nextNumber: Int64 = 1
     /// Chance, from 0 to 1, that a request meets a fault.
     var faultRate = 0.0
+    /// Chance that a list answer leaves out a random part of the list.
+    var partialRate = 0.0
+    /// Whether every response says `Connection: close`.
+    var closesConnections = false
+    /// A pause in every request, so that requests sent together overlap here.
+    var delay: Duration = .zero
     private(set) var requests = 0
+    private(set) var log: [String] = []
+    private(set) var inFlight = 0
+    private(set) var mostInFlight = 0
 
-    init(_ flavor: Flavor, seed: UInt64 = 1) {
+    init(_ flavor: Flavor, seed: UInt64 = 1, paging: Paging = .none) {
         self.flavor = flavor
+        self.paging = paging
         random = SeededRandom(seed: seed)
     }
 
     func setFaultRate(_ rate: Double) { faultRate = rate }
+    func setPartialRate(_ rate: Double) { partialRate = rate }
+    func setClosesConnections(_ closes: Bool) { closesConnections = closes }
+    func setDelay(_ pause: Duration) { delay = pause }
 
     func insert(_ object: [String: JSONValue]) { items.append(object) }
 
+    /// Removes an item, as another client would.
+    func remove(id: String) { items.removeAll { $0["id"].flatMap(Self.text) == id } }
+
+    /// Changes an item's fields, as another client would.
+    func change(id: String, _ fields: [String: JSONValue]) {
+        guard let index = items.firstIndex(where: { $0["id"].flatMap(Self.text) == id }) else { return }
+        for (key, value) in fields { items[index][key] = value }
+    }
+
     func send(_ request: HTTPRequestData) async throws -> HTTPResponseData {
         requests += 1
+        log.append("\(request.method) \(request.url.replacingOccurrences(of: "http://fake", with: ""))")
+        inFlight += 1
+        mostInFlight = max(mostInFlight, inFlight)
+        defer { inFlight -= 1 }
+        if delay > .zero { try await Task.sleep(for: delay) }
         let fault = faultRate > 0 && random.chance(faultRate) ? random.next() % 5 : nil
         switch fault {
         case 0?: throw TransportError(.timeout, "fake")
@@ -34,19 +76,26 @@ actor FakeJSONServer: HTTPTransport {
         case 3? where request.method == "GET": return HTTPResponseData(status: 200, body: Array(respond(request).body.prefix(10)))
         default: break
         }
-        let response = respond(request)
+        var response = respond(request)
         if fault == 4 { throw TransportError(.connectionClosed, "fake, after applying") }
+        if closesConnections { response.headers["connection"] = "close" }
         return response
     }
 
     private func respond(_ request: HTTPRequestData) -> HTTPResponseData {
-        let path = request.url.replacingOccurrences(of: "http://fake", with: "")
+        let (path, query) = Self.split(request.url.replacingOccurrences(of: "http://fake", with: ""))
         let parts = path.split(separator: "/").map { String($0).removingPercentEncoding ?? String($0) }
         let body = request.body.flatMap { try? JSONValue.parse($0) }
         guard parts.first == "todos" else { return notFound }
         if parts.count == 1 {
             switch request.method {
-            case "GET": return json(200, .array(items.map(JSONValue.object)))
+            case "GET":
+                var listed = items
+                if partialRate > 0, random.chance(partialRate), !listed.isEmpty {
+                    // Some servers answer from a stale cache, or filter: a part of the list.
+                    listed = listed.filter { _ in random.next() % 3 != 0 }
+                }
+                return list(listed, query: query)
             case "POST":
                 guard case var .object(object)? = body else { return HTTPResponseData(status: 400) }
                 return create(&object)
@@ -81,6 +130,49 @@ actor FakeJSONServer: HTTPTransport {
         }
         items.append(object)
         return json(201, .object(object))
+    }
+
+    /// One page of the list, as `paging` answers it.
+    private func list(_ listed: [[String: JSONValue]], query: [String: Int]) -> HTTPResponseData {
+        let sorted = paging == .none ? listed : listed.sorted { ($0["id"].flatMap(Self.text) ?? "") < ($1["id"].flatMap(Self.text) ?? "") }
+        func slice(_ page: Int, _ size: Int) -> [JSONValue] {
+            Array(sorted.dropFirst(max(page, 0) * size).prefix(size)).map(JSONValue.object)
+        }
+        switch paging {
+        case .none:
+            return json(200, .array(sorted.map(JSONValue.object)))
+        case let .link(size):
+            let limit = query["_limit"] ?? size, page = max(query["_page"] ?? 1, 1)
+            let pages = max((sorted.count + limit - 1) / limit, 1)
+            var response = json(200, .array(slice(page - 1, limit)))
+            response.headers["x-total-count"] = String(sorted.count)
+            if page < pages { response.headers["link"] = #"</todos?_page=\#(page + 1)&_limit=\#(limit)>; rel="next", </todos?_page=\#(pages)&_limit=\#(limit)>; rel="last""# }
+            return response
+        case let .envelope(size):
+            let perPage = query["_per_page"] ?? size, page = max(query["_page"] ?? 1, 1)
+            let pages = max((sorted.count + perPage - 1) / perPage, 1)
+            return json(200, .object([
+                "first": .integer(1), "prev": page > 1 ? .integer(Int64(page - 1)) : .null,
+                "next": page < pages ? .integer(Int64(page + 1)) : .null, "last": .integer(Int64(pages)),
+                "pages": .integer(Int64(pages)), "items": .integer(Int64(sorted.count)), "data": .array(slice(page - 1, perPage)),
+            ]))
+        case let .silent(size), let .counted(size):
+            let perPage = min(query["size"] ?? size, size)
+            var response = json(200, .array(slice(query["page"] ?? 0, perPage)))
+            if case .counted = paging { response.headers["x-total-count"] = String(sorted.count) }
+            return response
+        }
+    }
+
+    /// A path and its query's integer parameters.
+    static func split(_ url: String) -> (String, [String: Int]) {
+        let pieces = url.split(separator: "?", maxSplits: 1)
+        var query: [String: Int] = [:]
+        for pair in pieces.dropFirst().first?.split(separator: "&") ?? [] {
+            let halves = pair.split(separator: "=", maxSplits: 1)
+            if halves.count == 2, let value = Int(halves[1]) { query[String(halves[0])] = value }
+        }
+        return (String(pieces.first ?? ""), query)
     }
 
     private var notFound: HTTPResponseData {

@@ -8,24 +8,30 @@ struct Replica: Sendable {
     let db: AppDatabase
     let transport: any HTTPTransport
     let server: String
+    /// The paging the user named for this server, if any.
+    let paging: ListPaging?
 
-    init(transport: any HTTPTransport, server: String = "http://fake") throws {
+    init(transport: any HTTPTransport, server: String = "http://fake", paging: ListPaging? = nil) throws {
         db = try AppDatabase.inMemory()
         self.transport = transport
         self.server = server
+        self.paging = paging
     }
 
-    func service(force: Bool = false, prefer: ConflictPreference = .newest, names: FieldNames = FieldNames()) -> SyncService {
+    func service(
+        force: Bool = false, prefer: ConflictPreference = .newest, names: FieldNames = FieldNames(), now: Date? = nil
+    ) -> SyncService {
         SyncService(
             store: db,
-            configuration: SyncConfiguration(server: server, names: names, prefer: prefer, force: force),
-            transport: RetryingTransport(transport, delays: [.zero, .zero], sleep: { _ in })
+            configuration: SyncConfiguration(server: server, names: names, prefer: prefer, force: force, paging: paging),
+            transport: RetryingTransport(transport, delays: [.zero, .zero], sleep: { _ in }),
+            now: { now ?? Date() }
         )
     }
 
     @discardableResult
-    func sync(force: Bool = false, dryRun: Bool = false) async throws -> SyncSummary {
-        try await service(force: force).sync(dryRun: dryRun) { _ in }
+    func sync(force: Bool = false, dryRun: Bool = false, now: Date? = nil) async throws -> SyncSummary {
+        try await service(force: force, now: now).sync(dryRun: dryRun) { _ in }
     }
 
     func add(_ text: String, id: UUID = UUID()) throws {

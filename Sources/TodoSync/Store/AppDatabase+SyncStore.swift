@@ -1,10 +1,13 @@
 import Foundation
 import GRDB
 import TodoCore
+import TodoStorage
 
 // MARK: - Database Access: Sync
-// The bookkeeping of `todo sync` (tables from 0002_sync.sql). Each step of a
-// sync is one transaction holding the todo and the bookkeeping that describes it.
+// The bookkeeping of `todo sync` (tables from 0002_sync.sql and
+// 0005_sync_edit_times.sql), kept by sync itself on the primitives storage
+// shares within the package. Each step of a sync is one transaction holding
+// the todo and the bookkeeping that describes it.
 
 extension AppDatabase: SyncStore {
     public func pendingChanges() async throws -> [(todoId: UUID, rev: Int64)] {
@@ -19,9 +22,12 @@ extension AppDatabase: SyncStore {
         try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM syncPending") ?? 0 }
     }
 
-    public func markCreateInFlight(_ todoId: UUID) async throws {
+    public func markCreatesInFlight(_ todoIds: [UUID]) async throws {
+        guard !todoIds.isEmpty else { return }
         try write { db in
-            try db.executeCached(sql: "INSERT OR IGNORE INTO syncCreateInFlight(todoId) VALUES (?)", arguments: [todoId.lowercasedString])
+            for todoId in todoIds {
+                try db.executeCached(sql: "INSERT OR IGNORE INTO syncCreateInFlight(todoId) VALUES (?)", arguments: [todoId.lowercasedString])
+            }
         }
     }
 
@@ -85,13 +91,13 @@ extension AppDatabase: SyncStore {
         try write { db in try writes.map { try Self.apply(db, $0) } }
     }
 
-    public func storePulls(_ pulls: [SyncBase], at time: Date) async throws -> [Bool] {
+    public func storePulls(_ pulls: [SyncPull]) async throws -> [Bool] {
         try StorageError.wrap(path: path) {
             try dbWriter.writeWithoutTransaction { db in
                 try Self.withBulkWriting(db, if: pulls.count >= 1_000) {
                     var stored: [Bool] = []
                     try db.inTransaction(.immediate) {
-                        stored = try Self.storePulls(db, pulls, at: time)
+                        stored = try Self.storePulls(db, pulls)
                         return .commit
                     }
                     return stored
@@ -104,8 +110,8 @@ extension AppDatabase: SyncStore {
     /// once in bulk (a first sync). A pull whose todo is here by now, or has
     /// a change queued (deleted here since the sync read), or that repeats
     /// an earlier pull, is not stored: the next pass plans it again.
-    private static func storePulls(_ db: Database, _ pulls: [SyncBase], at time: Date) throws -> [Bool] {
-        let keys = pulls.map { $0.todoId.lowercasedString }
+    private static func storePulls(_ db: Database, _ pulls: [SyncPull]) throws -> [Bool] {
+        let keys = pulls.map { $0.base.todoId.lowercasedString }
         let existing = try Int.fetchOne(db, sql: "SELECT count(*) FROM todo") ?? 0
         let present = existing == 0 ? [] : try existingIds(db, keys)
         let queued = try pendingRevs(db, keys)
@@ -119,14 +125,8 @@ extension AppDatabase: SyncStore {
             stored[index] = true
             new.append(index)
         }
-        // The todos, built as they are inserted: a new todo, created now.
-        let items = new.lazy.map { index in
-            let fields = pulls[index].fields
-            return TodoItem(
-                id: pulls[index].todoId, text: fields.text, isDone: fields.isDone,
-                createdAt: time, completedAt: fields.isDone ? time : nil
-            )
-        }
+        // The todos, built as they are inserted.
+        let items = new.lazy.map { pulls[$0].item }
         if prefersBulkInsert(count: new.count, existing: existing) {
             // Not queued as local changes: they came from the server.
             try insertMany(db, items, ids: new.map { keys[$0] }, queueForSync: false)
@@ -141,15 +141,19 @@ extension AppDatabase: SyncStore {
         }
         // Into an empty table (a first sync) nothing can conflict: a plain
         // insert spares SQLite the upsert's conflict handling per row.
-        let setBase = try ChunkedInsert(db, into: "syncBase(todoId, remoteId, text, isDone, remoteVersion)", columns: 5,
-                                        then: isEmpty(db, "syncBase") ? "" : setBaseConflictClause)
+        let setBase = try ChunkedInsert(
+            db, into: "syncBase(todoId, remoteId, text, isDone, remoteVersion, textEditedAt, doneEditedAt)", columns: 7,
+            then: isEmpty(db, "syncBase") ? "" : setBaseConflictClause
+        )
         try setBase.insert(count: new.count) { statement, row, first in
-            let index = new[row]
-            statement.bind(first, keys[index])
-            statement.bind(first + 1, pulls[index].remoteId)
-            statement.bind(first + 2, pulls[index].fields.text)
-            statement.bind(first + 3, pulls[index].fields.isDone)
-            statement.bind(first + 4, pulls[index].remoteVersion.map(Int64.init))
+            let base = pulls[new[row]].base
+            statement.bind(first, keys[new[row]])
+            statement.bind(first + 1, base.remoteId)
+            statement.bind(first + 2, base.fields.text)
+            statement.bind(first + 3, base.fields.isDone)
+            statement.bind(first + 4, base.remoteVersion.map(Int64.init))
+            statement.bind(first + 5, base.editedAt.text?.millisecondsSince1970)
+            statement.bind(first + 6, base.editedAt.done?.millisecondsSince1970)
         }
         // A create of one of them that got no answer: the server has it, settled.
         if try !isEmpty(db, "syncCreateInFlight") {
@@ -200,29 +204,37 @@ extension AppDatabase: SyncStore {
         case .keep:
             break
         case let .set(base):
-            try db.cachedStatement(sql: setBaseSQL)
-                .execute(arguments: [key, base.remoteId, base.fields.text, base.fields.isDone, base.remoteVersion])
+            try db.cachedStatement(sql: setBaseSQL).execute(arguments: [
+                key, base.remoteId, base.fields.text, base.fields.isDone, base.remoteVersion,
+                base.editedAt.text?.millisecondsSince1970, base.editedAt.done?.millisecondsSince1970,
+            ])
         case .remove:
             try db.executeCached(sql: "DELETE FROM syncBase WHERE todoId = ?", arguments: [key])
         }
         for conflict in step.conflicts {
-            try db.executeCached(sql: "INSERT INTO syncConflict(at, todoId, field, localValue, remoteValue, winner) VALUES (?, ?, ?, ?, ?, ?)",
+            try db.executeCached(sql: """
+                    INSERT INTO syncConflict(at, todoId, field, localValue, remoteValue, winner, localEditedAt, remoteEditedAt)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
                 arguments: [
                     conflict.at.millisecondsSince1970, key, conflict.field,
                     conflict.localValue, conflict.remoteValue, conflict.winner.rawValue,
+                    conflict.localEditedAt?.millisecondsSince1970, conflict.remoteEditedAt?.millisecondsSince1970,
                 ]
             )
         }
     }
 
     private static let setBaseSQL = """
-        INSERT INTO syncBase(todoId, remoteId, text, isDone, remoteVersion) VALUES (?, ?, ?, ?, ?)
+        INSERT INTO syncBase(todoId, remoteId, text, isDone, remoteVersion, textEditedAt, doneEditedAt)
+        VALUES (?, ?, ?, ?, ?, ?, ?)
         \(setBaseConflictClause)
         """
 
     private static let setBaseConflictClause = """
         ON CONFLICT(todoId) DO UPDATE SET remoteId = excluded.remoteId, text = excluded.text,
-            isDone = excluded.isDone, remoteVersion = excluded.remoteVersion
+            isDone = excluded.isDone, remoteVersion = excluded.remoteVersion,
+            textEditedAt = excluded.textEditedAt, doneEditedAt = excluded.doneEditedAt
         """
 
     /// The queued rev of each of these todos that has one.
@@ -257,13 +269,18 @@ extension AppDatabase: SyncStore {
         try read { db in
             try Row.fetchAll(
                 db,
-                sql: "SELECT todoId, field, localValue, remoteValue, winner, at FROM syncConflict ORDER BY id DESC LIMIT ?",
+                sql: """
+                    SELECT todoId, field, localValue, remoteValue, winner, at, localEditedAt, remoteEditedAt
+                    FROM syncConflict ORDER BY id DESC LIMIT ?
+                    """,
                 arguments: [limit]
             ).compactMap { row in
                 guard let id = UUID(parsing: row[0]), let winner = SyncConflict.Side(rawValue: row[4]) else { return nil }
                 return SyncConflict(
                     todoId: id, field: row[1], localValue: row[2], remoteValue: row[3],
-                    winner: winner, at: Date(millisecondsSince1970: row[5])
+                    winner: winner, at: Date(millisecondsSince1970: row[5]),
+                    localEditedAt: (row[6] as Int64?).map(Date.init(millisecondsSince1970:)),
+                    remoteEditedAt: (row[7] as Int64?).map(Date.init(millisecondsSince1970:))
                 )
             }
         }
@@ -281,7 +298,11 @@ extension SyncBase {
             todoId: id,
             remoteId: row["remoteId"],
             fields: SyncFields(text: row["text"], isDone: row["isDone"]),
-            remoteVersion: row["remoteVersion"]
+            remoteVersion: row["remoteVersion"],
+            editedAt: FieldTimes(
+                text: (row["textEditedAt"] as Int64?).map(Date.init(millisecondsSince1970:)),
+                done: (row["doneEditedAt"] as Int64?).map(Date.init(millisecondsSince1970:))
+            )
         )
     }
 }

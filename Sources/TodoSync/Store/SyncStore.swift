@@ -1,4 +1,5 @@
 import Foundation
+import TodoCore
 
 /// Where sync keeps its bookkeeping: beside the todos, so every step is
 /// written in the same transaction as the data it describes.
@@ -20,10 +21,10 @@ public protocol SyncStore: Sendable {
     func apply(_ writes: [SyncWrite]) async throws -> [Bool]
 
     /// Stores todos pulled from the server that are not here, in one
-    /// transaction: each as a new todo created at `time`, holding its base's
-    /// fields, with that base. For each, false if its todo appeared or
+    /// transaction: each as a new todo holding its base's fields and the
+    /// pull's dates, with that base. For each, false if its todo appeared or
     /// changed here meanwhile and nothing was written for it.
-    func storePulls(_ pulls: [SyncBase], at time: Date) async throws -> [Bool]
+    func storePulls(_ pulls: [SyncPull]) async throws -> [Bool]
 
     func syncSetting(_ key: String) async throws -> String?
 
@@ -33,8 +34,8 @@ public protocol SyncStore: Sendable {
     /// The most recent conflicts first.
     func conflictHistory(limit: Int) async throws -> [SyncConflict]
 
-    /// Records, before sending it, that a create may reach the server.
-    func markCreateInFlight(_ todoId: UUID) async throws
+    /// Records, before sending them, that these creates may reach the server.
+    func markCreatesInFlight(_ todoIds: [UUID]) async throws
 
     /// How many creates were sent without their answer being recorded.
     func createsInFlight() async throws -> Int
@@ -44,4 +45,16 @@ public protocol SyncStore: Sendable {
 
     /// How many todos are queued to be pushed.
     func pendingCount() async throws -> Int
+}
+
+extension SyncStore {
+    /// Stores pulls that carried no dates: each todo created, changed and
+    /// (if done) completed at `time`.
+    public func storePulls(_ bases: [SyncBase], at time: Date) async throws -> [Bool] {
+        try await storePulls(bases.map { SyncPull(base: $0, createdAt: time, updatedAt: time, completedAt: time) })
+    }
+
+    public func markCreateInFlight(_ todoId: UUID) async throws {
+        try await markCreatesInFlight([todoId])
+    }
 }

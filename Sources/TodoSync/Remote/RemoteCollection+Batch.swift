@@ -1,0 +1,63 @@
+import Foundation
+import TodoCore
+
+// MARK: - Batch writes (todo-server)
+// `POST /todos/_batch` takes several creates, updates and deletes in one
+// request and applies them in one transaction, each on its own: every
+// operation succeeds or fails whole, with its own precondition and result
+// (Docs/todo-server.md). A server without it answers 404 or 405, and sync
+// goes back to one request per write.
+
+extension RemoteCollection {
+    /// One write of a batch.
+    public enum BatchOperation: Sendable, Hashable {
+        case create(TodoItem, fields: SyncFields, editedAt: FieldTimes)
+        case update(id: String, version: Int?, fields: SyncFields, changed: Set<SyncField>, editedAt: FieldTimes, local: TodoItem?)
+        case delete(id: String, version: Int?)
+    }
+
+    /// The results of a batch, in the order of its operations; nil if the
+    /// server has no batch route or refuses one this large.
+    public func batch(_ operations: [BatchOperation]) async throws -> [WriteResult]? {
+        let request = "POST \(configuration.collectionPath)/_batch"
+        let body: [JSONValue] = operations.map { operation in
+            switch operation {
+            case let .create(todo, fields, editedAt):
+                .object(["method": .string("POST"), "body": .object(createBody(todo, fields: fields, editedAt: editedAt, kind: .todoServer))])
+            case let .update(id, version, fields, changed, editedAt, local):
+                .object([
+                    "method": .string("PATCH"), "id": .string(id), "ifMatch": version.map { .integer(Int64($0)) } ?? .null,
+                    "body": .object(self.body(fields, changed: changed, editedAt: editedAt, local: local)),
+                ])
+            case let .delete(id, version):
+                .object(["method": .string("DELETE"), "id": .string(id), "ifMatch": version.map { .integer(Int64($0)) } ?? .null])
+            }
+        }
+        // 404 or 405: no batch route; 413: a smaller body limit than ours.
+        let response = try await send("POST", collectionURL + "/_batch", body: .object(["operations": .array(body)]), allow: [404, 405, 413])
+        if [404, 405, 413].contains(response.status) { return nil }
+        guard case let .array(results)? = try parse(response, request: request)["results"], results.count == operations.count else {
+            throw SyncError.malformed(request: request, reason: "not one result per operation")
+        }
+        return results.map { result in
+            guard case let .integer(status)? = result["status"] else { return .stale }
+            switch status {
+            case 200..<300:
+                return .done(result["item"].flatMap { RemoteTodo(json: $0, names: configuration.names) })
+            case 404, 410: return .missing
+            case 409: return .exists
+            default: return .stale
+            }
+        }
+    }
+
+    /// A new item's fields: the todo's, its UUID as marker (and, on
+    /// todo-server, as id), its dates and edit times.
+    func createBody(_ todo: TodoItem, fields: SyncFields, editedAt: FieldTimes, kind: ServerKind) -> [String: JSONValue] {
+        var object = body(fields, changed: Set(SyncField.allCases), editedAt: editedAt, local: todo)
+        object[configuration.names.marker] = .string(todo.idString)
+        object[configuration.names.createdAt] = .string(ISO8601.string(from: todo.createdAt))
+        if kind == .todoServer { object["id"] = .string(todo.idString) }
+        return object
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+import TodoCore
+import TodoStorage
+@testable import TodoSync
+
+/// A list that is only part of the truth never deletes: paged lists are read
+/// whole, an absence is confirmed with the server before it deletes, and a
+/// sync that would delete many todos asks first.
+struct ListSafetyTests {
+    /// Adds `count` todos to a replica and pushes them.
+    static func pushed(_ count: Int, to server: FakeJSONServer, paging: ListPaging? = nil) async throws -> Replica {
+        let replica = try Replica(transport: server, paging: paging)
+        for index in 0..<count { try replica.add("todo \(index)") }
+        try await replica.sync()
+        return replica
+    }
+
+    @Test(arguments: [FakeJSONServer.Paging.link(size: 10), .envelope(size: 10)])
+    func aListPagedByTheServersOwnConventionIsReadWhole(paging: FakeJSONServer.Paging) async throws {
+        let server = FakeJSONServer(.v1, paging: paging)
+        let a = try await Self.pushed(25, to: server)
+        let b = try Replica(transport: server)
+        let summary = try await b.sync()
+        #expect(summary.pulled == 25)
+        #expect(try b.todos().count == 25)
+        // A second sync of either finds nothing to delete.
+        #expect(try await a.sync().deletedLocally == 0)
+        #expect(try a.todos().count == 25)
+        let lists = await server.log.filter { $0.hasPrefix("GET /todos?") || $0 == "GET /todos" }
+        #expect(lists.contains("GET /todos?_page=3" + (paging == .link(size: 10) ? "&_limit=10" : "")))
+    }
+
+    /// The issue's case: a server that answers only its first 10 todos and
+    /// says nothing. The todos it left out are still on it: nothing is deleted.
+    @Test func todosLeftOutOfAPartialListAreNotDeleted() async throws {
+        let server = FakeJSONServer(.v1, paging: .silent(size: 10))
+        let a = try await Self.pushed(25, to: server)
+        let error = await #expect(throws: SyncError.self) { try await a.sync() }
+        let message = String(describing: error)
+        #expect(message.contains("left out 15 todos that still exist"), "\(message)")
+        #expect(message.contains("--page-param"))
+        #expect(try a.todos().count == 25)
+        #expect(await server.items.count == 25)
+        // Told the paging, the same replica syncs cleanly, and a second one gets all 25.
+        let paged = ListPaging(pageParam: "page", sizeParam: "size", firstPage: 0, pageSize: 50)
+        let again = try Replica(transport: server, paging: paged)
+        #expect(try await again.sync().pulled == 25)
+        let configured = SyncService(
+            store: a.db, configuration: SyncConfiguration(server: a.server, paging: paged),
+            transport: RetryingTransport(server, delays: [], sleep: { _ in })
+        )
+        #expect(try await configured.sync(dryRun: false) { _ in }.deletedLocally == 0)
+        #expect(try a.todos().count == 25)
+    }
+
+    @Test func aDeletionTheServerConfirmsIsApplied() async throws {
+        let server = FakeJSONServer(.v017)
+        let a = try await Self.pushed(3, to: server)
+        let gone = try #require(await server.items.first?["id"].flatMap(FakeJSONServer.text))
+        await server.remove(id: gone)
+        let summary = try await a.sync()
+        #expect(summary.deletedLocally == 1)
+        #expect(try a.todos().count == 2)
+        #expect(await server.log.contains("GET /todos/\(gone)"))
+    }
+
+    @Test func confirmationsCostNothingWhenNoTodoIsMissing() async throws {
+        let server = FakeJSONServer(.v1)
+        let a = try await Self.pushed(5, to: server)
+        try a.db.updateTodos([try a.todos()[0].editing(text: "edited", at: Date())])
+        try await a.sync()
+        #expect(await server.log.filter { $0.hasPrefix("GET /todos/") }.isEmpty)
+    }
+
+    @Test func aListShorterThanTheTotalItAnnouncesIsRefused() async throws {
+        let server = FakeJSONServer(.v1, paging: .counted(size: 10))
+        for index in 0..<25 { await server.insert(["id": .string("id\(index)"), "title": .string("t\(index)")]) }
+        let b = try Replica(transport: server)
+        let error = await #expect(throws: SyncError.self) { try await b.sync() }
+        #expect(error == .listShorterThanTotal(listed: 10, total: 25))
+        #expect(try b.todos().isEmpty)
+        // No paging parameter was sent that the server had not shown it knows.
+        #expect(await server.log == ["GET /todos"])
+    }
+
+    @Test func namedPagingIsFollowedEvenWhereTheServerCapsThePageSize() async throws {
+        let server = FakeJSONServer(.v1, paging: .silent(size: 10))
+        for index in 0..<25 { await server.insert(["id": .string("id\(index)"), "title": .string("t\(index)")]) }
+        let b = try Replica(transport: server, paging: ListPaging(pageParam: "page", sizeParam: "size", firstPage: 0, pageSize: 100))
+        #expect(try await b.sync().pulled == 25)
+        #expect(await server.log.prefix(3) == ["GET /todos?page=0&size=100", "GET /todos?page=1&size=100", "GET /todos?page=2&size=100"])
+    }
+
+    @Test func deletingMoreThanHalfOfTheSyncedTodosNeedsForce() async throws {
+        let server = FakeJSONServer(.v1)
+        let a = try await Self.pushed(30, to: server)
+        for item in await server.items.prefix(20) { await server.remove(id: item["id"].flatMap(FakeJSONServer.text) ?? "") }
+        for dryRun in [true, false] {
+            let error = await #expect(throws: SyncError.self) { try await a.sync(dryRun: dryRun) }
+            guard case let .wouldDeleteMany(count, synced, examples)? = error else {
+                Issue.record("expected wouldDeleteMany, got \(String(describing: error))")
+                return
+            }
+            #expect(count == 20 && synced == 30 && examples.count == 3)
+            #expect(String(describing: error!).contains("--force"))
+        }
+        #expect(try a.todos().count == 30)
+        #expect(try await a.sync(force: true).deletedLocally == 20)
+        #expect(try a.todos().count == 10)
+    }
+
+    @Test func deletingAFewNeverNeedsForce() async throws {
+        let server = FakeJSONServer(.v1)
+        let a = try await Self.pushed(12, to: server)
+        for item in await server.items.prefix(10) { await server.remove(id: item["id"].flatMap(FakeJSONServer.text) ?? "") }
+        #expect(try await a.sync().deletedLocally == 10)
+    }
+
+    @Test func nextLinksAreReadAsRFC8288WritesThem() {
+        let cases: [(String, String?)] = [
+            (#"</todos?_page=2&_limit=10>; rel="next", </todos?_page=3&_limit=10>; rel="last""#, "/todos?_page=2&_limit=10"),
+            (#"<http://h/todos?_page=1>; rel="first", <http://h/todos?_page=4>; rel=next"#, "http://h/todos?_page=4"),
+            (#"<a>; rel="prev last", <b>; rel="NEXT""#, "b"),
+            (#"</todos?_page=1>; rel="first""#, nil),
+            ("garbage", nil),
+        ]
+        for (header, expected) in cases {
+            #expect(RemoteCollection.nextLink(header) == expected, "\(header)")
+        }
+    }
+
+    @Test func serversThatCloseEveryConnectionGetOneRequestAtATime() async throws {
+        for closes in [false, true] {
+            let server = FakeJSONServer(.v1)
+            await server.setDelay(.milliseconds(2))
+            await server.setClosesConnections(closes)
+            let a = try Replica(transport: server)
+            try await a.sync() // learns how the server answers
+            for index in 0..<40 { try a.add("todo \(index)") }
+            try await a.sync()
+            let most = await server.mostInFlight
+            #expect(closes ? most == 1 : most > 1, "closes: \(closes), most in flight: \(most)")
+            #expect(await server.items.count == 40)
+        }
+    }
+}
