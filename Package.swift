@@ -75,11 +75,17 @@ let package = Package(
                 "TodoCore",
                 "TodoStorage",
                 "TodoSync",
+                "TodoUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
         ),
         .executableTarget(name: "todo", dependencies: ["TodoCLI"], swiftSettings: strict),
+
+        // The terminal: raw mode, keys, display width, writing a frame. Knows no todos.
+        .target(name: "TodoTerminal", swiftSettings: strict),
+        // `todo ui`: the view drawn from TodoState, its keys, and the loop that runs it.
+        .target(name: "TodoUI", dependencies: ["TodoCore", "TodoTerminal"], swiftSettings: strict),
 
         // The JSON server `todo sync` talks to: routes, controller, repository.
         .target(
@@ -114,7 +120,14 @@ let package = Package(
             path: "Tests/TestSupport",
             swiftSettings: strict
         ),
-        .testTarget(name: "TodoCoreTests", dependencies: ["TodoCore"], swiftSettings: strict),
+        // The core's fakes: in-memory storage, a fixed clock and UUID source.
+        .target(name: "TodoCoreTestSupport", dependencies: ["TodoCore"], path: "Tests/TodoCoreTestSupport", swiftSettings: strict),
+        .testTarget(name: "TodoCoreTests", dependencies: ["TodoCore", "TodoCoreTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "TodoUITests",
+            dependencies: ["TodoCore", "TodoCoreTestSupport", "TodoTerminal", "TodoUI"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "TodoStorageTests",
             dependencies: [

@@ -62,8 +62,9 @@ def machine():
 def main():
     medians, figures = load(sys.argv[1])
     print(f"Machine: {machine()}\n")
-    print("| operation | todos | todo | sqlite3 (floor) | todo / floor | Taskwarrior | todo.txt | fastest peer / todo |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    if medians:
+        print("| operation | todos | todo | sqlite3 (floor) | todo / floor | Taskwarrior | todo.txt | fastest peer / todo |")
+        print("|---|---:|---:|---:|---:|---:|---:|---:|")
     sizes = sorted({size for (_, size, _) in medians})
     for name, label in OPERATIONS:
         for size in sizes:
@@ -112,6 +113,11 @@ def main():
         by_name = {(f["name"], f["size"]): f for f in figures}
         for f in figures:
             print(f"| {f['name']} | {f['size']:,} | {f['value']:,} {f['unit']} |")
+        first = sorted((f["size"], float(f["value"])) for f in figures if f["name"] == "ui-first-frame")
+        if len(first) >= 2:
+            (small, a), (large, b) = first[0], first[-1]
+            print(f"\ntodo ui's first frame at {large:,} todos is {b / a:.2f}x its first frame at {small:,}"
+                  f" ({b:.1f} against {a:.1f} ms).")
         constant = [f for f in figures if f["name"] == "constant"]
         get_one = [f for f in figures if f["name"] == "get-one"]
         if constant and get_one and float(constant[0]["value"]) > 0:

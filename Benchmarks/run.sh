@@ -2,12 +2,13 @@
 # Benchmarks: `todo` and `todo-server` side by side with the sqlite3 shell doing the
 # same SQL (the floor), and with Taskwarrior and todo.txt where installed.
 #
-#   Benchmarks/run.sh [--sizes 1000,100000,1000000] [--quick] [--peer-max 100000] [--out FILE]
+#   Benchmarks/run.sh [--sizes 1000,100000,1000000] [--quick] [--ui-only] [--peer-max 100000] [--out FILE]
 #
 # Builds release binaries, generates seeded data sets (Benchmarks/generate.py),
 # times whole processes with hyperfine after warm-up, and prints a markdown table
 # of medians with the ratio of each todo figure to its floor and to each peer.
 # --quick: sizes 1000 and 2000 only, few runs: checks that the script works (CI runs it).
+# --ui-only: only `todo ui` (Benchmarks/ui_bench.py, through a pseudo-terminal).
 # Needs: swift, python3, sqlite3, hyperfine; optional: wrk (server throughput),
 # task (Taskwarrior 2.6), todo-txt (todo.txt CLI).
 set -euo pipefail
@@ -15,15 +16,17 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 sizes=1000,100000,1000000
 quick=0
+ui_only=0
 peer_max=100000
 out=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --sizes) sizes=$2; shift 2 ;;
         --quick) quick=1; shift ;;
+        --ui-only) ui_only=1; shift ;;
         --peer-max) peer_max=$2; shift 2 ;;
         --out) out=$2; shift 2 ;;
-        -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "run.sh: unknown option $1 (see --help)" >&2; exit 64 ;;
     esac
 done
@@ -32,7 +35,7 @@ if [ "$quick" = 1 ]; then
 else
     runs=(--warmup 3 --min-runs 10); wrk_time=10s
 fi
-for tool in swift python3 sqlite3 hyperfine; do
+for tool in swift python3 sqlite3 $([ "$ui_only" = 1 ] || echo hyperfine); do
     command -v "$tool" >/dev/null || { echo "run.sh: $tool is required (apt-get install $tool)" >&2; exit 1; }
 done
 
@@ -44,7 +47,8 @@ echo "== building release binaries" >&2
 # (without --export-dynamic) no symbol table for start-up lookups to scan. That
 # takes about a third off the time every `todo` command needs before any work.
 release=(-c release -Xswiftc -static-executable -Xlinker --no-export-dynamic)
-(cd "$root" && swift build "${release[@]}" --product todo >&2 && swift build "${release[@]}" --product todo-server >&2)
+(cd "$root" && swift build "${release[@]}" --product todo >&2)
+[ "$ui_only" = 1 ] || (cd "$root" && swift build "${release[@]}" --product todo-server >&2)
 bin=$(cd "$root" && swift build "${release[@]}" --show-bin-path)
 todo=$bin/todo
 server=$bin/todo-server
@@ -104,7 +108,7 @@ IFS=, read -r -a size_list <<< "$sizes"
 largest=${size_list[-1]}
 
 # What starting a process that does nothing costs here: no command takes less.
-bench process-start 0 true -- /bin/true
+[ "$ui_only" = 1 ] || bench process-start 0 true -- /bin/true
 for size in "${size_list[@]}"; do
     echo "== $size todos" >&2
     data=$work/$size
@@ -123,6 +127,7 @@ for size in "${size_list[@]}"; do
     cp "$data/pristine.sqlite" "$data/floor.sqlite"; rm -f "$data/floor.sqlite-wal" "$data/floor.sqlite-shm"
     export TODO_DATABASE=$data/todo.sqlite NO_COLOR=1
     floor=$data/floor.sqlite
+    [ "$ui_only" = 1 ] && continue
 
     bench add "$size" todo -- "$todo" add "benchmark todo"
     bench add "$size" sqlite3 -- sqlite3 -cmd "PRAGMA synchronous=NORMAL" "$floor" \
@@ -173,6 +178,23 @@ for size in "${size_list[@]}"; do
         bench query-5 "$size" todo.txt -- todo-txt -d "$tt/config" ls quokk
     fi
 done
+
+# todo ui through a pseudo-terminal: the first frame at the smallest and the largest
+# size in turns; query keystrokes, moving and idle CPU at the largest.
+ui_dbs=()
+for size in $(printf '%s\n' "${size_list[0]}" "$largest" | sort -un); do
+    cp "$work/$size/pristine.sqlite" "$work/$size/ui.sqlite"; rm -f "$work/$size/ui.sqlite-wal" "$work/$size/ui.sqlite-shm"
+    ui_dbs+=(--db "$size=$work/$size/ui.sqlite")
+done
+echo "== todo ui" >&2
+python3 "$root/Benchmarks/ui_bench.py" --todo "$todo" "${ui_dbs[@]}" --figures "$results/figures.jsonl" \
+    $([ "$quick" = 1 ] && echo --quick) >&2
+if [ "$ui_only" = 1 ]; then
+    report=$(python3 "$root/Benchmarks/report.py" "$results")
+    if [ -n "$out" ]; then printf '%s\n' "$report" > "$out"; fi
+    printf '%s\n' "$report"
+    exit 0
+fi
 
 # add and done at the smallest and the largest size again, in turns: the target is
 # that the largest costs no more than the smallest, and the minutes between their

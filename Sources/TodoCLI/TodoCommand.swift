@@ -31,6 +31,7 @@ public struct TodoCommand: AsyncParsableCommand {
             ImportCommand.self,
             SyncCommand.self,
             StatusCommand.self,
+            UICommand.self,
         ],
         defaultSubcommand: ListCommand.self
     )

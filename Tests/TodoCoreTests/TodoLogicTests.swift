@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TodoCore
+import TodoCoreTestSupport
 
 @MainActor
 @Suite("TodoLogic over in-memory storage")

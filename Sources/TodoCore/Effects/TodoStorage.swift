@@ -24,4 +24,21 @@ public protocol TodoStorage: Sendable {
     nonisolated(nonsending) func lastQuery() async throws -> String
 
     nonisolated(nonsending) func setLastQuery(_ query: String) async throws
+
+    // MARK: For a view that stays open
+
+    /// Part of the list a request selects (its status and query; its limit is
+    /// ignored): up to `newer` todos before `anchor`, then up to `older` todos
+    /// from it on. A view of a long list loads only what it shows this way, so
+    /// the cost does not grow with the list.
+    nonisolated(nonsending) func fetchWindow(
+        _ request: TodoRequest, around anchor: TodoWindow.Anchor, newer: Int, older: Int
+    ) async throws -> TodoWindow
+
+    /// How many todos are pending and done.
+    nonisolated(nonsending) func countTodos() async throws -> TodoCounts
+
+    /// A number that changes whenever another process (or connection) commits
+    /// a change, and only then: cheap enough to ask every second.
+    nonisolated(nonsending) func changeToken() async throws -> Int
 }

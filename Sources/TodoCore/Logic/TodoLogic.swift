@@ -6,8 +6,10 @@
 @MainActor
 public final class TodoLogic {
     public let state: TodoState
-    private let storage: any TodoStorage
+    let storage: any TodoStorage
     private let environment: TodoEnvironment
+    /// Storage's change token when last asked (see `storageChangedElsewhere`).
+    var lastChangeToken: Int?
 
     public init(state: TodoState, storage: any TodoStorage, environment: TodoEnvironment = .live) {
         self.state = state
@@ -52,9 +54,11 @@ extension TodoLogic {
         }
     }
 
-    /// Sets the search query and remembers it for next time.
-    public func setQuery(_ query: String) async throws(TodoError) {
+    /// Sets the search query and, unless `remember` is false (a query still
+    /// being typed), remembers it for next time.
+    public func setQuery(_ query: String, remember: Bool = true) async throws(TodoError) {
         state.setQuery(query)
+        guard remember else { return }
         try await run { [storage] in
             try await storage.setLastQuery(query)
         } then: { _ in }
@@ -71,29 +75,31 @@ extension TodoLogic {
     /// Marks todos done (or not done), all or none.
     @discardableResult
     public func setDone(_ done: Bool, idPrefixes: [String]) async throws(TodoError) -> [TodoItem] {
-        try await run { [environment, storage] in
+        let (_, changed) = try await run { [environment, storage] in
             let items = try await storage.resolve(idPrefixes: try Self.normalized(idPrefixes))
             let now = environment.now()
             let changed = items.map { $0.marking(done: done, at: now) }
             try await storage.update(changed)
-            return changed
-        } then: { changed in
-            self.state.updateTodos(changed)
+            return (items, changed)
+        } then: { items, changed in
+            self.state.updateTodos(changed, replacing: items)
         }
+        return changed
     }
 
     /// Replaces a todo's text.
     @discardableResult
     public func editTodo(idPrefix: String, text: String) async throws(TodoError) -> TodoItem {
-        try await run { [environment, storage] in
+        let (_, edited) = try await run { [environment, storage] in
             let newText = try TodoText.validated(text)
             let items = try await storage.resolve(idPrefixes: try Self.normalized([idPrefix]))
             let edited = items[0].editing(text: newText, at: environment.now())
             try await storage.update([edited])
-            return edited
-        } then: { edited in
-            self.state.updateTodos([edited])
+            return (items[0], edited)
+        } then: { original, edited in
+            self.state.updateTodos([edited], replacing: [original])
         }
+        return edited
     }
 
     /// Deletes todos, all or none.
@@ -104,7 +110,7 @@ extension TodoLogic {
             try await storage.delete(ids: items.map(\.id))
             return items
         } then: { deleted in
-            self.state.removeTodos(ids: Set(deleted.map(\.id)))
+            self.state.deleteTodos(deleted)
         }
     }
 
@@ -126,7 +132,7 @@ extension TodoLogic {
     /// actor (`nonisolated(nonsending)`): no hop to another thread and back,
     /// which for a command line is most of what a small write costs in
     /// threads and context switches.
-    private func run<Value: Sendable>(
+    func run<Value: Sendable>(
         _ effect: () async throws -> Value,
         then apply: (Value) -> Void
     ) async throws(TodoError) -> Value {
@@ -141,7 +147,7 @@ extension TodoLogic {
         }
     }
 
-    private nonisolated static func normalized(_ prefixes: [String]) throws(TodoError) -> [String] {
+    nonisolated static func normalized(_ prefixes: [String]) throws(TodoError) -> [String] {
         guard !prefixes.isEmpty else { throw .invalidID("") }
         var normalized: [String] = []
         for prefix in prefixes {

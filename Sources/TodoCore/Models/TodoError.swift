@@ -6,6 +6,8 @@ public enum TodoError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidID(String)
     case notFound(String)
     case ambiguousID(String, matches: Int)
+    /// Undo was asked for, with no change left to take back.
+    case nothingToUndo
     /// A storage or service failure, already worded for the user.
     case failed(String)
     /// A service (a sync server) could not be reached; nothing here changed.
@@ -25,6 +27,8 @@ public enum TodoError: Error, Sendable, Equatable, CustomStringConvertible {
             "no todo has an ID starting with '\(id)': run todo list --all to see IDs"
         case let .ambiguousID(id, matches):
             "'\(id)' matches \(matches) todos: type more characters of the ID"
+        case .nothingToUndo:
+            "nothing to undo: adds, edits, done marks and deletes made in this session can be undone"
         case let .failed(message), let .unavailable(message):
             message
         }

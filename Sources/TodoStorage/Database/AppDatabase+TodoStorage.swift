@@ -30,6 +30,21 @@ extension AppDatabase: TodoStorage {
     nonisolated(nonsending) public func setLastQuery(_ query: String) async throws {
         try setSetting(SettingKey.lastQuery, to: query)
     }
+
+    nonisolated(nonsending) public func fetchWindow(
+        _ request: TodoRequest, around anchor: TodoWindow.Anchor, newer: Int, older: Int
+    ) async throws -> TodoWindow {
+        try listWindow(request, around: anchor, newer: newer, older: older)
+    }
+
+    nonisolated(nonsending) public func countTodos() async throws -> TodoCounts {
+        let (pending, done) = try counts()
+        return TodoCounts(pending: pending, done: done)
+    }
+
+    nonisolated(nonsending) public func changeToken() async throws -> Int {
+        try dataVersion()
+    }
 }
 
 /// Names of the rows in the `setting` table.

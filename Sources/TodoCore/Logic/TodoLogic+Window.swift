@@ -1,0 +1,72 @@
+// MARK: - A view that stays open
+
+extension TodoLogic {
+    /// Loads the part of the list around `anchor` that a view shows, under the
+    /// state's filter and query: up to `newer` todos before it and `older`
+    /// from it on. Its cost depends on those numbers, not on the list's length.
+    public func loadWindow(around anchor: TodoWindow.Anchor, newer: Int, older: Int) async throws(TodoError) {
+        let request = TodoRequest(status: state.filter, query: state.query)
+        do {
+            let window = try await storage.fetchWindow(request, around: anchor, newer: newer, older: older)
+            // A query typed meanwhile (or a filter changed) asked for another window.
+            guard request == TodoRequest(status: state.filter, query: state.query) else { return }
+            state.windowLoaded(window)
+        } catch {
+            let failure = TodoError(error)
+            state.fetchTodoFail(failure)
+            throw failure
+        }
+    }
+
+    /// Shows pending, done or all todos (load a window to see them).
+    public func setFilter(_ filter: TodoRequest.Status) {
+        state.setFilter(filter)
+    }
+
+    /// Loads how many todos are pending and done.
+    public func loadCounts() async throws(TodoError) {
+        let counts = try await run { [storage] in
+            try await storage.countTodos()
+        } then: { _ in }
+        state.countsLoaded(counts)
+    }
+
+    /// Whether another process changed the todos since the last call (the
+    /// first call answers false). Cheap: a view can ask every second.
+    public func storageChangedElsewhere() async throws(TodoError) -> Bool {
+        let token = try await run { [storage] in
+            try await storage.changeToken()
+        } then: { _ in }
+        defer { lastChangeToken = token }
+        return lastChangeToken.map { $0 != token } ?? false
+    }
+
+    /// Takes back the last add, edit, done/undone or delete made through this
+    /// state, and returns it; `.nothingToUndo` if there is none. A change that
+    /// cannot be taken back any more (its todo is gone) is forgotten.
+    @discardableResult
+    public func undo() async throws(TodoError) -> TodoUndo {
+        guard let change = state.undoable.last else {
+            state.actionFailed(.nothingToUndo)
+            throw .nothingToUndo
+        }
+        do {
+            switch change {
+            case .add(let item):
+                try await storage.delete(ids: [item.id])
+            case .change(let before):
+                try await storage.update(before)
+            case .delete(let items):
+                for item in items {
+                    try await storage.insert(item)
+                }
+            }
+        } catch {
+            let failure = TodoError(error)
+            state.undid(change, error: failure)
+            throw failure
+        }
+        state.undid(change)
+        return change
+    }
+}

@@ -1,0 +1,78 @@
+import TodoCore
+
+/// The keys that change todos, each through `TodoLogic`.
+extension TodoUIController {
+    func search(_ query: String) async {
+        try? await logic.setQuery(query, remember: false)
+        select(nil, row: 0)
+        await reload(around: .top)
+    }
+
+    func cycleFilter() async {
+        let next: TodoRequest.Status = switch state.filter {
+        case .pending: .done
+        case .done: .all
+        case .all: .pending
+        }
+        logic.setFilter(next)
+        select(nil, row: 0)
+        await reload(around: .top)
+    }
+
+    func toggleSelected() async {
+        guard let row = selectedRow else { return }
+        guard (try? await logic.setDone(!row.item.isDone, idPrefixes: [row.item.idString])) != nil else { return }
+        await reloadAroundSelection()
+        await refreshCounts()
+    }
+
+    func deleteSelected() async {
+        guard let row = selectedRow else { return }
+        guard (try? await logic.deleteTodos(idPrefixes: [row.item.idString])) != nil else { return }
+        await reloadAroundSelection()
+        await refreshCounts()
+    }
+
+    func undo() async {
+        guard let change = try? await logic.undo() else {
+            await reloadAroundSelection()
+            return
+        }
+        view.message = "Undid the " + change.summary
+        switch change {
+        case .add:
+            await reloadAroundSelection()
+        case .change(let before):
+            select(before.first?.id, position: view.selectedPosition, row: view.selectionRow)
+            await reloadAroundSelection()
+        case .delete(let items):
+            // Back where it was: the newest restored todo, found by its creation time.
+            let item = items.max { $0.createdAt < $1.createdAt }
+            let position = item.map { TodoPosition(createdAt: $0.createdAt.millisecondsSince1970, sequence: .max) }
+            select(item?.id, position: position, row: view.selectionRow)
+            await reloadAroundSelection()
+        }
+        await refreshCounts()
+    }
+
+    func sync() {
+        guard syncTask == nil, !state.isSyncing else { return }
+        let syncer: any TodoSyncing
+        do {
+            guard let makeSyncer else { throw TodoError.failed("sync is not available here") }
+            syncer = try makeSyncer()
+        } catch {
+            state.actionFailed(TodoError(error))
+            return
+        }
+        syncTask = Task { [weak self] in
+            guard let self else { return }
+            if let summary = try? await logic.sync(with: syncer) {
+                view.message = summary.line
+            }
+            syncTask = nil
+            await reloadAroundSelection()
+            await refreshCounts()
+        }
+    }
+}

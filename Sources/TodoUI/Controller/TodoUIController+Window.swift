@@ -1,0 +1,100 @@
+import TodoCore
+
+/// Moving through the list and loading the window of it around the selection.
+extension TodoUIController {
+    // MARK: - Moving
+
+    /// The rows the view shows, from the loaded window.
+    var rows: [TodoWindow.Row] { selectWindowRows(state: state) }
+
+    var selectedRow: TodoWindow.Row? {
+        let rows = rows
+        return view.selectedID.flatMap { id in rows.first { $0.id == id } } ?? rows.first
+    }
+
+    func move(by delta: Int) async {
+        let rows = rows
+        guard !rows.isEmpty else { return }
+        let current = view.selectedID.flatMap { id in rows.firstIndex { $0.id == id } } ?? 0
+        let target = min(max(current + delta, 0), rows.count - 1)
+        let layout = ListLayout(
+            count: rows.count, selected: current, preferredRow: view.selectionRow,
+            height: listHeight, hasOlder: state.window.hasOlder
+        )
+        select(rows[target].id, position: rows[target].position, row: layout.selectionRow + (target - current))
+        await loadMoreIfNeeded()
+    }
+
+    func jump(to anchor: TodoWindow.Anchor) async {
+        await reload(around: anchor)
+        let rows = rows
+        guard let row = anchor == .top ? rows.first : rows.last else { return }
+        select(row.id, position: row.position, row: anchor == .top ? 0 : listHeight - 1)
+    }
+
+    /// Reloads around the selection when it is within a page of the end of
+    /// what is loaded and more exists beyond.
+    func loadMoreIfNeeded() async {
+        let rows = rows
+        guard let index = view.selectedID.flatMap({ id in rows.firstIndex { $0.id == id } }) else { return }
+        let window = state.window
+        if (index < listHeight && window.hasNewer) || (rows.count - 1 - index < listHeight && window.hasOlder) {
+            await reloadAroundSelection()
+        }
+    }
+
+    func select(_ id: TodoItem.ID?, position: TodoPosition? = nil, row: Int) {
+        view.selectedID = id
+        view.selectedPosition = position
+        view.selectionRow = min(max(row, 0), listHeight - 1)
+    }
+
+    // MARK: - Loading
+
+    /// Reloads the window around the selection, keeping it on the same todo
+    /// if it still exists, else on its neighbour.
+    public func reloadAroundSelection() async {
+        await reload(around: view.selectedPosition.map { .position($0) } ?? .top)
+    }
+
+    func reload(around anchor: TodoWindow.Anchor) async {
+        let margin = 2 * listHeight
+        try? await logic.loadWindow(
+            around: anchor, newer: anchor == .top ? 0 : margin, older: anchor == .bottom ? 0 : margin
+        )
+        reconcileSelection()
+    }
+
+    /// After a reload: the same todo if it is still there, else the one that
+    /// now sits where it was, else the first.
+    func reconcileSelection() {
+        let rows = rows
+        guard !rows.isEmpty else {
+            view.selectedID = nil
+            return
+        }
+        if let id = view.selectedID, let row = rows.first(where: { $0.id == id }) {
+            view.selectedPosition = row.position
+            return
+        }
+        let replacement = view.selectedPosition.flatMap { position in
+            rows.first { !($0.position < position) } ?? rows.last
+        } ?? rows[0]
+        view.selectedID = replacement.id
+        view.selectedPosition = replacement.position
+    }
+
+    /// Counting reads an index range per status, the one load that grows with
+    /// the list (tens of milliseconds at a million todos): a view loads the
+    /// counts after the frame that shows the rows.
+    public func refreshCounts() async {
+        try? await logic.loadCounts()
+    }
+
+    /// Called about once a second: reloads if another process changed the todos.
+    public func checkForChanges() async {
+        guard (try? await logic.storageChangedElsewhere()) == true else { return }
+        await reloadAroundSelection()
+        await refreshCounts()
+    }
+}

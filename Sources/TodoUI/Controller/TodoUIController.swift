@@ -1,0 +1,150 @@
+import TodoCore
+import TodoTerminal
+
+/// What keys do: each one changes the view's own state or calls `TodoLogic`,
+/// never storage. The screen follows from `TodoState` and `view`.
+///
+/// The list is virtualized: the state holds a window of the rows around the
+/// selection, a page or two each way, reloaded around the selection when it
+/// comes within a page of the window's edge.
+@MainActor
+public final class TodoUIController {
+    public let logic: TodoLogic
+    /// The view's own state; every change redraws (see `onViewChange`).
+    public internal(set) var view: ViewState {
+        didSet { if view != oldValue { onViewChange?() } }
+    }
+    /// The terminal's size: the list's height decides what is loaded.
+    public var size: TerminalSize
+    /// Builds the syncer for `s`, or throws why there is none.
+    let makeSyncer: (@MainActor () throws -> any TodoSyncing)?
+    /// Called when the view's own state changed (the state has `onChange`).
+    public var onViewChange: (() -> Void)?
+    /// Set by `q` and Ctrl-C.
+    public private(set) var wantsToQuit = false
+    /// The sync `s` started, if it is running.
+    public internal(set) var syncTask: Task<Void, Never>?
+
+    public init(
+        logic: TodoLogic, size: TerminalSize, view: ViewState = ViewState(),
+        makeSyncer: (@MainActor () throws -> any TodoSyncing)? = nil
+    ) {
+        self.logic = logic
+        self.size = size
+        self.view = view
+        self.makeSyncer = makeSyncer
+    }
+
+    var state: TodoState { logic.state }
+    var listHeight: Int { TodoView.listHeight(for: size) }
+
+    /// Loads the first window (the counts follow: see `refreshCounts`).
+    public func start() async {
+        // What "changed elsewhere" is measured from.
+        _ = try? await logic.storageChangedElsewhere()
+        await reload(around: .top)
+    }
+
+    // MARK: - Keys
+
+    public func handle(_ key: Key) async {
+        if key == .control("c") {
+            wantsToQuit = true
+            return
+        }
+        view.message = nil
+        switch view.mode {
+        case .help:
+            view.mode = .browsing
+        case .browsing:
+            await browse(key)
+        case .searching, .adding, .editing:
+            await type(key)
+        }
+    }
+
+    public func handle(_ keys: [Key]) async {
+        for key in keys where !wantsToQuit {
+            await handle(key)
+        }
+    }
+
+    func browse(_ key: Key) async {
+        switch key {
+        case .character("j"), .down: await move(by: 1)
+        case .character("k"), .up: await move(by: -1)
+        case .pageDown, .control("f"): await move(by: listHeight)
+        case .pageUp, .control("b"): await move(by: -listHeight)
+        case .character("g"), .home: await jump(to: .top)
+        case .character("G"), .end: await jump(to: .bottom)
+        case .character("/"):
+            view.input = state.query
+            view.mode = .searching
+        case .character("a"):
+            view.input = ""
+            view.mode = .adding
+        case .character("e"):
+            guard let row = selectedRow else { return }
+            view.input = row.item.text
+            view.mode = .editing(row.id)
+        case .character("x"), .character(" "): await toggleSelected()
+        case .character("d"), .delete: await deleteSelected()
+        case .character("u"): await undo()
+        case .tab: await cycleFilter()
+        case .character("s"): sync()
+        case .character("r"):
+            await reloadAroundSelection()
+            await refreshCounts()
+        case .character("?"): view.mode = .help
+        case .character("q"): wantsToQuit = true
+        case .escape:
+            if state.error != nil { state.dismissError() }
+        default: break
+        }
+    }
+
+    func type(_ key: Key) async {
+        switch key {
+        case .character(let character):
+            view.input.append(character)
+            if view.mode == .searching { await search(view.input) }
+        case .backspace:
+            guard !view.input.isEmpty else { return }
+            view.input.removeLast()
+            if view.mode == .searching { await search(view.input) }
+        case .control("u"):
+            view.input = ""
+            if view.mode == .searching { await search("") }
+        case .enter:
+            await submit()
+        case .escape:
+            if view.mode == .searching { await search("") }
+            view.mode = .browsing
+        default: break
+        }
+    }
+
+    func submit() async {
+        let text = view.input
+        switch view.mode {
+        case .searching:
+            view.mode = .browsing
+            try? await logic.setQuery(text)
+        case .adding:
+            guard let item = try? await logic.addTodo(text: text) else {
+                // The error shows in the footer; the typed text stays to fix.
+                return
+            }
+            view.mode = .browsing
+            select(item.id, row: 0)
+            await reload(around: .top)
+            await refreshCounts()
+        case .editing(let id):
+            guard (try? await logic.editTodo(idPrefix: id.lowercasedString, text: text)) != nil else { return }
+            view.mode = .browsing
+            await reloadAroundSelection()
+        case .browsing, .help:
+            break
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import TodoCore
+
+/// What the view reads from `TodoState`, copied out: a plain value, so
+/// drawing is a pure function any thread or test can call.
+public struct TodoSnapshot: Sendable, Equatable {
+    /// The rows the filter and query select, from the loaded window.
+    public var rows: [TodoWindow.Row]
+    public var hasNewer: Bool
+    public var hasOlder: Bool
+    public var filter: TodoRequest.Status
+    public var query: String
+    public var counts: TodoCounts?
+    public var error: TodoError?
+    public var isSyncing: Bool
+    public var syncProgress: SyncProgress?
+    public var lastSync: SyncSummary?
+
+    public init(
+        rows: [TodoWindow.Row] = [], hasNewer: Bool = false, hasOlder: Bool = false,
+        filter: TodoRequest.Status = .pending, query: String = "", counts: TodoCounts? = nil,
+        error: TodoError? = nil, isSyncing: Bool = false, syncProgress: SyncProgress? = nil, lastSync: SyncSummary? = nil
+    ) {
+        self.rows = rows
+        self.hasNewer = hasNewer
+        self.hasOlder = hasOlder
+        self.filter = filter
+        self.query = query
+        self.counts = counts
+        self.error = error
+        self.isSyncing = isSyncing
+        self.syncProgress = syncProgress
+        self.lastSync = lastSync
+    }
+
+    @MainActor
+    public init(_ state: TodoState) {
+        self.init(
+            rows: selectWindowRows(state: state), hasNewer: state.window.hasNewer, hasOlder: state.window.hasOlder,
+            filter: state.filter, query: state.query, counts: state.counts, error: state.error,
+            isSyncing: state.isSyncing, syncProgress: state.syncProgress, lastSync: state.lastSync
+        )
+    }
+}

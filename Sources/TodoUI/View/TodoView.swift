@@ -1,0 +1,187 @@
+import TodoCore
+import TodoTerminal
+
+/// The screen, drawn whole from the state, the view's own state and the
+/// terminal's size: a header, the list, and a footer.
+///
+///      todo  12 pending · 3 done   pending   query “mi”         synced 14:02
+///      3f2a  [ ] buy milk
+///      91bc  [x] call the bank
+///      j/k move  a add  e edit  x done  d delete  u undo  / search  ? help  q quit
+///
+/// A pure function: no terminal, no database. `FrameWriter` turns two frames
+/// into what changed.
+public enum TodoView {
+    /// The lines of the frame, exactly `size.rows` of them, each `size.columns` wide.
+    public static func render(_ snapshot: TodoSnapshot, _ view: ViewState, size: TerminalSize) -> [Line] {
+        let width = size.columns
+        guard size.rows > 0, width > 0 else { return [] }
+        if view.mode == .help {
+            return helpLines(size: size)
+        }
+        var lines = [header(snapshot, view).fitted(toWidth: width, fill: headerStyle)]
+        let listHeight = max(0, size.rows - 2)
+        lines += list(snapshot, view, width: width, height: listHeight)
+        if size.rows > 1 {
+            lines.append(footer(snapshot, view, width: width).fitted(toWidth: width))
+        }
+        return Array(lines.prefix(size.rows))
+    }
+
+    /// How many todo rows fit on a screen of `size`.
+    public static func listHeight(for size: TerminalSize) -> Int {
+        max(1, size.rows - 2)
+    }
+
+    static let headerStyle = TextStyle(reverse: true)
+
+    // MARK: - Header
+
+    static func header(_ snapshot: TodoSnapshot, _ view: ViewState) -> Line {
+        var spans = [Span(" todo ", TextStyle(bold: true, reverse: true))]
+        let counts = snapshot.counts.map { "\($0.pending) pending · \($0.done) done" } ?? "counting…"
+        spans.append(Span(" " + counts + "   showing " + filterName(snapshot.filter), headerStyle))
+        if !snapshot.query.isEmpty {
+            spans.append(Span("   query “\(snapshot.query)”", TextStyle(bold: true, reverse: true)))
+        }
+        spans.append(Span("   " + syncStatus(snapshot, view), headerStyle))
+        return Line(spans)
+    }
+
+    static func filterName(_ filter: TodoRequest.Status) -> String {
+        switch filter {
+        case .pending: "pending"
+        case .done: "done"
+        case .all: "all"
+        }
+    }
+
+    static func syncStatus(_ snapshot: TodoSnapshot, _ view: ViewState) -> String {
+        if snapshot.isSyncing {
+            if let progress = snapshot.syncProgress {
+                return "syncing \(progress.done)/\(progress.total)…"
+            }
+            return "syncing…"
+        }
+        if let summary = snapshot.lastSync {
+            return "synced: \(summary.pulled) pulled, \(summary.pushed) pushed"
+        }
+        if let at = view.lastSyncAt {
+            return "last sync " + at.prefix(16).replacingOccurrences(of: "T", with: " ")
+        }
+        return "not synced"
+    }
+
+    // MARK: - List
+
+    static func list(_ snapshot: TodoSnapshot, _ view: ViewState, width: Int, height: Int) -> [Line] {
+        guard height > 0 else { return [] }
+        let rows = snapshot.rows
+        guard !rows.isEmpty else {
+            let empty = snapshot.query.isEmpty
+                ? "No \(snapshot.filter == .all ? "" : filterName(snapshot.filter) + " ")todos. Press a to add one."
+                : "No \(snapshot.filter == .all ? "" : filterName(snapshot.filter) + " ")todos match “\(snapshot.query)”."
+            return [Line("  " + empty, TextStyle(dim: true)).fitted(toWidth: width)]
+                + Array(repeating: Line("").fitted(toWidth: width), count: height - 1)
+        }
+        let selectedIndex = view.selectedID.flatMap { id in rows.firstIndex { $0.id == id } }
+        let layout = ListLayout(
+            count: rows.count, selected: selectedIndex ?? 0, preferredRow: view.selectionRow,
+            height: height, hasOlder: snapshot.hasOlder
+        )
+        let shown = rows[layout.top..<min(rows.count, layout.top + height)]
+        let idWidth = shown.map(\.shortIDLength).max() ?? TodoID.minimumPrefixLength
+        var lines = shown.enumerated().map { offset, row in
+            self.row(row, idWidth: idWidth, selected: layout.top + offset == layout.selected, width: width)
+        }
+        lines += Array(repeating: Line("").fitted(toWidth: width), count: height - lines.count)
+        return lines
+    }
+
+    /// ` 3f2a  [x] call the bank`, the selected one in reverse video.
+    static func row(_ row: TodoWindow.Row, idWidth: Int, selected: Bool, width: Int) -> Line {
+        let done = row.item.isDone
+        let id = row.shortID
+        let spans = [
+            Span(" "),
+            Span(id, TextStyle(color: .yellow, reverse: selected)),
+            Span(String(repeating: " ", count: max(0, idWidth - id.count) + 2)),
+            Span(done ? "[x]" : "[ ]", TextStyle(color: done ? .green : nil, reverse: selected)),
+            Span(" "),
+            Span(row.item.text, TextStyle(dim: done && !selected, reverse: selected)),
+        ].map { span in
+            var span = span
+            if selected { span.style.reverse = true }
+            return span
+        }
+        return Line(spans).fitted(toWidth: width, fill: TextStyle(reverse: selected))
+    }
+
+    // MARK: - Footer
+
+    static let keysLine = "j/k move  a add  e edit  x done  d delete  u undo  / search  tab filter  s sync  r reload  ? help  q quit"
+
+    static func footer(_ snapshot: TodoSnapshot, _ view: ViewState, width: Int) -> Line {
+        switch view.mode {
+        case .searching:
+            return prompt("/ ", view.input, width: width)
+        case .adding:
+            return prompt("Add: ", view.input, width: width)
+        case .editing:
+            return prompt("Edit: ", view.input, width: width)
+        case .browsing, .help:
+            if let error = snapshot.error {
+                return Line(" " + error.description, TextStyle(color: .red, bold: true))
+            }
+            if let message = view.message {
+                return Line(" " + message)
+            }
+            return Line(" " + keysLine, TextStyle(dim: true))
+        }
+    }
+
+    /// The line being typed, with a block where the cursor is, and the end
+    /// of a long line shown rather than its start.
+    static func prompt(_ label: String, _ input: String, width: Int) -> Line {
+        let room = width - label.displayWidth - 2
+        var shown = input
+        if input.displayWidth > room, room > 1 {
+            var tail = ""
+            var used = 1
+            for character in input.reversed() {
+                used += character.displayWidth
+                if used > room { break }
+                tail.insert(character, at: tail.startIndex)
+            }
+            shown = "…" + tail
+        }
+        return Line([Span(" " + label, TextStyle(bold: true)), Span(shown), Span(" ", TextStyle(reverse: true))])
+    }
+
+    // MARK: - Help
+
+    static let helpText = [
+        "Keys",
+        "",
+        "  j, k, ↓, ↑        move the selection",
+        "  g, G, Home, End   first, last todo",
+        "  PgUp, PgDn        a page up, down",
+        "  /                 search: the list filters as you type; Enter keeps it, Esc clears it",
+        "  a                 add a todo (Enter saves, Esc cancels)",
+        "  e                 edit the selected todo's text",
+        "  x, Space          mark the selected todo done or not done",
+        "  d                 delete the selected todo",
+        "  u                 undo the last add, edit, done mark or delete",
+        "  Tab               show pending, done, all",
+        "  s                 sync with the server todo sync last used",
+        "  r                 reload",
+        "  q, Ctrl-C         quit",
+        "",
+        "Changes made elsewhere appear within a second. Press any key to go back.",
+    ]
+
+    static func helpLines(size: TerminalSize) -> [Line] {
+        let lines = helpText.prefix(size.rows).map { Line(" " + $0).fitted(toWidth: size.columns) }
+        return lines + Array(repeating: Line("").fitted(toWidth: size.columns), count: size.rows - lines.count)
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+
+/// `todo ui` in a real terminal: tmux runs it on a temporary database, keys
+/// are sent, the screen is read back. Nothing here is timed: each step waits,
+/// generously, for the screen to show its result.
+@Suite("todo ui in a terminal", .serialized, .enabled(if: TmuxSession.isAvailable, "needs tmux (apt-get install tmux)"))
+struct UIEndToEndTests {
+    let todo: TodoProcess
+
+    init() throws {
+        todo = try TodoProcess()
+    }
+
+    func startUI(columns: Int = 80, environment: [String: String] = [:]) throws -> TmuxSession {
+        let command = "\(TmuxSession.quoted(TodoProcess.executable.path)) ui --database \(TmuxSession.quoted(todo.databasePath))"
+        return try TmuxSession(
+            command, in: todo.directory, columns: columns,
+            environment: ["TERM": "xterm-256color", "NO_COLOR": "1"].merging(environment) { _, new in new }
+        )
+    }
+
+    /// `stty -a` shows echo and line mode on, as before `todo ui`.
+    func expectRestored(_ stty: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let modes = Set(stty.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == ";" }).map(String.init))
+        #expect(modes.contains("echo") && modes.contains("icanon"), "\(stty)", sourceLocation: sourceLocation)
+        #expect(!modes.contains("-echo") && !modes.contains("-icanon"), "\(stty)", sourceLocation: sourceLocation)
+    }
+
+    @Test func addFilterToggleDeleteUndoOutsideChangesAndQuit() throws {
+        _ = try todo.ok(["add", "buy milk"])
+        _ = try todo.ok(["add", "call the bank"])
+        let ui = try startUI()
+        try ui.waitForScreen("the first frame") { $0.contains("2 pending · 0 done") && $0.contains("buy milk") }
+
+        try ui.send("a")
+        try ui.type("write the report")
+        try ui.send("Enter")
+        try ui.waitForScreen("the added todo") { $0.contains("write the report") && $0.contains("3 pending") }
+
+        try ui.send("/")
+        try ui.type("REP")
+        try ui.waitForScreen("the filtered list") { !$0.contains("buy milk") && $0.contains("write the report") && $0.contains("query “REP”") }
+        try ui.send("Escape")
+        try ui.waitForScreen("the query cleared") { $0.contains("buy milk") && !$0.contains("query") }
+
+        // The selection is on the newest todo: done, it leaves the pending list.
+        try ui.send("x")
+        try ui.waitForScreen("the todo marked done") { $0.contains("2 pending · 1 done") && !$0.contains("write the report") }
+        // The selection moved to the next one: delete it, then undo.
+        try ui.send("d")
+        try ui.waitForScreen("the todo deleted") { $0.contains("1 pending · 1 done") && !$0.contains("call the bank") }
+        try ui.send("u")
+        try ui.waitForScreen("the delete undone") { $0.contains("call the bank") && $0.contains("Undid the delete") }
+
+        _ = try todo.ok(["add", "from another terminal"])
+        try ui.waitForScreen("the todo added elsewhere") { $0.contains("from another terminal") && $0.contains("3 pending") }
+
+        try ui.resize(columns: 50, rows: 10)
+        try ui.waitForScreen("the frame at the new size") { screen in
+            let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+            return lines.count >= 10 && lines[0].hasSuffix("…") && lines[0].count == 50 && lines[9].hasPrefix(" Undid")
+        }
+
+        try ui.send("q")
+        let (status, stty) = try ui.waitForExit()
+        #expect(status == 0)
+        expectRestored(stty)
+        #expect(try !ui.screen().contains("from another terminal"), "the main screen is back")
+    }
+
+    @Test func ctrlCSigtermAndACrashRestoreTheTerminal() throws {
+        _ = try todo.ok(["add", "buy milk"])
+        let interrupted = try startUI()
+        try interrupted.waitForScreen("the first frame") { $0.contains("buy milk") }
+        try interrupted.send("C-c")
+        let (status, stty) = try interrupted.waitForExit()
+        #expect(status == 0)
+        expectRestored(stty)
+
+        for (signal, expected) in [(SIGTERM, Int32(128 + SIGTERM)), (SIGILL, Int32(128 + SIGILL))] {
+            try? FileManager.default.removeItem(atPath: todo.directory.appendingPathComponent("ui-stty").path)
+            let ui = try startUI(environment: ["SWIFT_BACKTRACE": "enable=no"])
+            try ui.waitForScreen("the first frame") { $0.contains("buy milk") }
+            kill(try ui.commandPID(), signal)
+            let (status, stty) = try ui.waitForExit()
+            #expect(status == expected)
+            expectRestored(stty)
+        }
+    }
+
+    @Test func withoutATerminalItExits64WithOneLine() throws {
+        // TodoProcess runs todo with pipes, not a terminal.
+        let result = try todo.run(["ui"], environment: ["TERM": "xterm"])
+        #expect(result.status == 64)
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func onADumbTerminalItExits64WithOneLine() throws {
+        let ui = try startUI(columns: 200, environment: ["TERM": "dumb"])
+        let (status, stty) = try ui.waitForExit()
+        #expect(status == 64)
+        expectRestored(stty)
+        let screen = try ui.screen().split(separator: "\n")
+        #expect(screen.count == 1 && screen[0].hasPrefix("Error: todo ui cannot draw on TERM=dumb"), "\(screen)")
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+import Synchronization
+import TodoCore
+
+/// Storage in memory, for exact inputs and injected faults.
+public actor InMemoryStorage: TodoStorage {
+    public private(set) var items: [TodoItem]
+    public private(set) var storedQuery = ""
+    /// When set, every call fails with it.
+    public var failure: TodoError?
+    /// The order each todo was stored in, as SQLite's rowid.
+    private var sequences: [UUID: Int64] = [:]
+    private var nextSequence: Int64 = 1
+    /// Bumped by changes made "by another process" (see `changeElsewhere`).
+    private var token = 0
+
+    public init(items: [TodoItem] = []) {
+        self.items = items
+        for (index, item) in items.enumerated() { sequences[item.id] = Int64(index + 1) }
+        nextSequence = Int64(items.count + 1)
+    }
+
+    public func fail(with error: TodoError?) {
+        failure = error
+    }
+
+    /// Changes the todos as another process would: the change token moves.
+    public func changeElsewhere(insert added: [TodoItem] = [], delete deleted: [UUID] = []) {
+        for item in added {
+            items.append(item)
+            assignSequence(item.id)
+        }
+        items.removeAll { deleted.contains($0.id) }
+        token += 1
+    }
+
+    public func fetchTodos(_ request: TodoRequest) async throws -> [TodoItem] {
+        try check()
+        let matching = items
+            .filter { request.status.includes($0) && $0.matches(request.query) }
+            .sorted { $0.createdAt > $1.createdAt }
+        return Array(matching.prefix(request.limit ?? .max))
+    }
+
+    public func resolve(idPrefixes: [String]) async throws -> [TodoItem] {
+        try check()
+        return try idPrefixes.map { prefix in
+            let found = items.filter { $0.idString.hasPrefix(prefix) }
+            guard let first = found.first else { throw TodoError.notFound(prefix) }
+            guard found.count == 1 else { throw TodoError.ambiguousID(prefix, matches: found.count) }
+            return first
+        }
+    }
+
+    public func insert(_ item: TodoItem) async throws {
+        try check()
+        items.append(item)
+        assignSequence(item.id)
+    }
+
+    public func update(_ changed: [TodoItem]) async throws {
+        try check()
+        for item in changed where !items.contains(where: { $0.id == item.id }) {
+            throw TodoError.notFound(item.idString)
+        }
+        for item in changed {
+            items[items.firstIndex { $0.id == item.id }!] = item
+        }
+    }
+
+    public func delete(ids: [TodoItem.ID]) async throws {
+        try check()
+        for id in ids where !items.contains(where: { $0.id == id }) {
+            throw TodoError.notFound(id.uuidString.lowercased())
+        }
+        items.removeAll { ids.contains($0.id) }
+    }
+
+    public func lastQuery() async throws -> String {
+        try check()
+        return storedQuery
+    }
+
+    public func setLastQuery(_ query: String) async throws {
+        try check()
+        storedQuery = query
+    }
+
+    public func fetchWindow(
+        _ request: TodoRequest, around anchor: TodoWindow.Anchor, newer: Int, older: Int
+    ) async throws -> TodoWindow {
+        try check()
+        let rows = listedRows(request)
+        let split = switch anchor {
+        case .top: 0
+        case .bottom: rows.count
+        case .position(let position): rows.firstIndex { !($0.position < position) } ?? rows.count
+        }
+        return TodoWindow.assembled(
+            newer: Array(rows[..<split].reversed().prefix(newer + 1)),
+            older: Array(rows[split...].prefix(older + 1)),
+            newerLimit: newer, olderLimit: older
+        )
+    }
+
+    public func countTodos() async throws -> TodoCounts {
+        try check()
+        let done = items.filter(\.isDone).count
+        return TodoCounts(pending: items.count - done, done: done)
+    }
+
+    public func changeToken() async throws -> Int {
+        try check()
+        return token
+    }
+
+    /// Every todo the request selects, as rows in list order.
+    private func listedRows(_ request: TodoRequest) -> [TodoWindow.Row] {
+        let ids = items.map(\.idString).sorted()
+        let indexes = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0) })
+        return items
+            .filter { request.status.includes($0) && $0.matches(request.query) }
+            .map { item in
+                let index = indexes[item.idString]!
+                return TodoWindow.Row(
+                    item: item,
+                    position: TodoPosition(createdAt: item.createdAt.millisecondsSince1970, sequence: sequences[item.id]!),
+                    shortIDLength: TodoID.uniquePrefixLength(
+                        of: item.idString,
+                        previous: index > 0 ? ids[index - 1] : nil,
+                        next: index + 1 < ids.count ? ids[index + 1] : nil
+                    )
+                )
+            }
+            .sorted { $0.position < $1.position }
+    }
+
+    private func assignSequence(_ id: UUID) {
+        sequences[id] = nextSequence
+        nextSequence += 1
+    }
+
+    private func check() throws {
+        if let failure { throw failure }
+    }
+}
+
+/// A clock and UUID source that give the same values on every run: the clock
+/// moves one second per reading, UUIDs count up from ...0001.
+public final class FixedEnvironment: Sendable {
+    public let start = Date(millisecondsSince1970: 1_790_000_000_000)
+    private let ticks = Counter()
+    private let uuids = Counter()
+
+    /// The date the clock gives on its `n`th reading.
+    public init() {}
+
+    public func date(_ n: Int) -> Date {
+        Date(millisecondsSince1970: start.millisecondsSince1970 + Int64(n) * 1000)
+    }
+
+    public var environment: TodoEnvironment {
+        let ticks = ticks
+        let uuids = uuids
+        let start = start.millisecondsSince1970
+        return TodoEnvironment(
+            now: { Date(millisecondsSince1970: start + Int64(ticks.next()) * 1000) },
+            uuid: { UUID(uuidString: String(format: "00000000-0000-4000-8000-%012x", uuids.next()))! }
+        )
+    }
+}
+
+/// A thread-safe counter for the fixed environment.
+public final class Counter: Sendable {
+    private let count = Mutex(0)
+    public init() {}
+    public func next() -> Int { count.withLock { $0 += 1; return $0 } }
+}

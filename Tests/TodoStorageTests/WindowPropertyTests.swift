@@ -1,0 +1,79 @@
+import Foundation
+import PropertyBased
+import Testing
+import TodoCore
+import TodoStorage
+
+/// `todo ui` loads windows of the list by keyset, with a bounded walk before
+/// the trigram index; these properties pin that any window is exactly the
+/// slice of the full list (`todo list`, and so `selectFilteredTodos`) around
+/// its anchor, whichever way the search went.
+@Suite("Windows of the list equal slices of the full list")
+struct WindowPropertyTests {
+    static let words = ["milk", "Bank", "crème", "MILKY", "quokka", "日本", "é", "a", "ba"]
+    static let text = Gen.int(in: 0...(words.count - 1)).array(of: 1...3).map { $0.map { words[$0] }.joined(separator: " ") }
+    static let query = Gen.int(in: 0...(words.count + 1)).map { $0 < words.count ? String(words[$0].prefix(4)) : ["", "x"][$0 - words.count] }
+
+    @Test func everyWindowIsASliceOfTheList() async throws {
+        await propertyCheck(
+            count: 300,
+            input: Self.text.array(of: 1...25), Self.query, Gen.int(in: 0...4), Gen.int(in: 0...4), Gen.int(in: 0...100)
+        ) { texts, query, newer, older, pick in
+            let db = try AppDatabase.inMemory()
+            for (index, text) in texts.enumerated() {
+                // Pairs of todos share a creation time, as a sync's pulls do.
+                try db.insertTodo(TodoItem(
+                    id: UUID(), text: text, isDone: index % 3 == 1,
+                    createdAt: Date(millisecondsSince1970: Int64(index / 2))
+                ))
+            }
+            for status in TodoRequest.Status.allCases {
+                let request = TodoRequest(status: status, query: query)
+                let listed = try db.fetchListed(request).map(\.item)
+                let all = try db.listWindow(request, around: .top, newer: 0, older: 1000).rows
+                #expect(all.map(\.item) == listed)
+                #expect(all.map(\.position) == all.map(\.position).sorted())
+                for walkLimit in [1, 3, AppDatabase.searchWalkLimit] {
+                    let top = try db.listWindow(request, around: .top, newer: newer, older: older, walkLimit: walkLimit)
+                    #expect(top == TodoWindow(rows: Array(all.prefix(older)), hasNewer: false, hasOlder: all.count > older))
+                    let bottom = try db.listWindow(request, around: .bottom, newer: newer, older: older, walkLimit: walkLimit)
+                    #expect(bottom == TodoWindow(
+                        rows: Array(all.suffix(newer)), hasNewer: all.count > newer, hasOlder: false
+                    ))
+                    guard !all.isEmpty else { continue }
+                    let anchor = pick % all.count
+                    let around = try db.listWindow(
+                        request, around: .position(all[anchor].position), newer: newer, older: older, walkLimit: walkLimit
+                    )
+                    let start = max(0, anchor - newer)
+                    let end = min(all.count, anchor + older)
+                    #expect(around == TodoWindow(
+                        rows: Array(all[start..<end]), hasNewer: start > 0, hasOlder: end < all.count
+                    ), "\(status) \(query.debugDescription) around \(anchor) in \(texts)")
+                }
+            }
+        }
+    }
+
+    @Test func aWindowAroundADeletedTodoStartsWhereItWas() throws {
+        let db = try AppDatabase.inMemory()
+        let items = (0..<5).map { TodoItem(id: UUID(), text: "todo \($0)", createdAt: Date(millisecondsSince1970: Int64($0))) }
+        for item in items { try db.insertTodo(item) }
+        let all = try db.listWindow(TodoRequest(), around: .top, newer: 0, older: 10).rows
+        try db.deleteTodos(ids: [all[2].id])
+        let around = try db.listWindow(TodoRequest(), around: .position(all[2].position), newer: 1, older: 1)
+        #expect(around.rows.map(\.item.text) == ["todo 3", "todo 1"])
+    }
+
+    @Test func theChangeTokenMovesOnlyForAnotherConnectionsCommit() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("window-\(UUID().uuidString).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let mine = try AppDatabase.open(path: path)
+        let theirs = try AppDatabase.open(path: path)
+        let start = try mine.dataVersion()
+        try mine.insertTodo(TodoItem(id: UUID(), text: "mine", createdAt: Date()))
+        #expect(try mine.dataVersion() == start)
+        try theirs.insertTodo(TodoItem(id: UUID(), text: "theirs", createdAt: Date()))
+        #expect(try mine.dataVersion() != start)
+    }
+}

@@ -1,0 +1,231 @@
+import Foundation
+import Testing
+import TodoCore
+import TodoCoreTestSupport
+import TodoTerminal
+@testable import TodoUI
+
+/// Key sequences drive the controller, which drives `TodoLogic` over the
+/// in-memory storage; the state and the view's own state are asserted.
+@MainActor
+@Suite("Key handling")
+struct KeyHandlingTests {
+    let fixed = FixedEnvironment()
+    static let size = TerminalSize(columns: 60, rows: 12) // ten rows of todos
+
+    /// `count` todos, "todo 1" the oldest; every third done.
+    func controller(_ count: Int) async -> (TodoUIController, InMemoryStorage) {
+        let items = (0..<count).map { index in
+            let n = index + 1
+            return TodoItem(
+                id: UUID(uuidString: String(format: "00000000-0000-4000-8000-%012x", 100_000 + n))!,
+                text: "todo \(n)", isDone: n % 3 == 0, createdAt: fixed.date(n)
+            )
+        }
+        let storage = InMemoryStorage(items: items)
+        let logic = TodoLogic(state: TodoState(), storage: storage, environment: fixed.environment)
+        let controller = TodoUIController(logic: logic, size: Self.size)
+        await controller.start()
+        await controller.refreshCounts()
+        return (controller, storage)
+    }
+
+    var selectedText: (TodoUIController) -> String? {
+        { $0.selectedRow?.item.text }
+    }
+
+    @Test func movingWalksThePendingTodosNewestFirst() async {
+        let (ui, _) = await controller(10)
+        #expect(ui.selectedRow?.item.text == "todo 10")
+        await ui.handle([.character("j"), .down, .character("j")])
+        #expect(ui.selectedRow?.item.text == "todo 5") // 9 and 6 are done
+        await ui.handle([.up])
+        #expect(ui.selectedRow?.item.text == "todo 7")
+        await ui.handle([.character("G")])
+        #expect(ui.selectedRow?.item.text == "todo 1")
+        await ui.handle([.home])
+        #expect(ui.selectedRow?.item.text == "todo 10")
+        #expect(ui.logic.state.counts == TodoCounts(pending: 7, done: 3))
+    }
+
+    @Test func addingTypesALineAndSelectsTheNewTodo() async {
+        let (ui, storage) = await controller(3)
+        await ui.handle([.character("a")] + Key.typing("buy 牛乳") + [.backspace] + Key.typing("乳") + [.enter])
+        #expect(await storage.items.contains { $0.text == "buy 牛乳" })
+        #expect(ui.selectedRow?.item.text == "buy 牛乳")
+        #expect(ui.view.mode == .browsing)
+        #expect(ui.logic.state.counts?.pending == 3)
+    }
+
+    @Test func escapeCancelsAnAddAndABlankOneShowsTheError() async {
+        let (ui, storage) = await controller(2)
+        await ui.handle([.character("a"), .character("x"), .escape])
+        #expect(await storage.items.count == 2)
+        await ui.handle([.character("a"), .character(" "), .enter])
+        #expect(ui.logic.state.error == .emptyText)
+        #expect(ui.view.mode == .adding)
+    }
+
+    @Test func searchingFiltersOnEveryKeystrokeEnterKeepsItEscapeClearsIt() async {
+        let (ui, storage) = await controller(25)
+        await ui.handle([.character("/"), .character("2")])
+        #expect(ui.logic.state.query == "2")
+        #expect(ui.rows.map(\.item.text) == ["todo 25", "todo 23", "todo 22", "todo 20", "todo 2"])
+        await ui.handle([.character("5")])
+        #expect(ui.rows.map(\.item.text) == ["todo 25"])
+        await ui.handle([.enter])
+        #expect(ui.view.mode == .browsing)
+        #expect(ui.logic.state.query == "25")
+        #expect(await storage.storedQuery == "25")
+        await ui.handle([.character("/"), .escape])
+        #expect(ui.logic.state.query == "")
+        #expect(ui.rows.count == 17)
+    }
+
+    @Test func theQueryMatchesWhatTheSelectorMatches() async {
+        let (ui, _) = await controller(0)
+        await ui.handle([.character("a")] + Key.typing("Crème BRÛLÉE") + [.enter])
+        await ui.handle([.character("/")] + Key.typing("brûlée"))
+        #expect(ui.rows.map(\.item.text) == ["Crème BRÛLÉE"])
+        await ui.handle([.backspace, .backspace, .backspace, .backspace] + Key.typing("ULEE"))
+        #expect(ui.rows.isEmpty)
+        #expect(selectFilteredTodos(items: [ui.logic.state.items[0]], query: "brULEE").isEmpty)
+    }
+
+    @Test func toggleDeleteAndUndoActOnTheSelectedTodo() async {
+        let (ui, storage) = await controller(5)
+        await ui.handle([.character("j"), .character("x")])
+        #expect(await storage.items.first { $0.text == "todo 4" }?.isDone == true)
+        // Done todos leave the pending list: the selection moves to the next.
+        #expect(ui.selectedRow?.item.text == "todo 2")
+        await ui.handle([.character("d")])
+        #expect(await !storage.items.contains { $0.text == "todo 2" })
+        #expect(ui.selectedRow?.item.text == "todo 1")
+        await ui.handle([.character("u")])
+        #expect(await storage.items.contains { $0.text == "todo 2" })
+        #expect(ui.selectedRow?.item.text == "todo 2")
+        #expect(ui.view.message == "Undid the delete of “todo 2”")
+        await ui.handle([.character("u")])
+        #expect(await storage.items.first { $0.text == "todo 4" }?.isDone == false)
+        await ui.handle([.character("u")])
+        #expect(ui.logic.state.error == .nothingToUndo)
+    }
+
+    @Test func editingPrefillsTheTextAndSavesOnEnter() async {
+        let (ui, storage) = await controller(2)
+        await ui.handle([.character("e")])
+        #expect(ui.view.input == "todo 2")
+        await ui.handle([.backspace] + Key.typing("two") + [.enter])
+        #expect(await storage.items.first { $0.text == "todo two" } != nil)
+        #expect(ui.selectedRow?.item.text == "todo two")
+    }
+
+    @Test func tabCyclesPendingDoneAll() async {
+        let (ui, _) = await controller(6)
+        #expect(ui.rows.count == 4)
+        await ui.handle([.tab])
+        #expect(ui.logic.state.filter == .done)
+        #expect(ui.rows.map(\.item.text) == ["todo 6", "todo 3"])
+        await ui.handle([.tab])
+        #expect(ui.rows.count == 6)
+        await ui.handle([.tab])
+        #expect(ui.logic.state.filter == .pending)
+    }
+
+    @Test func aChangeFromElsewhereKeepsTheSelectionOnTheSameTodo() async {
+        let (ui, storage) = await controller(8)
+        await ui.handle([.character("j"), .character("j")])
+        let selected = ui.selectedRow?.item.text
+        #expect(selected == "todo 5")
+        await storage.changeElsewhere(insert: [TodoItem(id: UUID(), text: "from elsewhere", createdAt: fixed.date(100))])
+        await ui.checkForChanges()
+        #expect(ui.rows.first?.item.text == "from elsewhere")
+        #expect(ui.selectedRow?.item.text == selected)
+        // Gone elsewhere: the selection moves to the todo that took its place.
+        await storage.changeElsewhere(delete: [ui.selectedRow!.id])
+        await ui.checkForChanges()
+        #expect(ui.selectedRow?.item.text == "todo 4")
+    }
+
+    @Test func onlyTheRowsAroundTheSelectionAreLoaded() async {
+        let (ui, _) = await controller(3000)
+        let height = TodoView.listHeight(for: Self.size)
+        #expect(ui.logic.state.window.rows.count <= 2 * height + 1)
+        for _ in 0..<30 { await ui.handle(.pageDown) }
+        #expect(ui.logic.state.window.rows.count <= 4 * height + 1)
+        #expect(ui.selectedRow?.item.text == "todo 2549") // 300 pending todos down from 2999
+        await ui.handle(.end)
+        #expect(ui.selectedRow?.item.text == "todo 1")
+        #expect(ui.logic.state.window.rows.count <= 2 * height + 1)
+    }
+
+    /// A sync that reports progress and returns a summary, or fails.
+    struct FakeSyncer: TodoSyncing {
+        var failure: TodoError?
+
+        func sync(dryRun: Bool, progress: @escaping @Sendable (SyncProgress) -> Void) async throws -> SyncSummary {
+            progress(SyncProgress(done: 1, total: 2))
+            try await Task.sleep(for: .milliseconds(20))
+            if let failure { throw failure }
+            var summary = SyncSummary()
+            summary.pulled = 3
+            return summary
+        }
+    }
+
+    @Test func syncRunsWithoutHoldingUpTheKeysAndShowsItsSummaryOrError() async {
+        for failure in [nil, TodoError.failed("cannot reach http://127.0.0.1:9: connection refused")] {
+            let storage = InMemoryStorage(items: [TodoItem(id: UUID(), text: "milk", createdAt: fixed.date(1))])
+            let logic = TodoLogic(state: TodoState(), storage: storage, environment: fixed.environment)
+            let ui = TodoUIController(logic: logic, size: Self.size, makeSyncer: { FakeSyncer(failure: failure) })
+            await ui.start()
+            await ui.handle(.character("s"))
+            #expect(ui.syncTask != nil)
+            // Keys still work while it runs.
+            await ui.handle(.character("x"))
+            #expect(await storage.items[0].isDone)
+            await ui.syncTask?.value
+            #expect(!logic.state.isSyncing)
+            if let failure {
+                #expect(logic.state.error == failure)
+            } else {
+                #expect(logic.state.lastSync?.pulled == 3)
+                #expect(ui.view.message == "Synced: 3 pulled, 0 pushed, 0 deleted here, 0 deleted on the server, 0 conflicts")
+            }
+        }
+    }
+
+    @Test func withoutAServerSyncSaysWhy() async {
+        let logic = TodoLogic(state: TodoState(), storage: InMemoryStorage(), environment: fixed.environment)
+        let ui = TodoUIController(logic: logic, size: Self.size, makeSyncer: { throw TodoError.failed("no server") })
+        await ui.handle(.character("s"))
+        #expect(logic.state.error == .failed("no server"))
+        #expect(ui.syncTask == nil)
+    }
+
+    @Test func helpShowsUntilTheNextKeyAndQQuits() async {
+        let (ui, _) = await controller(1)
+        await ui.handle(.character("?"))
+        #expect(ui.view.mode == .help)
+        await ui.handle(.character("q"))
+        #expect(ui.view.mode == .browsing)
+        #expect(!ui.wantsToQuit)
+        await ui.handle(.character("q"))
+        #expect(ui.wantsToQuit)
+    }
+
+    @Test func theKeyDecoderReadsEscapeSequencesAndSplitCharacters() {
+        var decoder = KeyDecoder()
+        #expect(decoder.decode(Array("j\u{1B}[A\u{1B}[6~\u{1B}OH\r\t\u{7F}\u{03}".utf8)) == [
+            .character("j"), .up, .pageDown, .home, .enter, .tab, .backspace, .control("c"),
+        ])
+        let bytes = Array("日".utf8)
+        #expect(decoder.decode(bytes[..<2]).isEmpty)
+        #expect(decoder.decode(bytes[2...]) == [.character("日")])
+        #expect(decoder.decode([0x1B]).isEmpty)
+        #expect(decoder.hasPendingInput)
+        #expect(decoder.flush() == [.escape])
+        #expect(decoder.decode(Array("\u{1B}[".utf8)).isEmpty)
+        #expect(decoder.decode(Array("1;5B".utf8)) == [.down])
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+import TodoCore
+import TodoTerminal
+@testable import TodoUI
+
+/// The view is a pure function: state and the view's own state in, lines out.
+@Suite("Rendering")
+struct RenderTests {
+    static let size = TerminalSize(columns: 60, rows: 8)
+
+    static func row(_ text: String, done: Bool = false, n: Int = 1, idLength: Int = 4) -> TodoWindow.Row {
+        TodoWindow.Row(
+            item: TodoItem(
+                id: UUID(uuidString: String(format: "%08x-0000-4000-8000-000000000000", 0xabc0 + n))!,
+                text: text, isDone: done, createdAt: Date(millisecondsSince1970: Int64(n))
+            ),
+            position: TodoPosition(createdAt: Int64(n), sequence: Int64(n)),
+            shortIDLength: idLength
+        )
+    }
+
+    func texts(_ lines: [Line]) -> [String] { lines.map(\.text) }
+
+    @Test func everyFrameFillsTheTerminalExactly() {
+        for size in [Self.size, TerminalSize(columns: 40, rows: 5), TerminalSize(columns: 13, rows: 3)] {
+            let snapshot = TodoSnapshot(rows: [Self.row("buy milk"), Self.row("日本語のテキストがとても長い", n: 2)])
+            let lines = TodoView.render(snapshot, ViewState(), size: size)
+            #expect(lines.count == size.rows)
+            #expect(lines.allSatisfy { $0.displayWidth == size.columns }, "\(texts(lines))")
+        }
+    }
+
+    @Test func anEmptyListSaysSoAndHowToAdd() {
+        let lines = TodoView.render(TodoSnapshot(counts: TodoCounts(pending: 0, done: 0)), ViewState(), size: Self.size)
+        #expect(lines[0].text.hasPrefix(" todo  0 pending · 0 done   showing pending"))
+        #expect(lines[1].text.hasPrefix("  No pending todos. Press a to add one."))
+        #expect(lines[7].text.hasPrefix(" j/k move  a add"))
+    }
+
+    @Test func theListShowsShortIDsDoneMarksAndTextNewestFirst() {
+        let snapshot = TodoSnapshot(
+            rows: [Self.row("call the bank", done: true, n: 2), Self.row("buy milk", n: 1, idLength: 5)],
+            filter: .all, counts: TodoCounts(pending: 1, done: 1)
+        )
+        let lines = TodoView.render(snapshot, ViewState(), size: Self.size)
+        #expect(lines[1].text.hasPrefix(" 0000   [x] call the bank"))
+        #expect(lines[2].text.hasPrefix(" 0000a  [ ] buy milk"))
+        // The first row is selected when nothing is yet.
+        #expect(lines[1].spans.contains { $0.style.reverse && $0.text.contains("call the bank") })
+        #expect(!lines[2].spans.contains { $0.style.reverse })
+    }
+
+    @Test func anErrorShowsInRedInTheFooter() {
+        let snapshot = TodoSnapshot(rows: [Self.row("milk")], error: .emptyText)
+        let footer = TodoView.render(snapshot, ViewState(), size: Self.size).last!
+        #expect(footer.text.hasPrefix(" todo text is empty"))
+        #expect(footer.text.hasSuffix("…"))
+        #expect(footer.spans[0].style.color == .red)
+    }
+
+    @Test func anActiveQueryShowsInTheHeaderAndTheInputLine() {
+        var view = ViewState()
+        view.mode = .searching
+        view.input = "mi"
+        let snapshot = TodoSnapshot(rows: [Self.row("buy milk")], query: "mi")
+        let lines = TodoView.render(snapshot, view, size: Self.size)
+        #expect(lines[0].text.contains("query “mi”"))
+        #expect(lines[7].text.hasPrefix(" / mi "))
+        let none = TodoView.render(TodoSnapshot(query: "zz"), ViewState(), size: Self.size)
+        #expect(none[1].text.hasPrefix("  No pending todos match “zz”."))
+    }
+
+    @Test func wideCharactersAndEmojiAreLaidOutByDisplayWidth() {
+        let snapshot = TodoSnapshot(rows: [Self.row("日本語 👍🏽 e\u{301}"), Self.row("plain", n: 2)])
+        let lines = TodoView.render(snapshot, ViewState(), size: TerminalSize(columns: 30, rows: 4))
+        #expect(lines[1].text == " 0000  [ ] 日本語 👍🏽 e\u{301}        ")
+        #expect(lines[1].displayWidth == 30)
+    }
+
+    @Test func longTextIsCutWithAnEllipsisAtAGraphemeBoundary() {
+        let snapshot = TodoSnapshot(rows: [Self.row("日本語のテキストがとても長いです"), Self.row("a very long todo indeed", n: 2)])
+        let lines = TodoView.render(snapshot, ViewState(), size: TerminalSize(columns: 24, rows: 4))
+        #expect(lines[1].text == " 0000  [ ] 日本語のテキ…")
+        #expect(lines[2].text == " 0000  [ ] a very long …")
+    }
+
+    @Test func aFortyColumnTerminalKeepsEveryLineFortyColumns() {
+        let size = TerminalSize(columns: 40, rows: 6)
+        let snapshot = TodoSnapshot(
+            rows: [Self.row("buy milk"), Self.row("Straße & Crème brûlée for the party", n: 2)],
+            query: "r", counts: TodoCounts(pending: 1200, done: 34000), isSyncing: true,
+            syncProgress: SyncProgress(done: 3, total: 40)
+        )
+        let lines = TodoView.render(snapshot, ViewState(), size: size)
+        #expect(texts(lines) == [
+            " todo  1200 pending · 34000 done   show…",
+            " 0000  [ ] buy milk                     ",
+            " 0000  [ ] Straße & Crème brûlée for th…",
+            "                                        ",
+            "                                        ",
+            " j/k move  a add  e edit  x done  d del…",
+        ])
+    }
+
+    @Test func theSelectionStaysOnItsScreenRowWhileTheListAllows() {
+        let rows = (1...20).map { Self.row("todo \($0)", n: $0) }
+        var view = ViewState()
+        view.selectedID = rows[10].id
+        view.selectionRow = 3
+        let lines = TodoView.render(TodoSnapshot(rows: rows, hasOlder: true), view, size: Self.size)
+        #expect(lines[1 + 3].text.contains("todo 11"))
+        #expect(lines[1 + 3].spans.contains { $0.style.reverse })
+        #expect(lines[1].text.contains("todo 8"))
+    }
+
+    @Test func syncProgressAndItsSummaryShowInTheHeader() {
+        let running = TodoSnapshot(isSyncing: true, syncProgress: SyncProgress(done: 3, total: 40))
+        #expect(TodoView.render(running, ViewState(), size: TerminalSize(columns: 80, rows: 3))[0].text.contains("syncing 3/40…"))
+        var summary = SyncSummary()
+        summary.pulled = 2
+        let done = TodoSnapshot(lastSync: summary)
+        #expect(TodoView.render(done, ViewState(), size: TerminalSize(columns: 80, rows: 3))[0].text.contains("synced: 2 pulled, 0 pushed"))
+    }
+
+    @Test func theWriterWritesOnlyTheLinesThatChanged() {
+        var writer = FrameWriter(usesColor: false)
+        let size = TerminalSize(columns: 10, rows: 3)
+        let first = writer.update(to: ["a", "b", "c"], size: size)
+        #expect(first.contains("\u{1B}[2J"))
+        #expect(writer.update(to: ["a", "b", "c"], size: size) == "")
+        let second = writer.update(to: ["a", "B", "c"], size: size)
+        #expect(second == "\u{1B}[2;1H\u{1B}[0mB\u{1B}[0m\u{1B}[K")
+        // A line as wide as the screen is not followed by a clear, which
+        // would erase its last column.
+        #expect(writer.update(to: ["a", "B", "0123456789"], size: size) == "\u{1B}[3;1H\u{1B}[0m0123456789\u{1B}[0m")
+        // A resize writes everything again.
+        #expect(writer.update(to: ["a", "B", "c"], size: TerminalSize(columns: 12, rows: 3)).contains("\u{1B}[3;1H"))
+    }
+
+    @Test func withoutColourStylesStayButColoursGo() {
+        var mono = FrameWriter(usesColor: false)
+        var color = FrameWriter(usesColor: true)
+        let line = Line("error", TextStyle(color: .red, bold: true))
+        let size = TerminalSize(columns: 5, rows: 1)
+        #expect(!mono.update(to: [line], size: size).contains("31"))
+        #expect(color.update(to: [line], size: size).contains("\u{1B}[0;1;31m"))
+    }
+}
