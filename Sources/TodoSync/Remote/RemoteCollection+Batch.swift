@@ -36,18 +36,32 @@ extension RemoteCollection {
         // 404 or 405: no batch route; 413: a smaller body limit than ours.
         let response = try await send("POST", collectionURL + "/_batch", body: .object(["operations": .array(body)]), allow: [404, 405, 413])
         if [404, 405, 413].contains(response.status) { return nil }
-        guard case let .array(results)? = try parse(response, request: request)["results"], results.count == operations.count else {
+        let results = try Self.batchResults(response, names: configuration.names, request: request)
+        guard results.count == operations.count else {
             throw SyncError.malformed(request: request, reason: "not one result per operation")
         }
-        return results.map { result in
-            guard case let .integer(status)? = result["status"] else { return .stale }
+        return results.map { status, item in
             switch status {
-            case 200..<300:
-                return .done(result["item"].flatMap { RemoteTodo(json: $0, names: configuration.names) })
-            case 404, 410: return .missing
-            case 409: return .exists
-            default: return .stale
+            case 200..<300: .done(item)
+            case 404, 410: .missing
+            case 409: .exists
+            default: .stale
             }
+        }
+    }
+
+    /// Each result's status and item: scanned in one pass, as lists are, or
+    /// read through `JSONValue` where the scanner gives up.
+    static func batchResults(
+        _ response: HTTPResponseData, names: FieldNames, request: String
+    ) throws -> [(status: Int, item: RemoteTodo?)] {
+        if let results = RemoteListScanner.batchResults(in: response.body, names: names) { return results }
+        guard case let .array(results)? = (try? JSONValue.parse(response.body))?["results"] else {
+            throw SyncError.malformed(request: request, reason: "not {\"results\": [...]}")
+        }
+        return results.map { result in
+            guard case let .integer(status)? = result["status"] else { return (0, nil) }
+            return (Int(status), result["item"].flatMap { RemoteTodo(json: $0, names: names) })
         }
     }
 

@@ -32,6 +32,16 @@ struct RemoteListScanner {
         }
     }
 
+    /// The results of todo-server's batch write, `{"results": [{"status":
+    /// 201, "item": {...}}, {"status": 412, "error": "..."}]}`: each status, and
+    /// its item read as a list's items are. Nil if the body is not read here.
+    static func batchResults(in body: [UInt8], names: FieldNames) -> [(status: Int, item: RemoteTodo?)]? {
+        body.withUnsafeBufferPointer { buffer in
+            var scanner = RemoteListScanner(bytes: buffer, names: names)
+            return try? scanner.results()
+        }
+    }
+
     private init(bytes: UnsafeBufferPointer<UInt8>, names: FieldNames) {
         reader = JSONByteReader(bytes: bytes)
         self.names = Self.keys(names).map { Array($0.utf8) }
@@ -59,6 +69,63 @@ struct RemoteListScanner {
         reader.skipWhitespace()
         guard reader.isAtEnd else { throw GiveUp() }
         return items
+    }
+
+    private mutating func results() throws(GiveUp) -> [(status: Int, item: RemoteTodo?)] {
+        var results: [(status: Int, item: RemoteTodo?)] = []
+        reader.skipWhitespace()
+        try reader.expect(UInt8(ascii: "{"))
+        reader.skipWhitespace()
+        guard try reader.key().elementsEqual("results".utf8) else { throw GiveUp() }
+        reader.skipWhitespace()
+        try reader.expect(UInt8(ascii: ":"))
+        reader.skipWhitespace()
+        try reader.expect(UInt8(ascii: "["))
+        reader.skipWhitespace()
+        if reader.peek() == UInt8(ascii: "]") {
+            reader.advance()
+        } else {
+            while true {
+                results.append(try result())
+                reader.skipWhitespace()
+                let separator = try reader.next()
+                if separator == UInt8(ascii: "]") { break }
+                guard separator == UInt8(ascii: ",") else { throw GiveUp() }
+                reader.skipWhitespace()
+            }
+        }
+        reader.skipWhitespace()
+        try reader.expect(UInt8(ascii: "}"))
+        reader.skipWhitespace()
+        guard reader.isAtEnd else { throw GiveUp() }
+        return results
+    }
+
+    /// One result: its status first, then its item or error, and nothing else.
+    private mutating func result() throws(GiveUp) -> (status: Int, item: RemoteTodo?) {
+        try reader.expect(UInt8(ascii: "{"))
+        reader.skipWhitespace()
+        guard try reader.key().elementsEqual("status".utf8) else { throw GiveUp() }
+        reader.skipWhitespace()
+        try reader.expect(UInt8(ascii: ":"))
+        reader.skipWhitespace()
+        guard case let .integer(status)? = try reader.fieldValue() else { throw GiveUp() }
+        var item: RemoteTodo?
+        reader.skipWhitespace()
+        if reader.peek() == UInt8(ascii: ",") {
+            reader.advance()
+            reader.skipWhitespace()
+            let key = try reader.key()
+            let isItem = key.elementsEqual("item".utf8)
+            guard isItem || key.elementsEqual("error".utf8) else { throw GiveUp() }
+            reader.skipWhitespace()
+            try reader.expect(UInt8(ascii: ":"))
+            reader.skipWhitespace()
+            if isItem { item = try self.item() } else { try reader.skipValue(depth: 0) }
+            reader.skipWhitespace()
+        }
+        try reader.expect(UInt8(ascii: "}"))
+        return (Int(status), item)
     }
 
     /// One element, which must be an object (anything else is left to the decoder).

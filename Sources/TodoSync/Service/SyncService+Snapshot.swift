@@ -197,25 +197,26 @@ extension SyncService {
     func confirmGone(_ absent: [SyncBase]) async throws {
         guard !absent.isEmpty else { return }
         let remote = self.remote
-        let stillThere = try await withThrowingTaskGroup(of: SyncBase?.self) { group in
-            var found: [SyncBase] = []
+        let stillThere = try await withThrowingTaskGroup(of: Int?.self) { group in
+            var found: [Int] = []
             var next = 0
             var running = 0
             while next < absent.count || running > 0 {
                 while running < Self.parallelRequests, next < absent.count {
-                    let base = absent[next]
+                    let (index, id) = (next, absent[next].remoteId)
                     group.addTask {
-                        if case .missing = try await remote.fetchOne(id: base.remoteId) { nil } else { base }
+                        if case .missing = try await remote.fetchOne(id: id) { nil } else { index }
                     }
                     next += 1
                     running += 1
                 }
                 if let result = try await group.next() {
                     running -= 1
-                    if let base = result { found.append(base) }
+                    if let index = result { found.append(index) }
                 }
             }
-            return found
+            // In the order of the bases, whatever order the answers came in.
+            return found.sorted().map { absent[$0] }
         }
         guard stillThere.isEmpty else {
             throw SyncError.partialList(leftOut: stillThere.count, examples: stillThere.prefix(3).map(\.fields.text))
