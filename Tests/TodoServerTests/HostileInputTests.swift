@@ -71,6 +71,17 @@ struct HostileInputTests {
         }
     }
 
+    @Test func aTodoHasAtMostAThousandFields() async throws {
+        try await withServer { client in
+            func body(_ count: Int) -> String { "{" + (0..<count).map { #""f\#($0)":\#($0)"# }.joined(separator: ",") + "}" }
+            #expect(try await client.send(.post, "/todos", body(TodoPayload.maxFields)).status == .created)
+            let response = try await client.send(.post, "/todos", body(TodoPayload.maxFields + 1))
+            #expect(response.status == .badRequest)
+            #expect(response.errorMessage?.contains("at most \(TodoPayload.maxFields)") == true)
+            #expect(try await client.send(.get, "/todos").json.count == 1)
+        }
+    }
+
     // MARK: - 4. Duplicate keys
 
     @Test func duplicateKeysAre400AndChangeNothing() async throws {

@@ -98,6 +98,13 @@ struct StrictJSONReaderTests {
         #expect(error(String(repeating: "{\"a\":", count: 100_000)) == .tooDeep(limit: limit))
     }
 
+    @Test func topLevelMembersAreCountedWhileReading() throws {
+        #expect(try StrictJSONReader.read(Array(#"{"a":1,"b":{"c":1,"d":2}}"#.utf8), maxMembers: 2).members.count == 2)
+        #expect(throws: JSONReadError.tooManyMembers(limit: 2)) {
+            try StrictJSONReader.read(Array(#"{"a":1,"b":2,"c":3"#.utf8), maxMembers: 2)
+        }
+    }
+
     @Test func numbersAreCheckedNotConverted() throws {
         for number in ["0", "-0", "1e999", "-1E-999", "123.456e+7", "1" + String(repeating: "0", count: 400)] {
             #expect(error("{\"n\":\(number)}") == nil, "\(number)")

@@ -14,6 +14,8 @@ enum JSONReadError: Error, Equatable, Sendable {
     case tooDeep(limit: Int)
     /// The same member name twice in one object: readers disagree on which wins.
     case duplicateName(String)
+    /// More members in the top-level object than the reader was asked to take.
+    case tooManyMembers(limit: Int)
     /// A top-level member name written with a backslash escape.
     case escapedName(offset: Int)
 
@@ -34,6 +36,8 @@ enum JSONReadError: Error, Equatable, Sendable {
             "The request body nests arrays and objects more than \(limit) deep."
         case .duplicateName(let name):
             "The request body names \(name.debugDescription) twice in one object; send each name once."
+        case .tooManyMembers(let limit):
+            "The todo has more than \(limit) fields; at most \(limit) are allowed (nest the rest in an object)."
         case .escapedName(let offset):
             "Field names written with a backslash escape are not supported (byte \(offset)); write them as plain text, without quotes or backslashes."
         }

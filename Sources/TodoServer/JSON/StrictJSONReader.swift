@@ -20,14 +20,18 @@ struct StrictJSONReader {
     }
 
     private let bytes: UnsafeBufferPointer<UInt8>
+    private let maxMembers: Int
     private var position = 0
 
-    private init(bytes: UnsafeBufferPointer<UInt8>) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, maxMembers: Int) {
         self.bytes = bytes
+        self.maxMembers = maxMembers
     }
 
-    /// Reads `body`, which must hold exactly one JSON value (with whitespace around it).
-    static func read(_ body: [UInt8]) throws(JSONReadError) -> Document {
+    /// Reads `body`, which must hold exactly one JSON value (with whitespace
+    /// around it) and, if it is an object, at most `maxMembers` members: past
+    /// that it stops, rather than collecting members only to refuse them.
+    static func read(_ body: [UInt8], maxMembers: Int = .max) throws(JSONReadError) -> Document {
         if body.starts(with: [0xEF, 0xBB, 0xBF]) { throw .byteOrderMark }
         if body.prefix(2).contains(0) { throw .notUTF8Encoding }
         // Checked up front by the standard library, so below a byte of 0x80
@@ -35,7 +39,7 @@ struct StrictJSONReader {
         guard String(validating: body, as: UTF8.self) != nil else { throw .invalidUTF8 }
         let result = body.withUnsafeBufferPointer { buffer in
             Result { () throws(JSONReadError) -> Document in
-                var reader = StrictJSONReader(bytes: buffer)
+                var reader = StrictJSONReader(bytes: buffer, maxMembers: maxMembers)
                 var members: [String: JSONValue] = [:]
                 reader.skipWhitespace()
                 let value = try reader.value(depth: 0, members: &members)
@@ -96,7 +100,10 @@ struct StrictJSONReader {
             try expect(UInt8(ascii: ":"), "':'")
             skipWhitespace()
             let member = try value(depth: depth, members: &nested)
-            if depth == 1 { members[name.text] = member }
+            if depth == 1 {
+                members[name.text] = member
+                guard members.count <= maxMembers else { throw .tooManyMembers(limit: maxMembers) }
+            }
             skipWhitespace()
             if peek() == UInt8(ascii: ",") {
                 position += 1

@@ -9,6 +9,12 @@ public struct TodoPayload: Sendable, Equatable {
     /// The id the client gave, if any.
     public let id: TodoID?
 
+    /// Most top-level fields in a todo. Each is a key SQLite's JSON functions
+    /// search one by one when the server sets `id`, `version` and `updatedAt`
+    /// and when PATCH merges. Checked while reading: a 1 MiB body of 70,000
+    /// fields took 62 ms of CPU to refuse once read whole.
+    public static let maxFields = 1_000
+
     /// Checks a body's bytes and throws a 400 saying what is wrong with them.
     ///
     /// The bytes are read once, by `StrictJSONReader`: the checks below and
@@ -20,7 +26,7 @@ public struct TodoPayload: Sendable, Equatable {
         }
         let document: StrictJSONReader.Document
         do {
-            document = try StrictJSONReader.read(body)
+            document = try StrictJSONReader.read(body, maxMembers: Self.maxFields)
         } catch {
             throw .badRequest(error.message)
         }
