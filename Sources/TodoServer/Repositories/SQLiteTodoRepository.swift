@@ -109,7 +109,7 @@ public struct SQLiteTodoRepository: TodoRepository {
 extension SQLiteTodoRepository {
     /// The next change number; only inside a write transaction.
     func nextChangeSeq(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "UPDATE feed SET lastChangeSeq = lastChangeSeq + 1 RETURNING lastChangeSeq") ?? 0
+        try Int64.fetchOne(db.cachedStatement(sql: "UPDATE feed SET lastChangeSeq = lastChangeSeq + 1 RETURNING lastChangeSeq")) ?? 0
     }
 
     /// Removes tombstones older than the retention, remembering the newest
