@@ -154,28 +154,58 @@ extension SyncService {
         _ indices: [Int], of plan: SyncPlan, locals: [UUID: TodoItem], kind: ServerKind, width: Int,
         handle: (Int, RemoteResult) async throws -> Void
     ) async throws {
+        // Up to 500 writes a batch, and well under todo-server's 1 MiB body limit however long their texts.
+        var chunks: [ArraySlice<Int>] = []
         var start = 0
         while start < indices.count {
-            // Up to 500 writes, and well under todo-server's 1 MiB body limit however long their texts.
             var end = start
             var bytes = 0
             while end < indices.count, end - start < Self.batchOperations, bytes < Self.batchBytes {
                 bytes += 400 + Self.textBytes(plan.steps[indices[end]])
                 end += 1
             }
-            let chunk = Array(indices[start..<end])
-            let steps = chunk.map { plan.steps[$0] }
-            try await store.markCreatesInFlight(steps.compactMap { if case .create = $0.remote { $0.todoId } else { nil } })
-            let operations = steps.compactMap { step in operation(step, local: locals[step.todoId]) }
-            guard operations.count == steps.count, let results = try await batchResults(operations) else {
-                // No batch route (an older todo-server): one request per write from here on.
-                return try await sendAll(Array(indices[start...]), of: plan, locals: locals, kind: kind, width: width, handle: handle)
-            }
-            for (index, (step, result)) in zip(chunk, zip(steps, results)) {
-                try await handle(index, try await remoteResult(step, result))
-            }
-            start += chunk.count
+            chunks.append(indices[start..<end])
+            start = end
         }
+        // One batch is on its way while the answers of the one before are
+        // stored here: the server's transaction and ours overlap.
+        var inFlight: Task<[RemoteCollection.WriteResult]?, any Error>?
+        for (number, chunk) in chunks.enumerated() {
+            let results: [RemoteCollection.WriteResult]?
+            if let sent = inFlight {
+                results = try await sent.value
+            } else {
+                results = try await sendBatch(chunk, of: plan, locals: locals).value
+            }
+            inFlight = nil
+            guard let results else {
+                // No batch route (an older todo-server): one request per write from here on.
+                return try await sendAll(Array(indices[chunk.startIndex...]), of: plan, locals: locals, kind: kind, width: width, handle: handle)
+            }
+            if number + 1 < chunks.count {
+                inFlight = try await sendBatch(chunks[number + 1], of: plan, locals: locals)
+            }
+            do {
+                for (index, result) in zip(chunk, results) {
+                    try await handle(index, try await remoteResult(plan.steps[index], result))
+                }
+            } catch {
+                // The next batch may be applied there: its creates are marked,
+                // and the next pass finds them; nothing else in it needs undoing.
+                if let inFlight { _ = try? await inFlight.value }
+                throw error
+            }
+        }
+    }
+
+    /// Marks a batch's creates in flight, then sends it, without waiting for the answer.
+    private func sendBatch(
+        _ chunk: ArraySlice<Int>, of plan: SyncPlan, locals: [UUID: TodoItem]
+    ) async throws -> Task<[RemoteCollection.WriteResult]?, any Error> {
+        let steps = chunk.map { plan.steps[$0] }
+        try await store.markCreatesInFlight(steps.compactMap { if case .create = $0.remote { $0.todoId } else { nil } })
+        let operations = steps.compactMap { step in operation(step, local: locals[step.todoId]) }
+        return Task { try await self.batchResults(operations) }
     }
 
     /// How many writes one batch request carries, at most.
