@@ -1,0 +1,131 @@
+import Foundation
+import TodoCore
+
+// MARK: - Batch writes to todo-server
+// todo-server takes up to 500 writes in one request and one transaction
+// (`POST /todos/_batch`); the next batch is on its way while the answers of
+// the one before are stored here.
+
+extension SyncService {
+    /// Sends the server's side of these steps to todo-server, up to
+    /// `batchOperations` in one request and one transaction there; a server
+    /// without batch writes gets them one by one.
+    func sendInBatches(
+        _ indices: [Int], of plan: SyncPlan, locals: [UUID: TodoItem], kind: ServerKind, width: Int,
+        handle: (Int, RemoteResult) async throws -> Void
+    ) async throws {
+        // Up to 500 writes a batch, and well under todo-server's 1 MiB body limit however long their texts.
+        var chunks: [ArraySlice<Int>] = []
+        var start = 0
+        while start < indices.count {
+            var end = start
+            var bytes = 0
+            while end < indices.count, end - start < Self.batchOperations, bytes < Self.batchBytes {
+                bytes += 400 + Self.textBytes(plan.steps[indices[end]])
+                end += 1
+            }
+            chunks.append(indices[start..<end])
+            start = end
+        }
+        // One batch is on its way while the answers of the one before are
+        // stored here: the server's transaction and ours overlap.
+        var inFlight: Task<[RemoteCollection.WriteResult]?, any Error>?
+        for (number, chunk) in chunks.enumerated() {
+            let results: [RemoteCollection.WriteResult]?
+            if let sent = inFlight {
+                results = try await sent.value
+            } else {
+                results = try await sendBatch(chunk, of: plan, locals: locals).value
+            }
+            inFlight = nil
+            guard let results else {
+                // No batch route (an older todo-server): one request per write from here on.
+                return try await sendAll(Array(indices[chunk.startIndex...]), of: plan, locals: locals, kind: kind, width: width, handle: handle)
+            }
+            if number + 1 < chunks.count {
+                inFlight = try await sendBatch(chunks[number + 1], of: plan, locals: locals)
+            }
+            do {
+                for (index, result) in zip(chunk, results) {
+                    try await handle(index, try await remoteResult(plan.steps[index], result))
+                }
+            } catch {
+                // The next batch may be applied there: its creates are marked,
+                // and the next pass finds them; nothing else in it needs undoing.
+                if let inFlight { _ = try? await inFlight.value }
+                throw error
+            }
+        }
+    }
+
+    /// Marks a batch's creates in flight, then sends it, without waiting for the answer.
+    private func sendBatch(
+        _ chunk: ArraySlice<Int>, of plan: SyncPlan, locals: [UUID: TodoItem]
+    ) async throws -> Task<[RemoteCollection.WriteResult]?, any Error> {
+        let steps = chunk.map { plan.steps[$0] }
+        try await store.markCreatesInFlight(steps.compactMap { if case .create = $0.remote { $0.todoId } else { nil } })
+        let operations = steps.compactMap { step in operation(step, local: locals[step.todoId]) }
+        return Task { try await self.batchResults(operations) }
+    }
+
+    /// How many writes one batch request carries, at most.
+    static let batchOperations = 500
+    /// About how many bytes one batch request carries, at most.
+    static let batchBytes = 512 * 1024
+
+    private static func textBytes(_ step: SyncStep) -> Int {
+        switch step.remote {
+        case let .create(fields), let .update(_, _, fields, _): fields.text.utf8.count
+        case .delete, .none: 0
+        }
+    }
+
+    /// A batch's results; nil if the server has no batch route. A batch that
+    /// got no clear answer may have been applied: its creates are found by
+    /// their ids on the next pass, its updates and deletes are safe to repeat.
+    private func batchResults(_ operations: [RemoteCollection.BatchOperation]) async throws -> [RemoteCollection.WriteResult]? {
+        do {
+            return try await remote.batch(operations)
+        } catch let error as SyncError where error.createMayHaveHappened {
+            return Array(repeating: .stale, count: operations.count)
+        }
+    }
+
+    private func operation(_ step: SyncStep, local: TodoItem?) -> RemoteCollection.BatchOperation? {
+        switch step.remote {
+        case .none: nil
+        case let .create(fields):
+            .create(
+                local ?? TodoItem(id: step.todoId, text: fields.text, isDone: fields.isDone, createdAt: now()),
+                fields: fields, editedAt: step.editedAt
+            )
+        case let .update(id, version, fields, changed):
+            .update(id: id, version: version, fields: fields, changed: changed, editedAt: step.editedAt, local: local)
+        case let .delete(id, version):
+            .delete(id: id, version: version)
+        }
+    }
+
+    /// What one write's result means for its step, as `remoteWrite` reads it.
+    private func remoteResult(_ step: SyncStep, _ result: RemoteCollection.WriteResult) async throws -> RemoteResult {
+        switch (step.remote, result) {
+        case let (.create, .done(item?)):
+            return .written(id: item.id, version: item.version)
+        case (.create, .exists):
+            if case let .done(item?) = try await remote.fetchOne(id: step.todoId.lowercasedString) {
+                return .found(step.todoId, item, "a todo was already on the server")
+            }
+            return .retry("a todo was already on the server")
+        case (.create, _):
+            return .retry("a create got no clear answer")
+        case let (.update(id, _, _, _), .done(item)):
+            return .written(id: id, version: item?.version)
+        case (.update, .missing):
+            return .retry("a todo was deleted on the server while syncing")
+        case (.delete, .done), (.delete, .missing):
+            return .written(id: nil, version: nil)
+        default:
+            return .retry("a todo changed on the server while syncing")
+        }
+    }
+}
