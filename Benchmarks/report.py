@@ -16,8 +16,6 @@ OPERATIONS = [
     ("get-all", "GET /todos from todo-server (curl)"),
     ("first-sync-todo-server", "first todo sync from todo-server (floor: curl + sqlite3 load)"),
     ("noop-sync-todo-server", "todo sync, nothing to do, todo-server (floor: curl of the list)"),
-    ("push-100-adds", "todo sync pushing 100 local adds to todo-server"),
-    ("push-10000-adds", "todo sync pushing 10,000 local adds to todo-server"),
     ("first-sync-json-server", "first todo sync from a json-server-style server (floor: curl + sqlite3 load)"),
     ("noop-sync-json-server", "todo sync, nothing to do, json-server-style (floor: curl of the list)"),
 ]

@@ -264,15 +264,6 @@ for ssize in "${server_size_list[@]}"; do
     bench get-all "$ssize" todo -- curl -sf -o /dev/null "$url/todos"
     sync_benchmarks todo-server "$ssize" "$url" "$sdir"
     if [ "$ssize" = "${server_size_list[-1]}" ]; then
-        # Pushing local adds: each run adds new todos (a new seed) to a synced copy.
-        adds=$([ "$quick" = 1 ] && echo 100 || echo 10000)
-        cat > "$sdir/prepare-push.sh" <<PUSH
-cp "$sdir/replica.sqlite" "$sdir/push.sqlite"; rm -f "$sdir/push.sqlite-wal" "$sdir/push.sqlite-shm"
-seed=\$(( \$(cat "$sdir/seed" 2>/dev/null || echo 1000) + 1 )); echo \$seed > "$sdir/seed"
-python3 "$root/Benchmarks/generate.py" --size $adds --seed \$seed --format todo-json --out "$sdir/adds.json"
-"$todo" import "$sdir/adds.json" --database "$sdir/push.sqlite" >/dev/null
-PUSH
-        bench "push-$adds-adds" "$ssize" todo --prepare "bash $sdir/prepare-push.sh" -- "$todo" sync --database "$sdir/push.sqlite"
         if command -v wrk >/dev/null; then
             item=$(sqlite3 "$sdir/server.sqlite" "SELECT id FROM item WHERE deleted = 0 LIMIT 1")
             throughput() { # NAME URL [LUA]
@@ -322,7 +313,7 @@ push_port=$(free_port)
 # fresh_push_server KIND: restarts the push server (todo-server or json-server) empty, in the background.
 cat > "$mdir/fresh-push-server.sh" <<FRESH
 kind=\$1
-pkill -f -- "--port $push_port" 2>/dev/null || true
+[ -f "$mdir/push.pid" ] && kill "\$(cat "$mdir/push.pid")" 2>/dev/null || true
 for _ in \$(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$push_port/" || break; sleep 0.05; done
 rm -f "$mdir"/push-server.sqlite*
 if [ "\$kind" = todo-server ]; then
@@ -330,6 +321,7 @@ if [ "\$kind" = todo-server ]; then
 else
     nohup python3 "$root/Benchmarks/json_server.py" --port $push_port >/dev/null 2>&1 &
 fi
+echo \$! > "$mdir/push.pid"
 for _ in \$(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$push_port/todos" && break; sleep 0.05; done
 rm -f "$mdir"/push.sqlite*
 "$todo" import "$mdir/adds.json" --database "$mdir/push.sqlite" >/dev/null
@@ -356,7 +348,7 @@ bench_turns "push-json-server" \
         "$(printf '%q sync --server %q --database %q' "$todo" "http://127.0.0.1:$push_port" "$mdir/push.sqlite")" \
     "$moves" curl "bash $mdir/fresh-push-server.sh json-server" \
         "$(printf 'curl -s --parallel --parallel-max 8 -K %q' "$mdir/posts.cfg")"
-pkill -f -- "--port $push_port" 2>/dev/null || true
+[ -f "$mdir/push.pid" ] && kill "$(cat "$mdir/push.pid")" 2>/dev/null || true
 # A first sync from a server that pages its list 10 at a time and says so (Link
 # headers), against one curl fetching every page on a kept-alive connection.
 paged_port=$(free_port)
