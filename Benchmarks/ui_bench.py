@@ -10,7 +10,8 @@ the terminal's side:
   one run of each size in turn (so the machine's drift weighs on all alike);
 - at the largest size: each keystroke of the queries "quokk" (1% of todos match) and "k"
   (half of them) and "den" (28%), typed one at a time, each timed to the end of its frame
-  (the input line is the last line a frame writes);
+  (the input line is the last line a frame writes); and "jo" (no todo matches, too short
+  for the trigram index), timed to its first frame and to the frame that ends the search;
 - moving: `j` (two lines change) and PgDn (every row changes; a window is loaded
   whenever the selection nears the edge of the rows loaded);
 - idle: CPU time used by the process over 10 seconds of doing nothing.
@@ -74,6 +75,13 @@ class UI:
         os.write(self.master, key)
         return self.read_until(frame_done) - start
 
+    def press_stages(self, key, *stages):
+        """Sends key; seconds until each stage(output since) holds, in turn."""
+        self.output = b""
+        start = time.perf_counter()
+        os.write(self.master, key)
+        return [self.read_until(stage) - start for stage in stages]
+
     def cpu_seconds(self):
         with open(f"/proc/{self.process.pid}/stat") as stat:
             fields = stat.read().rsplit(")", 1)[1].split()
@@ -106,6 +114,12 @@ def ends_prompt(typed):
             return False
         return ESCAPE.sub(b"", output[start:]).startswith(line)
     return done
+
+
+def says_none_match(typed):
+    """The frame that ends a search finding nothing: the list says so."""
+    text = f"match \u201c{typed}\u201d".encode()
+    return lambda output: text in output and output.endswith(LINE_END)
 
 
 def lines_written(count):
@@ -167,6 +181,21 @@ def main():
         ui.press(b"\x1b", lines_written(2))  # Escape clears the query
         ui.settle()
 
+    # Nothing matches "jo", and two letters are too few for the trigram index:
+    # the first frame shows what a bounded walk found ("searching…"), and the
+    # search reads on in the background until the list says nothing matches.
+    ui.press(b"/", ends_prompt(""))
+    firsts, finals = [], []
+    for n, key in enumerate("jo", start=1):
+        first, final = ui.press_stages(key.encode(), ends_prompt("jo"[:n]), says_none_match("jo"[:n]))
+        firsts.append(first)
+        finals.append(final)
+        ui.settle()
+    record("ui-query-jo", largest, firsts)
+    record("ui-query-jo-complete", largest, finals)
+    ui.press(b"\x1b", lines_written(2))
+    ui.settle()
+
     height = ROWS - 2
     moves, pages = [], []
     for _ in range(1 if args.quick else 3):
@@ -196,6 +225,8 @@ def main():
         "ui-query-quokk": "query keystroke, q-u-o-k-k (1% match)",
         "ui-query-k": "query keystroke, k (half match)",
         "ui-query-den": "query keystroke, d-e-n (28% match)",
+        "ui-query-jo": "query keystroke, j-o (no match): first frame",
+        "ui-query-jo-complete": "query keystroke, j-o (no match): search complete",
         "ui-move-j": "move the selection one row (j)",
         "ui-move-pgdn": "move a page (PgDn)",
     }

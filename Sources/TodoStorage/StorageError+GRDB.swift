@@ -37,4 +37,18 @@ extension StorageError {
             throw StorageError(error, path: path)
         }
     }
+
+    /// `wrap` for an asynchronous access; a cancelled task's
+    /// `CancellationError` passes through as it is.
+    package static func wrap<T>(path: String, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as TodoError {
+            throw error
+        } catch let error as CancellationError {
+            throw error
+        } catch {
+            throw StorageError(error, path: path)
+        }
+    }
 }

@@ -86,9 +86,32 @@ public actor InMemoryStorage: TodoStorage {
         storedQuery = query
     }
 
+    /// A `.quick` load of a query at the top of the list reads only this
+    /// many todos of the list, as SQLite's bounded walk does, and answers an
+    /// incomplete window if it did not find the rows asked for.
+    public var quickSearchLimit: Int?
+    /// How long a `.complete` load of a query takes (cancelling it ends it).
+    public var completeSearchDelay: Duration?
+
+    public func slowSearches(quickLimit: Int?, completeDelay: Duration?) {
+        quickSearchLimit = quickLimit
+        completeSearchDelay = completeDelay
+    }
+
     public func fetchWindow(
-        _ request: TodoRequest, around anchor: TodoWindow.Anchor, newer: Int, older: Int
+        _ request: TodoRequest, around anchor: TodoWindow.Anchor, newer: Int, older: Int, effort: TodoWindow.Effort
     ) async throws -> TodoWindow {
+        if !request.query.isEmpty, effort == .quick, anchor == .top, let limit = quickSearchLimit {
+            try check()
+            let walked = listedRows(TodoRequest(status: request.status)).prefix(limit)
+            let found = walked.filter { $0.item.matches(request.query) }
+            if walked.count == limit, found.count <= older {
+                return TodoWindow(rows: Array(found), hasNewer: false, hasOlder: false, isComplete: false)
+            }
+        }
+        if !request.query.isEmpty, effort == .complete, let completeSearchDelay {
+            try await Task.sleep(for: completeSearchDelay)
+        }
         try check()
         let rows = listedRows(request)
         let split = switch anchor {

@@ -34,6 +34,20 @@ struct WindowPropertyTests {
                 #expect(all.map(\.item) == listed)
                 #expect(all.map(\.position) == all.map(\.position).sorted())
                 for walkLimit in [1, 3, AppDatabase.searchWalkLimit] {
+                    // A quick load is the complete one, or part of it marked so.
+                    for anchor in [TodoWindow.Anchor.top, .bottom] + (all.isEmpty ? [] : [.position(all[pick % all.count].position)]) {
+                        let complete = try db.listWindow(request, around: anchor, newer: newer, older: older, walkLimit: walkLimit)
+                        let quick = try db.listWindow(
+                            request, around: anchor, newer: newer, older: older, effort: .quick, walkLimit: walkLimit
+                        )
+                        if quick.isComplete {
+                            #expect(quick == complete)
+                        } else {
+                            #expect(complete.rows.contains(quick.rows), "\(status) \(query.debugDescription) \(anchor)")
+                            if anchor == .top { #expect(complete.rows.starts(with: quick.rows)) }
+                            #expect(TodoItem.searchKey(query).unicodeScalars.count < 3)
+                        }
+                    }
                     let top = try db.listWindow(request, around: .top, newer: newer, older: older, walkLimit: walkLimit)
                     #expect(top == TodoWindow(rows: Array(all.prefix(older)), hasNewer: false, hasOlder: all.count > older))
                     let bottom = try db.listWindow(request, around: .bottom, newer: newer, older: older, walkLimit: walkLimit)
@@ -52,6 +66,40 @@ struct WindowPropertyTests {
                     ), "\(status) \(query.debugDescription) around \(anchor) in \(texts)")
                 }
             }
+        }
+    }
+
+    @Test func aQuickLoadOfARareShortQueryStopsAtTheWalkAndSaysSo() throws {
+        let db = try AppDatabase.inMemory()
+        for index in 0..<50 {
+            try db.insertTodo(TodoItem(
+                id: UUID(), text: index == 0 ? "jo the oldest" : "todo \(index)",
+                isDone: index % 2 == 1, createdAt: Date(millisecondsSince1970: Int64(index))
+            ))
+        }
+        for status in TodoRequest.Status.allCases {
+            let request = TodoRequest(status: status, query: "jo")
+            let quick = try db.listWindow(request, around: .top, newer: 0, older: 5, effort: .quick, walkLimit: 10)
+            #expect(quick == TodoWindow(rows: [], hasNewer: false, hasOlder: false, isComplete: false))
+            let complete = try db.listWindow(request, around: .top, newer: 0, older: 5, walkLimit: 10)
+            #expect(complete.rows.map(\.item.text) == (status == .done ? [] : ["jo the oldest"]))
+            #expect(complete.isComplete)
+            // A key of three or more letters goes to the trigram index instead.
+            let indexed = try db.listWindow(
+                TodoRequest(status: status, query: "jo "), around: .top, newer: 0, older: 5, effort: .quick, walkLimit: 10
+            )
+            #expect(indexed == complete)
+        }
+    }
+
+    @Test func likePatternsEscapeTheirWildcards() throws {
+        let db = try AppDatabase.inMemory()
+        for text in ["100% sure", "1000 sure", "a_b", "axb", #"back\slash"#, "backslash"] {
+            try db.insertTodo(TodoItem(id: UUID(), text: text, createdAt: Date()))
+        }
+        for (query, expected) in [("0%", ["100% sure"]), ("a_", ["a_b"]), (#"\s"#, [#"back\slash"#])] {
+            #expect(try db.fetchListed(TodoRequest(query: query)).map(\.item.text) == expected)
+            #expect(try db.listWindow(TodoRequest(query: query), around: .top, newer: 0, older: 9).rows.map(\.item.text) == expected)
         }
     }
 

@@ -82,6 +82,39 @@ struct KeyHandlingTests {
         #expect(ui.rows.count == 17)
     }
 
+    @Test func aSearchThatStopsEarlyShowsWhatItFoundAndFinishesInTheBackground() async throws {
+        let (ui, storage) = await controller(10)
+        // The quick load reads 4 todos of the list; "todo 1" is the 10th.
+        await storage.slowSearches(quickLimit: 4, completeDelay: .milliseconds(20))
+        await ui.handle([.character("/")] + Key.typing("o 1"))
+        #expect(ui.logic.state.window.isComplete == false)
+        #expect(ui.rows.map(\.item.text) == ["todo 10"])
+        let task = try #require(ui.searchTask)
+        await task.value
+        #expect(ui.logic.state.window.isComplete)
+        #expect(ui.rows.map(\.item.text) == ["todo 10", "todo 1"])
+        #expect(ui.selectedRow?.item.text == "todo 10")
+    }
+
+    @Test func theNextKeystrokeCancelsASearchStillRunning() async throws {
+        let (ui, storage) = await controller(10)
+        await storage.slowSearches(quickLimit: 4, completeDelay: .seconds(600))
+        await ui.handle([.character("/")] + Key.typing("o 1"))
+        let first = try #require(ui.searchTask)
+        await ui.handle(Key.typing("0"))
+        #expect(first.isCancelled)
+        // Cancelled, its sleep ends at once and it changes nothing.
+        await first.value
+        #expect(ui.logic.state.query == "o 10")
+        let second = try #require(ui.searchTask)
+        await ui.handle([.escape])
+        #expect(second.isCancelled)
+        await second.value
+        #expect(ui.logic.state.query.isEmpty)
+        #expect(ui.logic.state.window.isComplete)
+        #expect(ui.rows.count == 7)
+    }
+
     @Test func theQueryMatchesWhatTheSelectorMatches() async {
         let (ui, _) = await controller(0)
         await ui.handle([.character("a")] + Key.typing("Crème BRÛLÉE") + [.enter])

@@ -71,6 +71,18 @@ struct RenderTests {
         #expect(none[1].text.hasPrefix("  No pending todos match “zz”."))
     }
 
+    @Test func aSearchStillReadingOnSaysSoInTheListAndTheInputLine() {
+        var view = ViewState()
+        view.mode = .searching
+        view.input = "jo"
+        let lines = TodoView.render(TodoSnapshot(isComplete: false, query: "jo"), view, size: Self.size)
+        #expect(lines[1].text.hasPrefix("  Searching…"))
+        #expect(lines[7].text.hasPrefix(" / jo   searching…"))
+        let done = TodoView.render(TodoSnapshot(query: "jo"), view, size: Self.size)
+        #expect(done[1].text.hasPrefix("  No pending todos match “jo”."))
+        #expect(!done[7].text.contains("searching"))
+    }
+
     @Test func wideCharactersAndEmojiAreLaidOutByDisplayWidth() {
         let snapshot = TodoSnapshot(rows: [Self.row("日本語 👍🏽 e\u{301}"), Self.row("plain", n: 2)])
         let lines = TodoView.render(snapshot, ViewState(), size: TerminalSize(columns: 30, rows: 4))

@@ -30,9 +30,11 @@ public protocol TodoStorage: Sendable {
     /// Part of the list a request selects (its status and query; its limit is
     /// ignored): up to `newer` todos before `anchor`, then up to `older` todos
     /// from it on. A view of a long list loads only what it shows this way, so
-    /// the cost does not grow with the list.
+    /// the cost does not grow with the list. With `.quick` effort it may
+    /// stop early and answer an incomplete window (`isComplete` false). A
+    /// cancelled task's load stops and throws `CancellationError`.
     nonisolated(nonsending) func fetchWindow(
-        _ request: TodoRequest, around anchor: TodoWindow.Anchor, newer: Int, older: Int
+        _ request: TodoRequest, around anchor: TodoWindow.Anchor, newer: Int, older: Int, effort: TodoWindow.Effort
     ) async throws -> TodoWindow
 
     /// How many todos are pending and done.

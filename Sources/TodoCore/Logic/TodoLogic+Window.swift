@@ -4,13 +4,23 @@ extension TodoLogic {
     /// Loads the part of the list around `anchor` that a view shows, under the
     /// state's filter and query: up to `newer` todos before it and `older`
     /// from it on. Its cost depends on those numbers, not on the list's length.
-    public func loadWindow(around anchor: TodoWindow.Anchor, newer: Int, older: Int) async throws(TodoError) {
+    ///
+    /// With `.quick` effort the window may arrive incomplete (a rare one- or
+    /// two-letter query in a long list): it shows what was found, marked as
+    /// still searching, and a `.complete` load finishes it. A load whose task
+    /// is cancelled, or whose filter or query changed meanwhile, leaves the
+    /// state alone.
+    public func loadWindow(
+        around anchor: TodoWindow.Anchor, newer: Int, older: Int, effort: TodoWindow.Effort = .complete
+    ) async throws(TodoError) {
         let request = TodoRequest(status: state.filter, query: state.query)
         do {
-            let window = try await storage.fetchWindow(request, around: anchor, newer: newer, older: older)
+            let window = try await storage.fetchWindow(request, around: anchor, newer: newer, older: older, effort: effort)
             // A query typed meanwhile (or a filter changed) asked for another window.
-            guard request == TodoRequest(status: state.filter, query: state.query) else { return }
+            guard !Task.isCancelled, request == TodoRequest(status: state.filter, query: state.query) else { return }
             state.windowLoaded(window)
+        } catch is CancellationError {
+            return
         } catch {
             let failure = TodoError(error)
             state.fetchTodoFail(failure)

@@ -38,11 +38,26 @@ public struct TodoWindow: Sendable, Equatable {
     public var hasNewer: Bool
     /// More todos come after the last row.
     public var hasOlder: Bool
+    /// False when a `.quick` load stopped searching before it found all the
+    /// rows it was asked for: the rows are the nearest matches, in order, but
+    /// more may follow them. A `.complete` load finds the rest.
+    public var isComplete: Bool
 
-    public init(rows: [Row], hasNewer: Bool, hasOlder: Bool) {
+    public init(rows: [Row], hasNewer: Bool, hasOlder: Bool, isComplete: Bool = true) {
         self.rows = rows
         self.hasNewer = hasNewer
         self.hasOlder = hasOlder
+        self.isComplete = isComplete
+    }
+
+    /// How hard a load of a window searches.
+    public enum Effort: Sendable, Equatable {
+        /// Stops where finding the rows would mean reading far through the
+        /// list (a rare one- or two-letter query in a million todos): the
+        /// window may come back incomplete. What a keystroke asks for.
+        case quick
+        /// Finds every row asked for, however far it must read.
+        case complete
     }
 
     public static let empty = TodoWindow(rows: [], hasNewer: false, hasOlder: false)
@@ -50,11 +65,15 @@ public struct TodoWindow: Sendable, Equatable {
     /// Builds the window `fetchWindow` answers from the rows on each side of
     /// its anchor, each fetched nearest first with one row more than asked
     /// for, so that the extra row tells whether more exist.
-    public static func assembled(newer: [Row], older: [Row], newerLimit: Int, olderLimit: Int) -> TodoWindow {
+    /// `isComplete` false: a side stopped searching early.
+    public static func assembled(
+        newer: [Row], older: [Row], newerLimit: Int, olderLimit: Int, isComplete: Bool = true
+    ) -> TodoWindow {
         TodoWindow(
             rows: newer.prefix(newerLimit).reversed() + older.prefix(olderLimit),
             hasNewer: newer.count > newerLimit,
-            hasOlder: older.count > olderLimit
+            hasOlder: older.count > olderLimit,
+            isComplete: isComplete
         )
     }
 }

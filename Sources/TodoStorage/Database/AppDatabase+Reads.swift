@@ -106,8 +106,8 @@ extension AppDatabase {
                 conditions.append("todoSearch MATCH ?")
                 _ = arguments.append(contentsOf: [trigrams.map(Self.quotedFTSString).joined(separator: " AND ")])
             }
-            conditions.append("instr(todo.searchText, ?) > 0")
-            _ = arguments.append(contentsOf: [key])
+            conditions.append(Self.containsKeyCondition)
+            _ = arguments.append(contentsOf: [Self.likePattern(containing: key)])
         }
         switch request.status {
         case .pending: conditions.append("todo.isDone = 0")
@@ -161,6 +161,24 @@ extension AppDatabase {
             }
         }
         return result
+    }
+
+    /// Keeps the todos whose search text contains a key, given
+    /// `likePattern(containing:)`: a pre-filter, as every candidate is then
+    /// confirmed by `TodoItem.matches`. LIKE scans about twice as fast as
+    /// `instr`, which counts characters to answer a position; its folding of
+    /// ASCII case changes nothing, as key and search text are both lowercased.
+    static let containsKeyCondition = #"todo.searchText LIKE ? ESCAPE '\'"#
+
+    /// The LIKE pattern of text containing `key`: its `%`, `_` and `\`
+    /// escaped.
+    static func likePattern(containing key: String) -> String {
+        var pattern = "%"
+        for character in key {
+            if character == "%" || character == "_" || character == "\\" { pattern.append("\\") }
+            pattern.append(character)
+        }
+        return pattern + "%"
     }
 
     /// An FTS5 string literal: double quotes around, inner ones doubled.

@@ -31,10 +31,17 @@ extension AppDatabase: TodoStorage {
         try setSetting(SettingKey.lastQuery, to: query)
     }
 
+    /// Read on the database's own queue, not the caller's: a view stays
+    /// free to draw and read keys while a long search runs, and cancelling
+    /// the task interrupts it.
     nonisolated(nonsending) public func fetchWindow(
-        _ request: TodoRequest, around anchor: TodoWindow.Anchor, newer: Int, older: Int
+        _ request: TodoRequest, around anchor: TodoWindow.Anchor, newer: Int, older: Int, effort: TodoWindow.Effort
     ) async throws -> TodoWindow {
-        try listWindow(request, around: anchor, newer: newer, older: older)
+        try await StorageError.wrap(path: path) {
+            try await dbWriter.read { db in
+                try Self.window(db, request, around: anchor, newer: newer, older: older, effort: effort)
+            }
+        }
     }
 
     nonisolated(nonsending) public func countTodos() async throws -> TodoCounts {

@@ -13,20 +13,30 @@ extension AppDatabase {
     /// for tests (see `searchWalkLimit`).
     public func listWindow(
         _ request: TodoRequest, around anchor: TodoWindow.Anchor, newer: Int, older: Int,
-        walkLimit: Int = searchWalkLimit
+        effort: TodoWindow.Effort = .complete, walkLimit: Int = searchWalkLimit
     ) throws -> TodoWindow {
-        let position: TodoPosition? = if case .position(let position) = anchor { position } else { nil }
-        return try StorageError.wrap(path: path) {
+        try StorageError.wrap(path: path) {
             try dbWriter.read { db in
-                let newerRows = anchor == .top ? [] : try Self.windowSide(
-                    db, request, from: position, .newer, count: newer + 1, walkLimit: walkLimit
-                )
-                let olderRows = anchor == .bottom ? [] : try Self.windowSide(
-                    db, request, from: position, .older, count: older + 1, walkLimit: walkLimit
-                )
-                return TodoWindow.assembled(newer: newerRows, older: olderRows, newerLimit: newer, olderLimit: older)
+                try Self.window(db, request, around: anchor, newer: newer, older: older, effort: effort, walkLimit: walkLimit)
             }
         }
+    }
+
+    static func window(
+        _ db: Database, _ request: TodoRequest, around anchor: TodoWindow.Anchor, newer: Int, older: Int,
+        effort: TodoWindow.Effort, walkLimit: Int = searchWalkLimit
+    ) throws -> TodoWindow {
+        let position: TodoPosition? = if case .position(let position) = anchor { position } else { nil }
+        let newerSide = anchor == .top ? Side.empty : try windowSide(
+            db, request, from: position, .newer, count: newer + 1, effort: effort, walkLimit: walkLimit
+        )
+        let olderSide = anchor == .bottom ? Side.empty : try windowSide(
+            db, request, from: position, .older, count: older + 1, effort: effort, walkLimit: walkLimit
+        )
+        return TodoWindow.assembled(
+            newer: newerSide.rows, older: olderSide.rows, newerLimit: newer, olderLimit: older,
+            isComplete: newerSide.isComplete && olderSide.isComplete
+        )
     }
 
     /// SQLite's `data_version`: it changes when another connection commits,
@@ -62,13 +72,26 @@ extension AppDatabase {
     /// matches rarely is cheaper to find from the index, whose hits are sorted.
     public static let searchWalkLimit = 20_000
 
+    /// The rows read on one side of an anchor, and whether the search for
+    /// them went as far as it had to.
+    struct Side {
+        var rows: [TodoWindow.Row]
+        /// Where a walk that stopped early stopped (it read this far, this
+        /// row included); nil when the search was complete.
+        var stoppedAt: TodoPosition?
+
+        var isComplete: Bool { stoppedAt == nil }
+
+        static let empty = Side(rows: [])
+    }
+
     /// Up to `count` rows on one side of `position` (from the top, or from the
     /// bottom for `.newer`, when nil), nearest first.
     static func windowSide(
         _ db: Database, _ request: TodoRequest, from position: TodoPosition?, _ direction: Direction, count: Int,
-        walkLimit: Int
-    ) throws -> [TodoWindow.Row] {
-        guard count > 0 else { return [] }
+        effort: TodoWindow.Effort, walkLimit: Int
+    ) throws -> Side {
+        guard count > 0 else { return .empty }
         let key = TodoItem.searchKey(request.query)
         let statuses: [Bool?] = switch request.status {
         case .pending: [false]
@@ -78,29 +101,36 @@ extension AppDatabase {
         case .all: key.isEmpty ? [nil] : [false, true]
         }
         var rows: [TodoWindow.Row] = []
+        var stops: [TodoPosition] = []
         for isDone in statuses {
             var conditions = SQLConditions()
             if let isDone { conditions.add("todo.isDone = ?", isDone) }
             if let position { conditions.add(keyset: position, direction == .newer ? ">" : "<=") }
-            rows += try search(db, request, key: key, conditions, direction, count: count, walkLimit: walkLimit)
+            let found = try search(db, request, key: key, conditions, direction, count: count, effort: effort, walkLimit: walkLimit)
+            rows += found.rows
+            stops += found.stoppedAt.map { [$0] } ?? []
         }
-        if statuses.count > 1 {
-            rows.sort { direction == .older ? $0.position < $1.position : $1.position < $0.position }
-        }
-        return Array(rows.prefix(count))
+        // Nearest first: in list order going older, against it going newer.
+        let isNearer = { (a: TodoPosition, b: TodoPosition) in direction == .older ? a < b : b < a }
+        guard statuses.count > 1 else { return Side(rows: Array(rows.prefix(count)), stoppedAt: stops.first) }
+        rows.sort { isNearer($0.position, $1.position) }
+        // A status whose walk stopped early may hide rows nearer than the
+        // other's: only rows up to the nearest stop are certain.
+        guard let stop = stops.min(by: isNearer) else { return Side(rows: Array(rows.prefix(count))) }
+        return Side(rows: Array(rows.prefix { !isNearer(stop, $0.position) }.prefix(count)), stoppedAt: stop)
     }
 
     /// The rows matching `request.query` under `conditions`, nearest first.
     private static func search(
         _ db: Database, _ request: TodoRequest, key: String, _ conditions: SQLConditions, _ direction: Direction,
-        count: Int, walkLimit: Int
-    ) throws -> [TodoWindow.Row] {
+        count: Int, effort: TodoWindow.Effort, walkLimit: Int
+    ) throws -> Side {
         guard !key.isEmpty else {
             // No query (or one of combining marks only, which Swift decides).
-            return try rows(db, from: "todo", conditions, direction, request.query, count: count)
+            return Side(rows: try rows(db, from: "todo", conditions, direction, request.query, count: count))
         }
         var matching = conditions
-        matching.add("instr(todo.searchText, ?) > 0", key)
+        matching.add(containsKeyCondition, likePattern(containing: key))
         // First a bounded walk: the row `walkLimit` steps away bounds it.
         let boundary = try Row.fetchOne(
             db.cachedStatement(sql: "SELECT todo.createdAt, todo.seq FROM todo \(conditions.whereClause) \(direction.order) LIMIT 1 OFFSET \(walkLimit)"),
@@ -109,18 +139,19 @@ extension AppDatabase {
         var walk = matching
         if let boundary { walk.add(keyset: boundary, direction == .newer ? "<=" : ">=") }
         let walked = try rows(db, from: "todo", walk, direction, request.query, count: count)
-        guard walked.count < count, boundary != nil else { return walked }
+        guard walked.count < count, boundary != nil else { return Side(rows: walked) }
         // Rare matches: from the trigram index if the key is long enough, else
-        // by walking on.
+        // by walking on, unless the caller wants an answer now.
         let trigrams = trigrams(key)
         guard !trigrams.isEmpty else {
-            return try rows(db, from: "todo", matching, direction, request.query, count: count)
+            if effort == .quick, let boundary { return Side(rows: walked, stoppedAt: boundary) }
+            return Side(rows: try rows(db, from: "todo", matching, direction, request.query, count: count))
         }
         var indexed = matching
         indexed.add("todoSearch MATCH ?", trigrams.map(quotedFTSString).joined(separator: " AND "))
-        return try rows(
+        return Side(rows: try rows(
             db, from: "todoSearch CROSS JOIN todo ON todo.seq = todoSearch.rowid", indexed, direction, request.query, count: count
-        )
+        ))
     }
 
     /// Runs one window query and confirms each candidate with `matches`, as

@@ -2,10 +2,20 @@ import TodoCore
 
 /// The keys that change todos, each through `TodoLogic`.
 extension TodoUIController {
+    /// Filters on a keystroke. The window comes from a quick load, so the
+    /// frame follows the key at once; if that stopped early (a rare one- or
+    /// two-letter query in a long list), the rest is searched for in the
+    /// background until the next keystroke replaces it.
     func search(_ query: String) async {
+        searchTask?.cancel()
+        searchTask = nil
         try? await logic.setQuery(query, remember: false)
         select(nil, row: 0)
-        await reload(around: .top)
+        await reload(around: .top, effort: .quick)
+        guard !state.window.isComplete else { return }
+        searchTask = Task { [weak self] in
+            await self?.reload(around: .top)
+        }
     }
 
     func cycleFilter() async {
@@ -14,6 +24,7 @@ extension TodoUIController {
         case .done: .all
         case .all: .pending
         }
+        searchTask?.cancel()
         logic.setFilter(next)
         select(nil, row: 0)
         await reload(around: .top)

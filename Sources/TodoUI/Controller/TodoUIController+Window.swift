@@ -57,10 +57,10 @@ extension TodoUIController {
         await reload(around: view.selectedPosition.map { .position($0) } ?? .top)
     }
 
-    func reload(around anchor: TodoWindow.Anchor) async {
+    func reload(around anchor: TodoWindow.Anchor, effort: TodoWindow.Effort = .complete) async {
         let margin = 2 * listHeight
         try? await logic.loadWindow(
-            around: anchor, newer: anchor == .top ? 0 : margin, older: anchor == .bottom ? 0 : margin
+            around: anchor, newer: anchor == .top ? 0 : margin, older: anchor == .bottom ? 0 : margin, effort: effort
         )
         reconcileSelection()
     }

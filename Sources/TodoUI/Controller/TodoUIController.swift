@@ -24,6 +24,8 @@ public final class TodoUIController {
     public private(set) var wantsToQuit = false
     /// The sync `s` started, if it is running.
     public internal(set) var syncTask: Task<Void, Never>?
+    /// The rest of a search a keystroke started, while it runs.
+    public internal(set) var searchTask: Task<Void, Never>?
 
     public init(
         logic: TodoLogic, size: TerminalSize, view: ViewState = ViewState(),

@@ -7,6 +7,8 @@ public struct TodoSnapshot: Sendable, Equatable {
     public var rows: [TodoWindow.Row]
     public var hasNewer: Bool
     public var hasOlder: Bool
+    /// False while a search is still looking for more rows (see `TodoWindow.isComplete`).
+    public var isComplete: Bool
     public var filter: TodoRequest.Status
     public var query: String
     public var counts: TodoCounts?
@@ -16,13 +18,14 @@ public struct TodoSnapshot: Sendable, Equatable {
     public var lastSync: SyncSummary?
 
     public init(
-        rows: [TodoWindow.Row] = [], hasNewer: Bool = false, hasOlder: Bool = false,
+        rows: [TodoWindow.Row] = [], hasNewer: Bool = false, hasOlder: Bool = false, isComplete: Bool = true,
         filter: TodoRequest.Status = .pending, query: String = "", counts: TodoCounts? = nil,
         error: TodoError? = nil, isSyncing: Bool = false, syncProgress: SyncProgress? = nil, lastSync: SyncSummary? = nil
     ) {
         self.rows = rows
         self.hasNewer = hasNewer
         self.hasOlder = hasOlder
+        self.isComplete = isComplete
         self.filter = filter
         self.query = query
         self.counts = counts
@@ -36,7 +39,7 @@ public struct TodoSnapshot: Sendable, Equatable {
     public init(_ state: TodoState) {
         self.init(
             rows: selectWindowRows(state: state), hasNewer: state.window.hasNewer, hasOlder: state.window.hasOlder,
-            filter: state.filter, query: state.query, counts: state.counts, error: state.error,
+            isComplete: state.window.isComplete, filter: state.filter, query: state.query, counts: state.counts, error: state.error,
             isSyncing: state.isSyncing, syncProgress: state.syncProgress, lastSync: state.lastSync
         )
     }

@@ -78,7 +78,9 @@ public enum TodoView {
         guard height > 0 else { return [] }
         let rows = snapshot.rows
         guard !rows.isEmpty else {
-            let empty = snapshot.query.isEmpty
+            let empty = !snapshot.isComplete
+                ? "Searching…"
+                : snapshot.query.isEmpty
                 ? "No \(snapshot.filter == .all ? "" : filterName(snapshot.filter) + " ")todos. Press a to add one."
                 : "No \(snapshot.filter == .all ? "" : filterName(snapshot.filter) + " ")todos match “\(snapshot.query)”."
             return [Line("  " + empty, TextStyle(dim: true)).fitted(toWidth: width)]
@@ -124,7 +126,8 @@ public enum TodoView {
     static func footer(_ snapshot: TodoSnapshot, _ view: ViewState, width: Int) -> Line {
         switch view.mode {
         case .searching:
-            return prompt("/ ", view.input, width: width)
+            // A search still reading on: said after the cursor.
+            return prompt("/ ", view.input, width: width, note: snapshot.isComplete ? nil : "searching…")
         case .adding:
             return prompt("Add: ", view.input, width: width)
         case .editing:
@@ -142,8 +145,9 @@ public enum TodoView {
 
     /// The line being typed, with a block where the cursor is, and the end
     /// of a long line shown rather than its start.
-    static func prompt(_ label: String, _ input: String, width: Int) -> Line {
-        let room = width - label.displayWidth - 2
+    static func prompt(_ label: String, _ input: String, width: Int, note: String? = nil) -> Line {
+        let noteSpan = note.map { Span("  " + $0, TextStyle(dim: true)) }
+        let room = width - label.displayWidth - 2 - (noteSpan?.text.displayWidth ?? 0)
         var shown = input
         if input.displayWidth > room, room > 1 {
             var tail = ""
@@ -155,7 +159,7 @@ public enum TodoView {
             }
             shown = "…" + tail
         }
-        return Line([Span(" " + label, TextStyle(bold: true)), Span(shown), Span(" ", TextStyle(reverse: true))])
+        return Line([Span(" " + label, TextStyle(bold: true)), Span(shown), Span(" ", TextStyle(reverse: true))] + (noteSpan.map { [$0] } ?? []))
     }
 
     // MARK: - Help
