@@ -9,9 +9,9 @@ the terminal's side:
 - first frame: from starting the process to the footer of the first frame, at every size,
   one run of each size in turn (so the machine's drift weighs on all alike);
 - at the largest size: each keystroke of the queries "quokk" (1% of todos match) and "k"
-  (half of them) and "den" (28%), typed one at a time, each timed to the end of its frame
-  (the input line is the last line a frame writes); and "jo" (no todo matches, too short
-  for the trigram index), timed to its first frame and to the frame that ends the search;
+  (half of them) and "den" (28%) and "jo" (none: too short for the trigram index, so the
+  search reads every todo), typed one at a time, each timed to its first frame (the input
+  line, the last line a frame writes, saying "searching…") and to the frame with its rows;
 - moving: `j` (two lines change) and PgDn (every row changes; a window is loaded
   whenever the selection nears the edge of the rows loaded);
 - idle: CPU time used by the process over 10 seconds of doing nothing.
@@ -116,10 +116,15 @@ def ends_prompt(typed):
     return done
 
 
-def says_none_match(typed):
-    """The frame that ends a search finding nothing: the list says so."""
-    text = f"match \u201c{typed}\u201d".encode()
-    return lambda output: text in output and output.endswith(LINE_END)
+def shows_results(typed):
+    """The frame that shows a query's rows: its input line no longer says the
+    search is still reading on ("searching…", drawn from the keystroke until
+    the rows are in)."""
+    echoed = ends_prompt(typed)
+
+    def done(output):
+        return echoed(output) and b"searching" not in output[output.rfind(LAST_ROW):]
+    return done
 
 
 def lines_written(count):
@@ -171,30 +176,22 @@ def main():
     ui.read_until(lambda output: FOOTER in output)
     ui.settle(0.5)  # the counts arrive after the first frame
 
-    for query in ("quokk", "k", "den"):
+    # Each keystroke draws a frame at once (the input line, the loaded rows
+    # that match, "searching…"), then the frame with the query's rows. Nothing
+    # matches "jo", and two letters are too few for the trigram index: its
+    # rows are in only when the search has read every todo.
+    for query in ("quokk", "k", "den", "jo"):
         ui.press(b"/", ends_prompt(""))
-        times = []
+        echoes, results = [], []
         for n in range(1, len(query) + 1):
-            times.append(ui.press(query[n - 1].encode(), ends_prompt(query[:n])))
+            echo, shown = ui.press_stages(query[n - 1].encode(), ends_prompt(query[:n]), shows_results(query[:n]))
+            echoes.append(echo)
+            results.append(shown)
             ui.settle()
-        record(f"ui-query-{query}", largest, times)
+        record(f"ui-query-{query}", largest, results)
+        record(f"ui-query-{query}-first", largest, echoes)
         ui.press(b"\x1b", lines_written(2))  # Escape clears the query
         ui.settle()
-
-    # Nothing matches "jo", and two letters are too few for the trigram index:
-    # the first frame shows what a bounded walk found ("searching…"), and the
-    # search reads on in the background until the list says nothing matches.
-    ui.press(b"/", ends_prompt(""))
-    firsts, finals = [], []
-    for n, key in enumerate("jo", start=1):
-        first, final = ui.press_stages(key.encode(), ends_prompt("jo"[:n]), says_none_match("jo"[:n]))
-        firsts.append(first)
-        finals.append(final)
-        ui.settle()
-    record("ui-query-jo", largest, firsts)
-    record("ui-query-jo-complete", largest, finals)
-    ui.press(b"\x1b", lines_written(2))
-    ui.settle()
 
     height = ROWS - 2
     moves, pages = [], []
@@ -225,8 +222,11 @@ def main():
         "ui-query-quokk": "query keystroke, q-u-o-k-k (1% match)",
         "ui-query-k": "query keystroke, k (half match)",
         "ui-query-den": "query keystroke, d-e-n (28% match)",
-        "ui-query-jo": "query keystroke, j-o (no match): first frame",
-        "ui-query-jo-complete": "query keystroke, j-o (no match): search complete",
+        "ui-query-jo": "query keystroke, j-o (no match)",
+        "ui-query-quokk-first": "query keystroke, q-u-o-k-k: its first frame",
+        "ui-query-k-first": "query keystroke, k: its first frame",
+        "ui-query-den-first": "query keystroke, d-e-n: its first frame",
+        "ui-query-jo-first": "query keystroke, j-o: its first frame (\"searching…\")",
         "ui-move-j": "move the selection one row (j)",
         "ui-move-pgdn": "move a page (PgDn)",
     }

@@ -118,4 +118,28 @@ struct TodoWindowTests {
         try await logic.deleteTodos(idPrefixes: [items[0].idString])
         #expect(state.window.rows.map(\.item.text) == ["todo 4", "todo 2"])
     }
+
+    @Test func aNewQueryOrFilterLeavesTheWindowIncompleteUntilItsOwnLoads() async throws {
+        let (storage, _) = storage(4)
+        let state = TodoState()
+        let logic = TodoLogic(state: state, storage: storage, environment: fixed.environment)
+        try await logic.loadWindow(around: .top, newer: 0, older: 10)
+        #expect(state.window.isComplete)
+        try await logic.setQuery("todo", remember: false)
+        #expect(state.window.isComplete == false)
+        try await logic.loadWindow(around: .top, newer: 0, older: 10)
+        #expect(state.window.isComplete)
+        try await logic.setQuery("todo", remember: false)
+        #expect(state.window.isComplete, "the same query again changes nothing")
+        logic.setFilter(.all)
+        #expect(state.window.isComplete == false)
+        // A quick load that stops early stays incomplete; a complete one ends it.
+        await storage.slowSearches(quickLimit: 1, completeDelay: nil)
+        try await logic.setQuery("todo 1", remember: false)
+        try await logic.loadWindow(around: .top, newer: 0, older: 10, effort: .quick)
+        #expect(state.window.isComplete == false)
+        try await logic.loadWindow(around: .top, newer: 0, older: 10)
+        #expect(state.window.isComplete)
+        #expect(state.window.rows.map(\.item.text) == ["todo 1"])
+    }
 }

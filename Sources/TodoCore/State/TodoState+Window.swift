@@ -7,8 +7,12 @@ extension TodoState {
         update { $0.window = window }
     }
 
+    /// Like a new query, a new filter leaves the loaded window incomplete.
     public func setFilter(_ filter: TodoRequest.Status) {
-        update { $0.filter = filter }
+        update {
+            if $0.filter != filter { $0.window.isComplete = false }
+            $0.filter = filter
+        }
     }
 
     public func countsLoaded(_ counts: TodoCounts) {

@@ -63,8 +63,13 @@ extension TodoState {
         }
     }
 
+    /// A new query leaves the loaded window incomplete until a window for it
+    /// loads: what it holds that matches is a preview, not the answer.
     public func setQuery(_ query: String) {
-        update { $0.query = query }
+        update {
+            if $0.query != query { $0.window.isComplete = false }
+            $0.query = query
+        }
     }
 
     /// Puts a new todo at the top and clears the query, so the new todo is
