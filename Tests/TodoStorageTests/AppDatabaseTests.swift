@@ -137,13 +137,15 @@ struct AppDatabaseTests {
         #expect(AppDatabase.quotedFTSString("a\"b") == "\"a\"\"b\"")
     }
 
-    @Test func shortQueriesScanTheCoveringIndexNotTheTable() throws {
+    @Test(arguments: TodoRequest.Status.allCases)
+    func shortQueriesScanTheCoveringIndexNotTheTable(status: TodoRequest.Status) throws {
         let db = try AppDatabase.inMemory()
-        let (sql, arguments) = AppDatabase.listSQL(TodoRequest(status: .pending, query: "mi"))
+        let (sql, arguments) = AppDatabase.listSQL(TodoRequest(status: status, query: "mi"))
         let plan = try db.dbWriter.read { db in
             try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map { $0["detail"] as String }
         }
         #expect(plan.joined().contains("todo_on_isDone_createdAt_seq_searchText"), "\(plan)")
+        #expect(!plan.joined().contains("todo_on_createdAt"), "no row read from the table to test it: \(plan)")
         #expect(!plan.joined().contains("TEMP B-TREE"), "newest first without sorting: \(plan)")
     }
 

