@@ -25,8 +25,13 @@ extension RemoteCollection {
         // Ids read so far: a page that brings none is where paging ends.
         var seen: Set<String>?
         var largestPage = 0
+        // Pages the first one announced, fetched a few at a time ahead of
+        // their turn; each is used only if the walk below leads to it.
+        var ahead = PagesAhead()
+        defer { ahead.cancel() }
         while true {
-            let response = try await send("GET", url)
+            let fetched = try await ahead.take(url)
+            let response = if let fetched { fetched } else { try await send("GET", url) }
             listing.pages += 1
             listing.digest.add(response.body)
             // What says how much there is counts as much as the items.
@@ -45,6 +50,10 @@ extension RemoteCollection {
                 announced = page.total ?? response.headers["x-total-count"].flatMap { Int($0) }
             }
             let next = try nextPage(after: page, response: response, paging: paging, number: number + 1, largest: largestPage)
+            if listing.pages == 1, let next, !listing.closesConnections {
+                let urls = announcedPages(after: page, response: response, paging: paging, next: next)
+                ahead.start(urls, width: Self.pagesAhead) { [self] url in try await send("GET", url) }
+            }
             if next != nil, seen == nil { seen = Set(listing.items.map(\.id)) }
             var fresh = 0
             for value in page.items {
@@ -114,16 +123,9 @@ extension RemoteCollection {
         return collectionURL + "/" + link
     }
 
-    /// The target of `rel="next"` in a `Link` header, as RFC 8288 writes it.
+    /// The target of `rel="next"` in a `Link` header.
     static func nextLink(_ header: String) -> String? {
-        for part in header.split(separator: ",") {
-            let pieces = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard let target = pieces.first, target.hasPrefix("<"), target.hasSuffix(">") else { continue }
-            let relations = pieces.dropFirst().filter { $0.lowercased().hasPrefix("rel=") }
-                .flatMap { $0.dropFirst(4).trimmingCharacters(in: CharacterSet(charactersIn: "\"")).lowercased().split(separator: " ") }
-            if relations.contains("next") { return String(target.dropFirst().dropLast()) }
-        }
-        return nil
+        linkTarget(header, relation: "next")
     }
 
     /// One page of a list: a bare array, or an envelope holding one.
@@ -136,6 +138,8 @@ extension RemoteCollection {
         var total: Int?
         /// json-server 1.0's shape, which pages by `_page` and `_per_page`.
         var isJSONServerEnvelope = false
+        /// The envelope's number of its last page.
+        var last: Int?
     }
 
     static func readPage(_ response: HTTPResponseData, names: FieldNames, request: String) throws -> Page {
@@ -164,6 +168,7 @@ extension RemoteCollection {
             default: break
             }
             if case let .integer(total)? = object["items"] { page.total = Int(total) }
+            if case let .integer(last)? = object["last"] { page.last = Int(last) }
             page.isJSONServerEnvelope = ["first", "last", "pages", "items"].allSatisfy { object[$0] != nil }
             return page
         default:

@@ -34,6 +34,9 @@ actor FakeJSONServer: HTTPTransport {
     var closesConnections = false
     /// A pause in every request, so that requests sent together overlap here.
     var delay: Duration = .zero
+    /// Pages whose `next` skips a page (paging `.link` and `.envelope`), as a
+    /// server whose list changed between two pages might answer.
+    var nextSkipsAfter: Set<Int> = []
     private(set) var requests = 0
     private(set) var log: [String] = []
     private(set) var inFlight = 0
@@ -49,6 +52,7 @@ actor FakeJSONServer: HTTPTransport {
     func setPartialRate(_ rate: Double) { partialRate = rate }
     func setClosesConnections(_ closes: Bool) { closesConnections = closes }
     func setDelay(_ pause: Duration) { delay = pause }
+    func setNextSkips(after pages: Set<Int>) { nextSkipsAfter = pages }
 
     func insert(_ object: [String: JSONValue]) { items.append(object) }
 
@@ -146,14 +150,17 @@ actor FakeJSONServer: HTTPTransport {
             let pages = max((sorted.count + limit - 1) / limit, 1)
             var response = json(200, .array(slice(page - 1, limit)))
             response.headers["x-total-count"] = String(sorted.count)
-            if page < pages { response.headers["link"] = #"</todos?_page=\#(page + 1)&_limit=\#(limit)>; rel="next", </todos?_page=\#(pages)&_limit=\#(limit)>; rel="last""# }
+            let next = page + (nextSkipsAfter.contains(page) ? 2 : 1)
+            if next <= pages { response.headers["link"] = #"</todos?_page=\#(next)&_limit=\#(limit)>; rel="next", </todos?_page=\#(pages)&_limit=\#(limit)>; rel="last""# }
             return response
         case let .envelope(size):
             let perPage = query["_per_page"] ?? size, page = max(query["_page"] ?? 1, 1)
             let pages = max((sorted.count + perPage - 1) / perPage, 1)
             return json(200, .object([
                 "first": .integer(1), "prev": page > 1 ? .integer(Int64(page - 1)) : .null,
-                "next": page < pages ? .integer(Int64(page + 1)) : .null, "last": .integer(Int64(pages)),
+                "next": page + (nextSkipsAfter.contains(page) ? 2 : 1) <= pages
+                    ? .integer(Int64(page + (nextSkipsAfter.contains(page) ? 2 : 1))) : .null,
+                "last": .integer(Int64(pages)),
                 "pages": .integer(Int64(pages)), "items": .integer(Int64(sorted.count)), "data": .array(slice(page - 1, perPage)),
             ]))
         case let .silent(size), let .counted(size):
