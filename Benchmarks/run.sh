@@ -7,7 +7,8 @@
 # Builds release binaries, generates seeded data sets (Benchmarks/generate.py),
 # times whole processes with hyperfine after warm-up, and prints a markdown table
 # of medians with the ratio of each todo figure to its floor and to each peer.
-# --quick: sizes 1000 and 2000 only, few runs: checks that the script works (CI runs it).
+# --quick: sizes 1000 and 2000 only, few runs, debug binaries: checks that the script
+#   works (CI runs it); its figures say nothing of speed.
 # --ui-only: only `todo ui` (Benchmarks/ui_bench.py, through a pseudo-terminal).
 # Needs: swift, python3, sqlite3, hyperfine; optional: wrk (server throughput),
 # task (Taskwarrior 2.6), todo-txt (todo.txt CLI).
@@ -42,14 +43,21 @@ done
 work=$root/Benchmarks/data
 results=$work/results
 rm -rf "$results"; mkdir -p "$results"
-echo "== building release binaries" >&2
-# Fully static: no dynamic loader, no shared libraries to map and relocate, and
-# (without --export-dynamic) no symbol table for start-up lookups to scan. That
-# takes about a third off the time every `todo` command needs before any work.
-release=(-c release -Xswiftc -static-executable -Xlinker --no-export-dynamic)
-(cd "$root" && swift build "${release[@]}" --product todo >&2)
-[ "$ui_only" = 1 ] || (cd "$root" && swift build "${release[@]}" --product todo-server >&2)
-bin=$(cd "$root" && swift build "${release[@]}" --show-bin-path)
+if [ "$quick" = 1 ]; then
+    # A check that the script works, not of speed: the debug binaries, which
+    # `swift test` has just built in CI, spare a release build of several minutes.
+    echo "== building debug binaries (--quick)" >&2
+    release=()
+else
+    echo "== building release binaries" >&2
+    # Fully static: no dynamic loader, no shared libraries to map and relocate, and
+    # (without --export-dynamic) no symbol table for start-up lookups to scan. That
+    # takes about a third off the time every `todo` command needs before any work.
+    release=(-c release -Xswiftc -static-executable -Xlinker --no-export-dynamic)
+fi
+(cd "$root" && swift build ${release[@]+"${release[@]}"} --product todo >&2)
+[ "$ui_only" = 1 ] || (cd "$root" && swift build ${release[@]+"${release[@]}"} --product todo-server >&2)
+bin=$(cd "$root" && swift build ${release[@]+"${release[@]}"} --show-bin-path)
 todo=$bin/todo
 server=$bin/todo-server
 
