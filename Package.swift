@@ -38,6 +38,7 @@ let package = Package(
                 .embedInCode("0003_search_scan_index.sql"),
                 .embedInCode("0004_search_without_column_sizes.sql"),
                 .embedInCode("0005_sync_edit_times.sql"),
+                .embedInCode("0006_sync_unconfirmed_creates.sql"),
                 .embedInCode("server_0001_create_item.sql"),
             ],
             swiftSettings: strict

@@ -21,6 +21,10 @@ public enum AppMigrations {
             sql: text(PackageResources._004_search_without_column_sizes_sql)
         ),
         Migration(identifier: "0005_sync_edit_times", sql: text(PackageResources._005_sync_edit_times_sql)),
+        Migration(
+            identifier: "0006_sync_unconfirmed_creates",
+            sql: text(PackageResources._006_sync_unconfirmed_creates_sql)
+        ),
     ]
 
     private static func text(_ bytes: [UInt8]) -> String {

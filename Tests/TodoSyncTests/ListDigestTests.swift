@@ -13,7 +13,7 @@ struct ListDigestTests {
         let server = FakeJSONServer(seed % 2 == 0 ? .v1 : .v017, seed: seed)
         let replicas = [try Replica(transport: server), try Replica(transport: server)]
         var skipped = 0
-        for step in 0..<60 {
+        for step in 0..<80 {
             let replica = replicas[Int(random.next() % 2)]
             let todos = try replica.todos()
             let pick = todos.isEmpty ? nil : todos[Int(random.next() % UInt64(todos.count))]

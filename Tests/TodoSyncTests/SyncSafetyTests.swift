@@ -39,6 +39,8 @@ struct SyncSafetyTests {
         try replica.add("one")
         try replica.add("two")
         try await replica.sync()
+        // A second sync lists them: their creates are confirmed (see `lostCreates`).
+        try await replica.sync()
         try replica.add("queued")
         return (replica, broken, server)
     }

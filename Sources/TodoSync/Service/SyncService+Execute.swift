@@ -73,7 +73,10 @@ extension SyncService {
             try await send(remoteSteps, plan, locals, kind, oneAtATime ? 1 : Self.parallelRequests) { index, result in
                 switch result {
                 case let .written(id, version):
-                    batch.append(index, localWrite(plan.steps[index], local: locals[plan.steps[index].todoId], remote: (id, version)))
+                    var write = localWrite(plan.steps[index], local: locals[plan.steps[index].todoId], remote: (id, version))
+                    // todo-server's feed keeps every deletion: what it lost is told apart there.
+                    if case .create = plan.steps[index].remote, kind != .todoServer { write.awaitsListing = true }
+                    batch.append(index, write)
                 case let .retry(reason):
                     outcome.retry(reason)
                 case let .found(todoId, item, reason):

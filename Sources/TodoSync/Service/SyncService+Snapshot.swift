@@ -13,6 +13,8 @@ struct Snapshot: Sendable {
     /// The list is the very one the last sync left, and nothing waits here: nothing to do.
     var unchanged = false
     var closesConnections = false
+    /// Created todos awaiting a listing that this list shows: confirmed once the sync is done.
+    var confirmed: [UUID] = []
 }
 
 // MARK: - Fetching
@@ -95,7 +97,9 @@ extension SyncService {
         remoteByTodo.reserveCapacity(listing.items.count)
         var skipped = listing.skipped
         for item in listing.items {
-            let todoId = baseByRemote[item.id]?.todoId ?? item.todoId ?? UUID(derivedFrom: configuration.server + "|" + item.id)
+            // An item's own marker first: a server that lost items in a
+            // restart may give their numbers to new ones.
+            let todoId = item.todoId ?? baseByRemote[item.id]?.todoId ?? UUID(derivedFrom: configuration.server + "|" + item.id)
             if let first = remoteByTodo[todoId] {
                 // Two copies of one todo (another client's doing): follow the one the base names.
                 let keep = baseByTodo[todoId]?.remoteId == item.id ? item : first
@@ -110,10 +114,15 @@ extension SyncService {
         for (todoId, item) in remoteByTodo where baseByTodo[todoId].map({ !$0.matches(item) }) ?? true {
             relevant.insert(todoId)
         }
-        let present = bases.isEmpty ? [] : Set(remoteByTodo.values.map(\.id))
         let unreadable = Set(listing.skipped)
         var absent: [SyncBase] = []
-        for base in bases where !present.contains(base.remoteId) {
+        // Known by another id now: created again after the server lost it.
+        var renumbered: Set<UUID> = []
+        for base in bases {
+            if let item = remoteByTodo[base.todoId] {
+                if item.id != base.remoteId { renumbered.insert(base.todoId) }
+                continue
+            }
             if listing.hasUnidentified || unreadable.contains(base.remoteId) {
                 remoteByTodo[base.todoId] = base.asRemote // unreadable is not deleted
             } else {
@@ -126,8 +135,20 @@ extension SyncService {
             remoteByTodo[todoId] = item
             relevant.insert(todoId)
         }
-        let entries = try await entries(for: relevant) { id, _ in remoteByTodo[id] }
-        return Snapshot(entries: entries, kind: kind, cursor: listing.cursor, skipped: skipped)
+        relevant.formUnion(renumbered)
+        var entries = try await entries(for: relevant) { id, _ in remoteByTodo[id] }
+        for index in entries.indices where renumbered.contains(entries[index].todoId) {
+            // The base describes an item that is gone: merged as if never synced.
+            entries[index].base = nil
+        }
+        let unconfirmed = bases.isEmpty ? [] : try await store.unconfirmedCreates()
+        let confirmed = unconfirmed.filter { remoteByTodo[$0] != nil }
+        let lost = Self.lostCreates(unconfirmed: unconfirmed, listed: Set(confirmed))
+        for index in entries.indices where lost.contains(entries[index].todoId) && entries[index].local != nil {
+            // Sent again, as if never synced.
+            entries[index].base = nil
+        }
+        return Snapshot(entries: entries, kind: kind, cursor: listing.cursor, skipped: skipped, confirmed: confirmed)
     }
 
     /// The snapshot of a full list when nothing was synced before (no base):
@@ -191,6 +212,17 @@ extension SyncService {
         return Snapshot(entries: entries, kind: kind, cursor: listing.cursor, skipped: skipped)
     }
 
+    /// Which of our creates that no list had shown yet a server lost: those
+    /// after the last one this list shows, if absent too. A server that
+    /// persists late loses its latest writes in a restart, never an earlier
+    /// one while keeping a later one; a create missing before one still
+    /// listed was deleted by another client (its 404 confirmed either way).
+    /// Pure: `unconfirmed` in the order they were created.
+    static func lostCreates(unconfirmed: [UUID], listed: Set<UUID>) -> Set<UUID> {
+        let lastListed = unconfirmed.lastIndex { listed.contains($0) } ?? -1
+        return Set(unconfirmed[(lastListed + 1)...])
+    }
+
     /// Asks the server for each todo its list left out, several at once:
     /// only a 404 or 410 confirms a deletion. A todo still there means the
     /// list was partial, and the sync stops before anything is deleted.
@@ -204,8 +236,14 @@ extension SyncService {
             while next < absent.count || running > 0 {
                 while running < Self.parallelRequests, next < absent.count {
                     let (index, id) = (next, absent[next].remoteId)
+                    let todoId = absent[next].todoId
                     group.addTask {
-                        if case .missing = try await remote.fetchOne(id: id) { nil } else { index }
+                        switch try await remote.fetchOne(id: id) {
+                        case .missing: nil
+                        // Its id given to another todo (a server that lost it in a restart): gone.
+                        case let .done(item?) where item.todoId.map({ $0 != todoId }) ?? false: nil
+                        default: index
+                        }
                     }
                     next += 1
                     running += 1

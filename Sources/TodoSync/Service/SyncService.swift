@@ -56,6 +56,7 @@ public struct SyncService: TodoSyncing {
                 plan, entries: snapshot.entries, kind: snapshot.kind, oneAtATime: snapshot.closesConnections,
                 summary: &summary, progress: progress
             )
+            try await store.confirmCreates(snapshot.confirmed)
             known = outcome.known
             if outcome.complete {
                 try await finish(snapshot, summary: summary, listIsCurrent: !plan.writesToServer)

@@ -31,6 +31,21 @@ extension AppDatabase: SyncStore {
         }
     }
 
+    public func unconfirmedCreates() async throws -> [UUID] {
+        try read { db in
+            try String.fetchAll(db, sql: "SELECT todoId FROM syncUnconfirmed ORDER BY rowid").compactMap(UUID.init(parsing:))
+        }
+    }
+
+    public func confirmCreates(_ todoIds: [UUID]) async throws {
+        guard !todoIds.isEmpty else { return }
+        try write { db in
+            for todoId in todoIds {
+                try db.executeCached(sql: "DELETE FROM syncUnconfirmed WHERE todoId = ?", arguments: [todoId.lowercasedString])
+            }
+        }
+    }
+
     public func createsInFlight() async throws -> Int {
         try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM syncCreateInFlight") ?? 0 }
     }
@@ -210,6 +225,11 @@ extension AppDatabase: SyncStore {
             ])
         case .remove:
             try db.executeCached(sql: "DELETE FROM syncBase WHERE todoId = ?", arguments: [key])
+        }
+        if step.awaitsListing {
+            try db.executeCached(sql: "INSERT OR REPLACE INTO syncUnconfirmed(todoId) VALUES (?)", arguments: [key])
+        } else if step.base == .remove, try !isEmpty(db, "syncUnconfirmed") {
+            try db.executeCached(sql: "DELETE FROM syncUnconfirmed WHERE todoId = ?", arguments: [key])
         }
         for conflict in step.conflicts {
             try db.executeCached(sql: """

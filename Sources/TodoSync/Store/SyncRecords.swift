@@ -120,12 +120,19 @@ public struct SyncWrite: Sendable, Hashable {
     public var todo: TodoChange
     public var base: BaseChange
     public var conflicts: [SyncConflict]
+    /// The step created the todo on a server that may persist it late: it
+    /// stays unconfirmed until a list shows it.
+    public var awaitsListing: Bool
 
-    public init(todoId: UUID, expectedRev: Int64?, todo: TodoChange = .keep, base: BaseChange = .keep, conflicts: [SyncConflict] = []) {
+    public init(
+        todoId: UUID, expectedRev: Int64?, todo: TodoChange = .keep, base: BaseChange = .keep,
+        conflicts: [SyncConflict] = [], awaitsListing: Bool = false
+    ) {
         self.todoId = todoId
         self.expectedRev = expectedRev
         self.todo = todo
         self.base = base
         self.conflicts = conflicts
+        self.awaitsListing = awaitsListing
     }
 }

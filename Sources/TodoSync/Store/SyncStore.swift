@@ -40,6 +40,14 @@ public protocol SyncStore: Sendable {
     /// How many creates were sent without their answer being recorded.
     func createsInFlight() async throws -> Int
 
+    /// Todos this replica created on a server that may persist late, not
+    /// yet seen in a list from it (`SyncWrite.awaitsListing`), in the order
+    /// they were created there.
+    func unconfirmedCreates() async throws -> [UUID]
+
+    /// These created todos were seen in a list: no longer unconfirmed.
+    func confirmCreates(_ todoIds: [UUID]) async throws
+
     /// How many todos the last syncs recorded as held on both sides.
     func baseCount() async throws -> Int
 

@@ -52,6 +52,24 @@ actor FakeJSONServer: HTTPTransport {
     func setPartialRate(_ rate: Double) { partialRate = rate }
     func setClosesConnections(_ closes: Bool) { closesConnections = closes }
     func setDelay(_ pause: Duration) { delay = pause }
+
+    // MARK: Persisting late
+    // A server that writes its file a moment after it answers (json-server
+    // writes db.json after the response): a restart loses what came since.
+
+    /// What a restart comes back with; nil: every write is kept at once.
+    private var persisted: (items: [[String: JSONValue]], nextNumber: Int64)?
+
+    /// The server's file catches up with every write so far.
+    func persist() {
+        persisted = (items, nextNumber)
+    }
+
+    /// A restart: writes not yet durable are gone.
+    func restart() {
+        guard let persisted else { return }
+        (items, nextNumber) = persisted
+    }
     func setNextSkips(after pages: Set<Int>) { nextSkipsAfter = pages }
 
     func insert(_ object: [String: JSONValue]) { items.append(object) }

@@ -36,6 +36,9 @@ struct SyncModel {
     var paging: ListPaging? = nil
     /// Turns the server's own faults on or off.
     let setServerFaults: @Sendable (Bool) async -> Void
+    /// Called before each step with a random number: a server that persists
+    /// late catches up, or restarts losing its latest writes.
+    var beforeStep: (@Sendable (UInt64) async -> Void)? = nil
 
     func run() async throws {
         var random = SeededRandom(seed: seed)
@@ -50,6 +53,7 @@ struct SyncModel {
         var succeeded = 0
         await setServerFaults(faults)
         for step in 0..<steps {
+            if let beforeStep { await beforeStep(random.next()) }
             let (replica, interrupting) = replicas[Int(random.next() % 3)]
             let todos = try replica.todos()
             let pick = todos.isEmpty ? nil : todos[Int(random.next() % UInt64(todos.count))]
