@@ -75,6 +75,7 @@ let package = Package(
                 "TodoCore",
                 "TodoStorage",
                 "TodoSync",
+                "TodoTerminal",
                 "TodoUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
