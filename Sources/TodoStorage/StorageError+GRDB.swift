@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import TodoCore
 
@@ -18,7 +19,10 @@ extension StorageError {
         case .SQLITE_BUSY, .SQLITE_LOCKED:
             self = .busy(path: path)
         case .SQLITE_READONLY:
-            self = .readOnly(path: path)
+            let folder = (path as NSString).deletingLastPathComponent
+            self = access(folder.isEmpty ? "." : folder, W_OK) == 0
+                ? .readOnly(path: path)
+                : .readOnlyFolder(path: path, folder: folder.isEmpty ? "." : folder)
         case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:
             self = .cannotOpen(path: path, reason: error.message ?? "permission denied")
         default:

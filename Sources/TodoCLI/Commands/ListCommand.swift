@@ -96,7 +96,7 @@ struct ListCommand: AsyncParsableCommand {
         let logic = db.logic
         if let query {
             // Remembered for --last-query, unless the database cannot be written.
-            try await logic.setQuery(query)
+            try await logic.setQuery(query, remember: !db.isReadOnly)
         } else if lastQuery {
             try await logic.recoverLastQuery()
             guard !logic.state.query.isEmpty else { throw ListError.noSavedQuery }
