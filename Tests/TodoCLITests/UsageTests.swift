@@ -31,7 +31,9 @@ struct UsageTests {
         _ = try todo.ok(["add", "milk"])
         try expectUsageError(["lsit"], saying: "unknown command 'lsit'", "did you mean 'list'?", "add, list, done")
         try expectUsageError(["undo", "3f2a"], saying: "unknown command 'undo'", "did you mean 'undone'?")
+        try expectUsageError(["delte", "3f2a"], saying: "did you mean 'delete'?")
         try expectUsageError(["--database", todo.databasePath, "lsit"], saying: "unknown command 'lsit'")
+        try expectUsageError(["buy", "oat", "milk"], saying: "unknown command 'buy': to add a todo, run todo add buy oat milk.")
         try expectUsageError(["ls", "milk"], saying: "todo list --query milk")
         try expectUsageError(["list", "oat", "milk"], saying: "todo list --query 'oat milk'")
     }

@@ -66,7 +66,7 @@ struct ListCommand: AsyncParsableCommand {
     func validate() throws {
         if !words.isEmpty {
             let text = words.joined(separator: " ")
-            throw ValidationError("todo list takes no text: to list the todos containing it, use todo list --query \(Self.shellQuoted(text))")
+            throw ValidationError("todo list takes no text: to list the todos containing it, use todo list --query \(ShellWord.quoted(text))")
         }
         if [pending, done, all].filter({ $0 }).count > 1 {
             throw ValidationError("--pending, --done and --all each choose what to list: give one of them")
@@ -143,13 +143,6 @@ struct ListCommand: AsyncParsableCommand {
         case .done: #"No done todo contains "\#(query)" (--all searches the pending ones too)."#
         case .all: #"No todo contains "\#(query)"."#
         }
-    }
-
-    /// `text` as one shell word: quoted when it holds anything but letters and digits.
-    static func shellQuoted(_ text: String) -> String {
-        text.allSatisfy { $0.isLetter || $0.isNumber || "-_./".contains($0) }
-            ? text
-            : "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
     }
 }
 

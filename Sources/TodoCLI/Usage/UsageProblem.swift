@@ -5,8 +5,8 @@
 /// first word as an argument of `list` ("Unexpected argument 'lsit'"), and
 /// it reads text starting with a dash as an option ("Unknown option '-5'").
 enum UsageProblem: Error, Equatable, CustomStringConvertible {
-    /// `todo lsit`: the word, the nearest command if one is near, and every command.
-    case unknownCommand(String, suggestion: String?, commands: [String])
+    /// `todo lsit`: the words typed, the nearest command if one is near, and every command.
+    case unknownCommand([String], suggestion: String?, commands: [String])
     /// `todo add -5 degrees`: text that starts with a dash, read as an option.
     case dashInText(command: String, word: String, corrected: String)
     /// `todo add call mom -h`: a help flag among the words of a todo.
@@ -14,9 +14,10 @@ enum UsageProblem: Error, Equatable, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case let .unknownCommand(word, suggestion, commands):
-            "unknown command '\(word)'"
-                + (suggestion.map { ": did you mean '\($0)'?" } ?? ".")
+        case let .unknownCommand(words, suggestion, commands):
+            "unknown command '\(words[0])'"
+                + (suggestion.map { ": did you mean '\($0)'?" }
+                    ?? ": to add a todo, run todo add \(words.map(ShellWord.quoted).joined(separator: " ")).")
                 + " The commands are \(commands.joined(separator: ", ")) (todo --help describes them)"
         case let .dashInText(command, word, corrected):
             "'\(word)' is not an option of todo \(command): if it is part of the text, put -- before the text: \(corrected)"
@@ -45,7 +46,9 @@ enum UsageProblem: Error, Equatable, CustomStringConvertible {
         guard !word.hasPrefix("-") else { return nil }
         guard commands.contains(word) else {
             let listed = TodoCommand.primaryCommandNames
-            self = .unknownCommand(word, suggestion: Self.nearest(to: word, among: listed), commands: listed)
+            let words = arguments[index...].prefix { !$0.hasPrefix("-") }
+            let suggestion = Self.nearest(to: word, among: commands.filter { $0 != "help" })
+            self = .unknownCommand(Array(words), suggestion: suggestion, commands: listed)
             return
         }
         guard word == "add" || word == "edit" else { return nil }
@@ -88,7 +91,7 @@ enum UsageProblem: Error, Equatable, CustomStringConvertible {
         let idWords = command == "edit" ? Array(words.prefix(1)) : []
         let textWords = words.dropFirst(idWords.count)
         let corrected = (["todo", command] + idWords + ["--"] + textWords + (help.map { [$0] } ?? []))
-            .map(ListCommand.shellQuoted).joined(separator: " ")
+            .map(ShellWord.quoted).joined(separator: " ")
         if let dashed {
             return .dashInText(command: command, word: dashed, corrected: corrected)
         }
@@ -98,11 +101,14 @@ enum UsageProblem: Error, Equatable, CustomStringConvertible {
         return nil
     }
 
-    /// The command `word` was most likely meant to be: within two edits
-    /// (a swap of neighbours counting as one), or starting with it.
+    /// The command `word` was most likely meant to be: within two edits (one
+    /// for a word of three letters or fewer; a swap of neighbours counts as
+    /// one), or starting with it.
     static func nearest(to word: String, among commands: [String]) -> String? {
         let scored = commands.map { ($0, editDistance(word, $0)) }
-        if let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= 2, best.1 < word.count {
+        // Two edits make a short word into too many others ("buy" into "ui").
+        let allowed = word.count >= 4 ? 2 : 1
+        if let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= allowed {
             return best.0
         }
         return commands.first { $0.hasPrefix(word) }
