@@ -9,10 +9,12 @@ extension TodoCommand {
     @MainActor
     public static func run(arguments: [String]) async {
         let arguments = movingLeadingOptions(arguments)
-        if let problem = UsageProblem(arguments: arguments, commands: commandNames) {
-            exitWithUsageError(problem.description)
-        }
         guard let quick = QuickInvocation(arguments: arguments) else {
+            // Checked only here: what the shortcut accepts has none of these
+            // problems, and a common command pays nothing for the check.
+            if let problem = UsageProblem(arguments: arguments, commands: commandNames) {
+                exitWithUsageError(problem.description)
+            }
             await parseAndRun(arguments)
             return
         }
@@ -69,9 +71,9 @@ extension TodoCommand {
     /// and none of them is `--`, `--version` or a request for a completion script
     /// or help dump, which belong to `todo` itself.
     static func movingLeadingOptions(_ arguments: [String]) -> [String] {
-        guard let first = arguments.first, first.hasPrefix("-"),
-              let index = arguments.firstIndex(where: { commandNames.contains($0) })
-        else { return arguments }
+        guard let first = arguments.first, first.hasPrefix("-") else { return arguments }
+        let names = commandNames
+        guard let index = arguments.firstIndex(where: { names.contains($0) }) else { return arguments }
         let options = arguments[..<index]
         let rootOnly = ["--", "--version", "--generate-completion-script", "--experimental-dump-help"]
         guard !options.contains(where: { option in rootOnly.contains { option == $0 || option.hasPrefix($0 + "=") } }) else {
