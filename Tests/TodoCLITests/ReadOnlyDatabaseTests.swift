@@ -43,6 +43,9 @@ struct ReadOnlyDatabaseTests {
         #expect(added.status == 1)
         #expect(added.stdout.isEmpty)
         #expect(added.stderr == "Error: the folder \(todo.directory.path) is read-only, so the database \(todo.databasePath) can be listed but not changed: make the folder writable, or copy the database elsewhere and use --database PATH\n")
+        let synced = try runReadOnly(["sync", "--server", "http://127.0.0.1:9"])
+        #expect(synced.status == 1)
+        #expect(synced.stderr.contains("the folder \(todo.directory.path) is read-only"), "\(synced.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: todo.databasePath)) == before)
         #expect(try todo.listJSON().count == 2)
     }

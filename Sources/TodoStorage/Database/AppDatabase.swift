@@ -84,6 +84,12 @@ public struct AppDatabase: Sendable {
     /// Whether this database was opened read-only, its folder or file not writable.
     public var isReadOnly: Bool { dbWriter.configuration.readonly }
 
+    /// Throws the error a write would, before work that writes beside the
+    /// database too (a sync's lock file) starts.
+    public func checkWritable() throws(StorageError) {
+        if isReadOnly { throw .readOnly(at: path) }
+    }
+
     /// An empty database in memory, for tests and previews.
     public static func inMemory() throws(StorageError) -> AppDatabase {
         do {
