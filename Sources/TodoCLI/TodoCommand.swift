@@ -13,6 +13,10 @@ public struct TodoCommand: AsyncParsableCommand {
             IDs are shown as the shortest unique prefix of each todo's UUID; any unique \
             prefix is accepted. With no subcommand, todo lists pending todos.
 
+            Text that starts with a dash goes after --: todo add -- -5 degrees.
+            Completions: todo --generate-completion-script bash (or zsh, fish); \
+            README.md says where to put them.
+
             Examples:
               todo add "buy milk"
               todo list --query mi

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import TodoCore
 
@@ -18,12 +19,20 @@ extension StorageError {
         case .SQLITE_BUSY, .SQLITE_LOCKED:
             self = .busy(path: path)
         case .SQLITE_READONLY:
-            self = .readOnly(path: path)
+            self = .readOnly(at: path)
         case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:
             self = .cannotOpen(path: path, reason: error.message ?? "permission denied")
         default:
             self = .sqlite(error.message ?? error.description)
         }
+    }
+
+    /// A write refused because the database at `path` cannot be written:
+    /// its folder is read-only, or else the file is.
+    static func readOnly(at path: String) -> StorageError {
+        let directory = (path as NSString).deletingLastPathComponent
+        let folder = directory.isEmpty ? "." : directory
+        return access(folder, W_OK) == 0 ? .readOnly(path: path) : .readOnlyFolder(path: path, folder: folder)
     }
 
     /// Runs `body`, translating any failure at this boundary: no GRDB error

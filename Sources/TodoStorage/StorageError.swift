@@ -6,6 +6,10 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     case newerVersion(path: String)
     case busy(path: String)
     case readOnly(path: String)
+    /// A write to a database in a folder this process cannot write.
+    case readOnlyFolder(path: String, folder: String)
+    /// A database from an older version, in a place this process cannot write.
+    case readOnlyTooOld(path: String)
     case sqlite(String)
 
     public var description: String {
@@ -22,6 +26,10 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
             "the database at \(path) stayed locked by another program for too long: try again when it finishes"
         case let .readOnly(path):
             "the database at \(path) is read-only: make it writable, or choose another with --database PATH"
+        case let .readOnlyFolder(path, folder):
+            "the folder \(folder) is read-only, so the database \(path) can be listed but not changed: make the folder writable, or copy the database elsewhere and use --database PATH"
+        case let .readOnlyTooOld(path):
+            "\(path) was written by an older version of todo and must be upgraded, but it is read-only here: make it and its folder writable once, or copy it elsewhere and use --database PATH"
         case let .sqlite(message):
             "database error: \(message)"
         }

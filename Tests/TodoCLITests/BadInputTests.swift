@@ -103,3 +103,48 @@ struct BadInputTests {
         try expectRefused(["import", todo.directory.appendingPathComponent("missing.json").path], saying: "cannot read")
     }
 }
+
+/// IDs named more than once, and prefixes that name several todos.
+@Suite("todo and the IDs it is given")
+struct IDArgumentTests {
+    let todo: TodoProcess
+
+    init() throws {
+        todo = try TodoProcess()
+    }
+
+    @Test func theSameTodoNamedTwiceIsOneTodo() throws {
+        _ = try todo.ok(["add", "milk"])
+        _ = try todo.ok(["add", "bread"])
+        let id = try #require(try todo.listJSON(["-q", "milk"]).first?["id"] as? String)
+        let short = String(id.prefix(4)), longer = String(id.prefix(8))
+        let done = try todo.ok(["done", short, longer, short])
+        #expect(done.split(separator: "\n").count == 1 && done.hasPrefix("Done "), "\(done)")
+        #expect(try todo.ok(["undone", short, short, "--json"]).split(separator: "\n").count == 3)
+        let removed = try todo.ok(["rm", short, short])
+        #expect(removed.split(separator: "\n").count == 1 && removed.hasPrefix("Deleted "), "\(removed)")
+        #expect(try todo.listJSON(["--all"]).count == 1)
+    }
+
+    @Test func anAmbiguousPrefixListsTheTodosItMatches() throws {
+        let items = (1...12).map { n in
+            #"{"id":"abcd\#(String(format: "%02d", n))00-0000-4000-8000-000000000000","text":"todo \#(n)","createdAt":"2026-01-01T00:00:00.000Z"}"#
+        }
+        _ = try todo.ok(["import", "-"], stdin: "[" + items.prefix(3).joined(separator: ",") + "]")
+        let three = try todo.run(["done", "abcd"])
+        #expect(three.status == 1)
+        #expect(three.stderr == """
+            Error: 'abcd' matches 3 todos: type more characters of the ID:
+              abcd01  todo 1
+              abcd02  todo 2
+              abcd03  todo 3
+
+            """)
+        _ = try todo.ok(["import", "-"], stdin: "[" + items.dropFirst(3).joined(separator: ",") + "]")
+        let twelve = try todo.run(["rm", "abcd"])
+        #expect(twelve.stderr.hasPrefix("Error: 'abcd' matches 12 todos"))
+        #expect(twelve.stderr.contains("  abcd10  todo 10\n  … and 2 more\n"), "\(twelve.stderr)")
+        #expect(!twelve.stderr.contains("todo 11"))
+        #expect(try todo.listJSON(["--all"]).count == 12)
+    }
+}

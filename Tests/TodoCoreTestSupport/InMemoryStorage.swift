@@ -47,7 +47,19 @@ public actor InMemoryStorage: TodoStorage {
         return try idPrefixes.map { prefix in
             let found = items.filter { $0.idString.hasPrefix(prefix) }
             guard let first = found.first else { throw TodoError.notFound(prefix) }
-            guard found.count == 1 else { throw TodoError.ambiguousID(prefix, matches: found.count) }
+            guard found.count == 1 else {
+                let ids = items.map(\.idString).sorted()
+                let candidates = found.sorted { $0.idString < $1.idString }.prefix(IDMatch.listed).map { item in
+                    let index = ids.firstIndex(of: item.idString)!
+                    let length = TodoID.uniquePrefixLength(
+                        of: item.idString,
+                        previous: index > 0 ? ids[index - 1] : nil,
+                        next: index + 1 < ids.count ? ids[index + 1] : nil
+                    )
+                    return IDMatch(shortID: String(item.idString.prefix(length)), text: item.text)
+                }
+                throw TodoError.ambiguousID(prefix, matches: found.count, candidates: candidates)
+            }
             return first
         }
     }

@@ -97,7 +97,11 @@ struct TodoLogicTests {
     @Test func anAmbiguousPrefixIsRefused() async throws {
         try await logic.addTodo(text: "one")
         try await logic.addTodo(text: "two")
-        await #expect(throws: TodoError.ambiguousID("0000", matches: 2)) {
+        let candidates = [
+            IDMatch(shortID: "00000000-0000-4000-8000-000000000001", text: "one"),
+            IDMatch(shortID: "00000000-0000-4000-8000-000000000002", text: "two"),
+        ]
+        await #expect(throws: TodoError.ambiguousID("0000", matches: 2, candidates: candidates)) {
             try await logic.deleteTodos(idPrefixes: ["0000"])
         }
         #expect(await storage.items.count == 2)

@@ -21,7 +21,11 @@ struct TodoRulesTests {
         #expect(throws: Never.self) { try TodoText.validated(String(long.dropFirst())) }
     }
 
-    @Test(arguments: ["two\nlines", "tab\tinside", "nul\u{0}", "para\u{2029}graph"])
+    @Test func tabsBecomeSpaces() throws {
+        #expect(try TodoText.validated("pasted\tfrom\t\ta sheet\t") == "pasted from  a sheet")
+    }
+
+    @Test(arguments: ["two\nlines", "nul\u{0}", "para\u{2029}graph", "bell\u{7}"])
     func controlCharactersAreRefused(text: String) {
         #expect(throws: TodoError.textHasControlCharacters) { try TodoText.validated(text) }
     }

@@ -86,7 +86,10 @@ struct AppDatabaseTests {
         try db.insertTodo(b)
         #expect(try db.resolveListed(idPrefixes: ["abcd1"]).map(\.item) == [b])
         #expect(try db.resolveListed(idPrefixes: [a.idString]).map(\.item) == [a])
-        #expect(throws: TodoError.ambiguousID("abcd", matches: 2)) { try db.resolveListed(idPrefixes: ["abcd"]) }
+        let candidates = [IDMatch(shortID: "abcd0", text: "a"), IDMatch(shortID: "abcd1", text: "b")]
+        #expect(throws: TodoError.ambiguousID("abcd", matches: 2, candidates: candidates)) {
+            try db.resolveListed(idPrefixes: ["abcd"])
+        }
         #expect(throws: TodoError.notFound("abce")) { try db.resolveListed(idPrefixes: ["abce"]) }
     }
 

@@ -171,4 +171,15 @@ struct SyncPlannerTests {
         #expect(SyncPlanner.plan(entries, now: Self.now) == SyncPlanner.plan(entries, now: Self.now))
         #expect(SyncPlanner.plan(entries, now: Self.now).localDeletions == 1)
     }
+
+    /// `todo sync --dry-run` prints each step's description: in the words the
+    /// real run prints, not the planner's own.
+    @Test func dryRunStepsReadAsTheRealRunReports() throws {
+        let conflict = Self.entry(base: Self.fields("a"), local: Self.fields("here"), remote: Self.fields("there"), localTime: 5, remoteTime: 10)
+        let conflictLine = try #require(Self.step(conflict)).description
+        #expect(conflictLine.hasSuffix(#"conflict on 3f2a1b2c text: here "here", server "there": remote kept"#), "\(conflictLine)")
+        let same = Self.entry(base: Self.fields("a"), local: Self.fields("b"), remote: Self.fields("b"))
+        let sameLine = try #require(Self.step(same)).description
+        #expect(sameLine == "3f2a1b2c is the same here and on the server: nothing to send or pull")
+    }
 }

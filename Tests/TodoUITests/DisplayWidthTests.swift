@@ -35,4 +35,14 @@ struct DisplayWidthTests {
         #expect("日本".fitted(toWidth: 6) == "日本  ")
         #expect("日本語".fitted(toWidth: 5).displayWidth == 5)
     }
+
+    @Test func wrappingBreaksAtSpacesByDisplayWidth() {
+        #expect("buy oat milk".wrapped(toWidth: 20) == ["buy oat milk"])
+        #expect("buy oat milk and bread".wrapped(toWidth: 12) == ["buy oat milk", "and bread"])
+        // Wide characters count two columns each.
+        #expect("日本語 の テキスト".wrapped(toWidth: 8) == ["日本語", "の", "テキスト"])
+        // A word wider than a line is broken between characters, never inside one.
+        #expect("abcdefghij xy".wrapped(toWidth: 4) == ["abcd", "efgh", "ij", "xy"])
+        #expect("日本語日本語".wrapped(toWidth: 5) == ["日本", "語日", "本語"])
+    }
 }

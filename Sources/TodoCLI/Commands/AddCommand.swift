@@ -8,11 +8,13 @@ struct AddCommand: AsyncParsableCommand {
         abstract: "Add a todo.",
         discussion: """
             Several words are joined with spaces. Text is trimmed, must not be empty, \
-            must fit on one line, and holds at most \(TodoText.maximumLength) characters.
+            must fit on one line, and holds at most \(TodoText.maximumLength) characters; \
+            a tab becomes a space. Text that starts with a dash goes after --.
 
             Examples:
               todo add "buy milk"
               todo add call the bank --json
+              todo add -- -5 degrees
             """
     )
 

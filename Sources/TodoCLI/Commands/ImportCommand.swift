@@ -88,6 +88,10 @@ struct ImportCommand: AsyncParsableCommand {
             if context.codingPath.isEmpty {
                 return "the JSON is malformed or truncated"
             }
+            if context.codingPath.last?.stringValue == "id" {
+                // Foundation's own words ("Attempted to decode UUID…") say nothing of the fix.
+                return "\(place(context.codingPath)) is not a UUID such as 3f2a1b2c-6f0e-4c1a-9d0b-2f1e3c4d5a6b"
+            }
             return "\(place(context.codingPath)): \(context.debugDescription)"
         @unknown default:
             return "\(error)"

@@ -1,18 +1,11 @@
 import ArgumentParser
+import Foundation
 import TodoCore
 import TodoStorage
 
 /// Which todos `list` shows.
-enum StatusFilter: String, EnumerableFlag {
+enum StatusFilter: String, Sendable {
     case pending, done, all
-
-    static func help(for value: StatusFilter) -> ArgumentHelp? {
-        switch value {
-        case .pending: "Show pending todos (the default)."
-        case .done: "Show done todos only."
-        case .all: "Show pending and done todos."
-        }
-    }
 
     var requestStatus: TodoRequest.Status {
         switch self {
@@ -49,12 +42,35 @@ struct ListCommand: AsyncParsableCommand {
     @Flag(help: "Search again for the query of the last --query.")
     var lastQuery = false
 
-    @Flag var status: StatusFilter = .pending
+    // Three flags rather than an `EnumerableFlag`: its help adds "(default:
+    // --pending)" and two of them fail with "had already been set".
+    @Flag(help: "Show pending todos (the default).")
+    var pending = false
 
-    @Option(help: "Show at most this many todos.")
+    @Flag(help: "Show done todos only.")
+    var done = false
+
+    @Flag(help: "Show pending and done todos.")
+    var all = false
+
+    // Unconditional, so that `--limit -1` is read as a number and refused as one.
+    @Option(parsing: .unconditional, help: "Show at most this many todos.")
     var limit: Int?
 
+    /// Words after `list`: a search typed without `--query`, refused with a hint.
+    @Argument(help: .hidden)
+    var words: [String] = []
+
+    var status: StatusFilter { all ? .all : done ? .done : .pending }
+
     func validate() throws {
+        if !words.isEmpty {
+            let text = words.joined(separator: " ")
+            throw ValidationError("todo list takes no text: to list the todos containing it, use todo list --query \(ShellWord.quoted(text))")
+        }
+        if [pending, done, all].filter({ $0 }).count > 1 {
+            throw ValidationError("--pending, --done and --all each choose what to list: give one of them")
+        }
         if let limit, limit < 1 {
             throw ValidationError("--limit must be at least 1, got \(limit)")
         }
@@ -79,9 +95,11 @@ struct ListCommand: AsyncParsableCommand {
     ) async throws {
         let logic = db.logic
         if let query {
-            try await logic.setQuery(query)
+            // Remembered for --last-query, unless the database cannot be written.
+            try await logic.setQuery(query, remember: !db.isReadOnly)
         } else if lastQuery {
             try await logic.recoverLastQuery()
+            guard !logic.state.query.isEmpty else { throw ListError.noSavedQuery }
         }
         let request = TodoRequest(status: status.requestStatus, query: logic.state.query, limit: limit)
         let out = OutputBuffer()
@@ -89,9 +107,54 @@ struct ListCommand: AsyncParsableCommand {
             try TodoJSON.writeArray(to: out) { emit in
                 try db.forEachTodo(request) { emit($0.item); return true }
             }
+        } else if Terminal.isTerminal() {
+            // For a person: a first pass finds the widest ID shown (and whether
+            // anything is), so the columns fit the list, not the whole database.
+            var widest = 0
+            var count = 0
+            try db.forEachRawTodo(request) { row in
+                widest = max(widest, min(row.idPrefixLength, row.id.count))
+                count += 1
+            }
+            guard count > 0 else {
+                out.write(emptyListMessage(status: status, query: request.query) + "\n")
+                return
+            }
+            let formatter = TodoFormatter(usesColor: Terminal.usesColor(), idWidth: widest, columns: Terminal.columns())
+            try db.forEachRawTodo(request) { formatter.write($0, to: out) }
         } else {
+            // Piped: one pass, streamed, the ID column as wide as the widest in the database.
             let formatter = TodoFormatter(usesColor: Terminal.usesColor(), idWidth: try db.widestShortID())
             try db.forEachRawTodo(request) { formatter.write($0, to: out) }
+        }
+    }
+
+    /// What a terminal shows instead of an empty list: that it is empty, and what to do.
+    static func emptyListMessage(status: StatusFilter, query: String) -> String {
+        if query.isEmpty {
+            return switch status {
+            case .pending: #"No pending todos. Add one with: todo add "…""#
+            case .done: "No done todos."
+            case .all: #"No todos. Add one with: todo add "…""#
+            }
+        }
+        return switch status {
+        case .pending: #"No pending todo contains "\#(query)" (--all searches the done ones too)."#
+        case .done: #"No done todo contains "\#(query)" (--all searches the pending ones too)."#
+        case .all: #"No todo contains "\#(query)"."#
+        }
+    }
+}
+
+/// Why `list` could not list.
+enum ListError: Error, Equatable, CustomStringConvertible {
+    /// `--last-query`, with no `--query` ever given.
+    case noSavedQuery
+
+    var description: String {
+        switch self {
+        case .noSavedQuery:
+            "there is no last query yet: search once with todo list --query TEXT, then --last-query repeats it"
         }
     }
 }

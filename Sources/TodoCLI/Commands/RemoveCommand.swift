@@ -25,7 +25,7 @@ struct RemoveCommand: AsyncParsableCommand {
     mutating func run() async throws {
         let (logic, db) = try database.logic()
         // Resolve first, so the short IDs printed are the ones the user saw.
-        let listed = try db.resolveListed(idPrefixes: ids.map { try TodoID.normalizedPrefix($0) })
+        let listed = TodoID.distinct(try db.resolveListed(idPrefixes: ids.map { try TodoID.normalizedPrefix($0) }), by: \.item.id)
         try await logic.deleteTodos(idPrefixes: listed.map(\.item.idString))
         let out = OutputBuffer()
         if output.json {

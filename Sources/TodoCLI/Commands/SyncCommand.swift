@@ -105,8 +105,12 @@ struct SyncCommand: AsyncParsableCommand {
     mutating func run() async throws {
         let path = database.resolvedPath
         let db = try database.open()
-        let lock = try SyncLock.acquire(path: path + ".sync-lock")
-        defer { lock.release() }
+        // A database that cannot be written cannot be synced; a dry run only reads.
+        if !dryRun {
+            try db.checkWritable()
+        }
+        let lock = db.isReadOnly ? nil : try SyncLock.acquire(path: path + ".sync-lock")
+        defer { lock?.release() }
         let environment = ProcessInfo.processInfo.environment
         var settings = try await SyncSettings.load(from: db)
         guard let url = server ?? environment["TODO_SERVER"] ?? settings.server else {

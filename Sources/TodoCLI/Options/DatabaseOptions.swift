@@ -13,6 +13,13 @@ struct DatabaseOptions: ParsableArguments {
     )
     var path: String?
 
+    func validate() throws {
+        // An empty path would quietly mean the default database.
+        if path?.isEmpty == true {
+            throw ValidationError("--database is empty: give the database file's path, or leave --database out for the default")
+        }
+    }
+
     /// The database file this command uses.
     var resolvedPath: String { DatabaseLocation.resolve(explicit: path) }
 

@@ -52,9 +52,25 @@ final class OutputBuffer {
     }
 }
 
-/// Whether to colour output: only on a terminal, never with `NO_COLOR` set,
-/// never for `TERM=dumb`.
+/// What standard output is: whether to colour it (only on a terminal, never
+/// with `NO_COLOR` set, never for `TERM=dumb`), and how wide it is.
 enum Terminal {
+    /// Whether `fileDescriptor` is a terminal: a person reads it, not a script.
+    static func isTerminal(_ fileDescriptor: Int32 = STDOUT_FILENO) -> Bool {
+        isatty(fileDescriptor) == 1
+    }
+
+    /// The terminal's width in columns: `$COLUMNS` when set (as shells and
+    /// `ls` honour it), else what the terminal reports; nil if neither says.
+    static func columns(_ fileDescriptor: Int32 = STDOUT_FILENO) -> Int? {
+        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap({ Int($0) }), columns > 0 {
+            return columns
+        }
+        var size = winsize()
+        guard ioctl(fileDescriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
+
     static func usesColor(fileDescriptor: Int32 = STDOUT_FILENO) -> Bool {
         let environment = ProcessInfo.processInfo.environment
         if let noColor = environment["NO_COLOR"], !noColor.isEmpty {

@@ -1,5 +1,6 @@
 import TodoCore
 import TodoStorage
+import TodoTerminal
 
 /// Formats todos for people: one aligned line per todo.
 ///
@@ -9,6 +10,12 @@ struct TodoFormatter {
     var usesColor: Bool
     /// Width of the ID column: the widest short ID among the todos shown.
     var idWidth: Int
+    /// On a terminal, its width: longer text wraps under the text column.
+    /// Nil when piped: one line per todo, however long.
+    var columns: Int? = nil
+
+    /// The narrowest text column worth wrapping into; narrower, lines run on.
+    private static let narrowestTextColumn = 10
 
     private static let yellow = "\u{1B}[33m"
     private static let green = "\u{1B}[32m"
@@ -28,9 +35,27 @@ struct TodoFormatter {
         if usesColor { out.write(Self.reset) }
         out.write(UInt8(ascii: " "), count: max(0, idWidth - shown) + 2)
         if usesColor && row.isDone { out.write(Self.dim) }
-        out.write(row.text)
+        writeText(row.text, to: out)
         if usesColor && row.isDone { out.write(Self.reset) }
         out.write(UInt8(ascii: "\n"))
+    }
+
+    /// The text, wrapped under its column when it is wider than the terminal.
+    private func writeText(_ text: UnsafeBufferPointer<UInt8>, to out: OutputBuffer) {
+        let indent = 4 + idWidth + 2
+        // Text takes at most one column a byte: short text needs no measuring.
+        guard let columns, columns - indent >= Self.narrowestTextColumn, text.count > columns - indent else {
+            out.write(text)
+            return
+        }
+        let lines = String(decoding: text, as: UTF8.self).wrapped(toWidth: columns - indent)
+        for (index, line) in lines.enumerated() {
+            if index > 0 {
+                out.write("\n")
+                out.write(UInt8(ascii: " "), count: indent)
+            }
+            out.write(line)
+        }
     }
 
     /// A status line after a change, e.g. `Done  3f2a  buy milk`.

@@ -57,7 +57,8 @@ enum QuickInvocation: Equatable, Sendable {
                 options.json = true
             case "--database", "--query", "-q":
                 guard argument == "--database" || isList else { return nil }
-                guard index < arguments.endIndex, !arguments[index].hasPrefix("-") else { return nil }
+                // An empty path is refused by ArgumentParser's side (`DatabaseOptions.validate`).
+                guard index < arguments.endIndex, !arguments[index].hasPrefix("-"), !arguments[index].isEmpty else { return nil }
                 if argument == "--database" {
                     options.databasePath = arguments[index]
                 } else {
@@ -103,58 +104,6 @@ enum QuickInvocation: Equatable, Sendable {
             try await markDone(done, ids: ids, db: db, json: options.json)
         case .list(let query, let status, let options):
             try await ListCommand.list(db: db, json: options.json, query: query, status: status)
-        }
-    }
-}
-
-extension TodoCommand {
-    /// Runs `todo` with `arguments` (without the program name): the invocations
-    /// `QuickInvocation` reads run directly, everything else through ArgumentParser.
-    @MainActor
-    public static func run(arguments: [String]) async {
-        let arguments = movingLeadingDatabaseOption(arguments)
-        guard let quick = QuickInvocation(arguments: arguments) else {
-            await main(arguments)
-            return
-        }
-        do {
-            let db = try AppDatabase.open(path: DatabaseLocation.resolve(explicit: quick.options.databasePath))
-            try await quick.run(on: db)
-            try db.close()
-            // Exit while `db` is still referenced: the command's work is done and
-            // the file closed, and tearing GRDB's objects down (removing
-            // notification observers, disposing a dispatch queue, which starts a
-            // thread) costs a small command a tenth of its time.
-            Foundation.exit(0)
-        } catch {
-            exit(withError: error)
-        }
-    }
-
-    /// `todo --database PATH list …` as `todo list --database PATH …`.
-    ///
-    /// Every subcommand takes `--database`, but with a default subcommand
-    /// ArgumentParser reads options only after the subcommand's name, so the
-    /// natural order would fail with "Unexpected argument 'list'".
-    static func movingLeadingDatabaseOption(_ arguments: [String]) -> [String] {
-        let optionCount: Int
-        if arguments.first == "--database", arguments.count >= 2 {
-            optionCount = 2
-        } else if let first = arguments.first, first.hasPrefix("--database=") {
-            optionCount = 1
-        } else {
-            return arguments
-        }
-        guard arguments.count > optionCount, subcommandNames.contains(arguments[optionCount]) else {
-            return arguments
-        }
-        return [arguments[optionCount]] + arguments[..<optionCount] + arguments[(optionCount + 1)...]
-    }
-
-    /// Every subcommand's name and aliases.
-    static var subcommandNames: [String] {
-        configuration.subcommands.flatMap { command in
-            [command.configuration.commandName].compactMap { $0 } + command.configuration.aliases
         }
     }
 }

@@ -76,7 +76,7 @@ extension TodoLogic {
     @discardableResult
     public func setDone(_ done: Bool, idPrefixes: [String]) async throws(TodoError) -> [TodoItem] {
         let (_, changed) = try await run { [environment, storage] in
-            let items = try await storage.resolve(idPrefixes: try Self.normalized(idPrefixes))
+            let items = try await Self.resolveDistinct(idPrefixes, in: storage)
             let now = environment.now()
             let changed = items.map { $0.marking(done: done, at: now) }
             try await storage.update(changed)
@@ -106,7 +106,7 @@ extension TodoLogic {
     @discardableResult
     public func deleteTodos(idPrefixes: [String]) async throws(TodoError) -> [TodoItem] {
         try await run { [storage] in
-            let items = try await storage.resolve(idPrefixes: try Self.normalized(idPrefixes))
+            let items = try await Self.resolveDistinct(idPrefixes, in: storage)
             try await storage.delete(ids: items.map(\.id))
             return items
         } then: { deleted in
@@ -117,8 +117,17 @@ extension TodoLogic {
     /// The todos the prefixes name, without changing anything.
     public func findTodos(idPrefixes: [String]) async throws(TodoError) -> [TodoItem] {
         try await run { [storage] in
-            try await storage.resolve(idPrefixes: try Self.normalized(idPrefixes))
+            try await Self.resolveDistinct(idPrefixes, in: storage)
         } then: { _ in }
+    }
+
+    /// The todos the prefixes name, each once: `done 6a23 6a23` (or `6a23 6a23f8`)
+    /// names one todo.
+    nonisolated(nonsending) static func resolveDistinct(
+        _ idPrefixes: [String], in storage: any TodoStorage
+    ) async throws -> [TodoItem] {
+        let items = try await storage.resolve(idPrefixes: try normalized(idPrefixes))
+        return TodoID.distinct(items, by: \.id)
     }
 }
 

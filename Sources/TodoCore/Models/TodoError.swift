@@ -5,7 +5,9 @@ public enum TodoError: Error, Sendable, Equatable, CustomStringConvertible {
     case textHasControlCharacters
     case invalidID(String)
     case notFound(String)
-    case ambiguousID(String, matches: Int)
+    /// A prefix several todos share: how many, and the first of them by ID
+    /// (at most `IDMatch.listed`), for the user to pick from.
+    case ambiguousID(String, matches: Int, candidates: [IDMatch])
     /// Undo was asked for, with no change left to take back.
     case nothingToUndo
     /// A storage or service failure, already worded for the user.
@@ -25,8 +27,9 @@ public enum TodoError: Error, Sendable, Equatable, CustomStringConvertible {
             "'\(id)' is not a todo ID: IDs are hexadecimal, as shown by todo list"
         case let .notFound(id):
             "no todo has an ID starting with '\(id)': run todo list --all to see IDs"
-        case let .ambiguousID(id, matches):
+        case let .ambiguousID(id, matches, candidates):
             "'\(id)' matches \(matches) todos: type more characters of the ID"
+                + IDMatch.listing(candidates, of: matches)
         case .nothingToUndo:
             "nothing to undo: adds, edits, done marks and deletes made in this session can be undone"
         case let .failed(message), let .unavailable(message):

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Helpers for the short, git-like IDs the command line shows and accepts.
 public enum TodoID {
     /// Never show fewer characters than this, even when fewer would be unique.
@@ -33,5 +35,11 @@ public enum TodoID {
             count += 1
         }
         return count
+    }
+
+    /// `items` in order, each todo kept once (the first time its ID comes).
+    public static func distinct<T>(_ items: [T], by id: (T) -> UUID) -> [T] {
+        var seen = Set<UUID>()
+        return items.filter { seen.insert(id($0)).inserted }
     }
 }

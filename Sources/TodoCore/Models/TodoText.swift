@@ -3,14 +3,16 @@ public enum TodoText {
     /// The longest text a todo may hold, in characters.
     public static let maximumLength = 10_000
 
-    /// The text trimmed of surrounding white space, or the reason it cannot be a todo.
+    /// The text trimmed of surrounding white space, tabs turned into spaces,
+    /// or the reason it cannot be a todo.
     public static func validated(_ raw: String) throws(TodoError) -> String {
         isPlainLine(raw) ? raw : try validatedByUnicodeRules(raw)
     }
 
     /// `validated` for any text, looking up each scalar's Unicode properties.
     static func validatedByUnicodeRules(_ raw: String) throws(TodoError) -> String {
-        let text = raw.trimmingWhitespace
+        // A tab pasted into a todo is a space to the reader, not a control character.
+        let text = raw.replacingTabsWithSpaces.trimmingWhitespace
         if text.isEmpty {
             throw .emptyText
         }
@@ -50,6 +52,13 @@ public enum TodoText {
 }
 
 extension String {
+    var replacingTabsWithSpaces: String {
+        guard unicodeScalars.contains("\t") else { return self }
+        var scalars = String.UnicodeScalarView()
+        scalars.append(contentsOf: unicodeScalars.lazy.map { $0 == "\t" ? " " : $0 })
+        return String(scalars)
+    }
+
     var trimmingWhitespace: String {
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),

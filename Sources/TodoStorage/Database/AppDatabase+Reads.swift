@@ -145,19 +145,25 @@ extension AppDatabase {
     static func resolve(_ db: Database, idPrefix prefix: String) throws -> ListedTodo {
         // IDs hold only 0-9, a-f and '-', all below '~': [prefix, prefix~) is every ID with that prefix.
         let statement = try db.cachedStatement(
-            sql: "SELECT \(TodoItem.selection) FROM todo WHERE id >= ? AND id < ? ORDER BY id LIMIT 2"
+            sql: "SELECT \(TodoItem.selection) FROM todo WHERE id >= ? AND id < ? ORDER BY id LIMIT ?"
         )
-        let rows = try Row.fetchAll(statement, arguments: [prefix, prefix + "~"])
+        let rows = try Row.fetchAll(statement, arguments: [prefix, prefix + "~", IDMatch.listed + 1])
         guard let row = rows.first, let item = TodoItem(row: row) else {
             throw TodoError.notFound(prefix)
         }
         if rows.count > 1 {
-            let count = try Int.fetchOne(
+            let count = rows.count <= IDMatch.listed ? rows.count : try Int.fetchOne(
                 db,
                 sql: "SELECT count(*) FROM todo WHERE id >= ? AND id < ?",
                 arguments: [prefix, prefix + "~"]
-            ) ?? 2
-            throw TodoError.ambiguousID(prefix, matches: count)
+            ) ?? rows.count
+            let candidates = rows.prefix(IDMatch.listed).compactMap { row in
+                TodoItem(row: row).map { ListedTodo(item: $0, idPrefixLength: row[6]) }
+            }
+            throw TodoError.ambiguousID(
+                prefix, matches: count,
+                candidates: candidates.map { IDMatch(shortID: $0.shortID, text: $0.item.text) }
+            )
         }
         return ListedTodo(item: item, idPrefixLength: row[6])
     }

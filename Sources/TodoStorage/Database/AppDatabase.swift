@@ -32,6 +32,9 @@ public struct AppDatabase: Sendable {
                 throw .cannotCreateDirectory(path: directory, reason: Self.reason(error))
             }
         }
+        if FileManager.default.fileExists(atPath: path) && !isWritable(path) {
+            return try openReadOnly(path: path)
+        }
         let queue: DatabaseQueue
         do {
             queue = try DatabaseQueue(path: path, configuration: makeConfiguration())
@@ -39,6 +42,52 @@ public struct AppDatabase: Sendable {
             throw StorageError(error, path: path)
         }
         return try AppDatabase(queue, path: path)
+    }
+
+    /// Opens a database that cannot be written here (a read-only folder or
+    /// file): it can be read, and every write fails with `.readOnlyFolder`
+    /// or `.readOnly`.
+    ///
+    /// In WAL mode SQLite reads through a shared-memory file beside the
+    /// database; in a read-only folder it cannot create one, so the file is
+    /// then opened as immutable (no locks, no log: nothing can write it anyway).
+    private static func openReadOnly(path: String) throws(StorageError) -> AppDatabase {
+        var config = makeConfiguration()
+        config.readonly = true
+        func open(_ filename: String) throws(StorageError) -> AppDatabase {
+            let queue: DatabaseQueue
+            do {
+                queue = try DatabaseQueue(path: filename, configuration: config)
+            } catch {
+                throw StorageError(error, path: path)
+            }
+            return try AppDatabase(queue, path: path)
+        }
+        do {
+            return try open(path)
+        } catch .newerVersion(let path) {
+            throw .newerVersion(path: path)
+        } catch {
+            // Percent-encode what a URI would read as a query, a fragment or an escape.
+            let encoded = path.replacingOccurrences(of: "%", with: "%25")
+                .replacingOccurrences(of: "?", with: "%3f").replacingOccurrences(of: "#", with: "%23")
+            return try open("file:\(encoded)?immutable=1")
+        }
+    }
+
+    /// Whether this process may write the file at `path` and create files beside it.
+    static func isWritable(_ path: String) -> Bool {
+        let directory = (path as NSString).deletingLastPathComponent
+        return access(directory.isEmpty ? "." : directory, W_OK) == 0 && access(path, W_OK) == 0
+    }
+
+    /// Whether this database was opened read-only, its folder or file not writable.
+    public var isReadOnly: Bool { dbWriter.configuration.readonly }
+
+    /// Throws the error a write would, before work that writes beside the
+    /// database too (a sync's lock file) starts.
+    public func checkWritable() throws(StorageError) {
+        if isReadOnly { throw .readOnly(at: path) }
     }
 
     /// An empty database in memory, for tests and previews.
@@ -107,6 +156,11 @@ extension AppDatabase {
             throw StorageError.newerVersion(path: path)
         }
         let isCurrent = known.allSatisfy(applied.contains)
+        if writer.configuration.readonly {
+            // Reading needs the current schema; bringing it there is a write.
+            guard isCurrent else { throw StorageError.readOnlyTooOld(path: path) }
+            return
+        }
         if path != ":memory:" && journalMode != "wal" {
             try writer.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA journal_mode = WAL")

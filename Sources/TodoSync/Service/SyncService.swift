@@ -146,8 +146,9 @@ extension SyncStep: CustomStringConvertible {
         case .keep: break
         }
         for conflict in conflicts {
-            parts.append("conflict on \(id) \(conflict.field): here \"\(conflict.localValue)\", server \"\(conflict.remoteValue)\", \(conflict.winner.rawValue) wins")
+            // Worded as the real run prints a conflict (`SyncConflict.line`).
+            parts.append("conflict on \(id) \(conflict.field): here \"\(conflict.localValue)\", server \"\(conflict.remoteValue)\": \(conflict.winner.rawValue) kept")
         }
-        return parts.isEmpty ? "record \(id) as synced" : parts.joined(separator: "; ")
+        return parts.isEmpty ? "\(id) is the same here and on the server: nothing to send or pull" : parts.joined(separator: "; ")
     }
 }

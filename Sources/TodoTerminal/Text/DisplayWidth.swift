@@ -42,6 +42,45 @@ extension String {
         return result + "…"
     }
 
+    /// The text in lines of at most `width` columns, broken at spaces where it
+    /// can be and between characters where a word alone is too wide; the
+    /// spaces a line is broken at are dropped.
+    public func wrapped(toWidth width: Int) -> [String] {
+        guard width > 0, displayWidth > width else { return [self] }
+        var lines: [String] = []
+        var line = ""
+        var used = 0
+        for part in split(separator: " ", omittingEmptySubsequences: false) {
+            var word = part
+            let wordWidth = word.displayWidth
+            if used > 0 && used + 1 + wordWidth <= width {
+                line += " " + word
+                used += 1 + wordWidth
+                continue
+            }
+            if used > 0 {
+                lines.append(line)
+                line = ""
+                used = 0
+            }
+            // A word wider than a line fills whole lines, character by character.
+            while word.displayWidth > width {
+                var piece = ""
+                var pieceWidth = 0
+                while let character = word.first, pieceWidth + character.displayWidth <= width || piece.isEmpty {
+                    piece.append(character)
+                    pieceWidth += character.displayWidth
+                    word = word.dropFirst()
+                }
+                lines.append(piece)
+            }
+            line = String(word)
+            used = word.displayWidth
+        }
+        lines.append(line)
+        return lines
+    }
+
     /// The text cut or padded with spaces to exactly `width` columns.
     public func fitted(toWidth width: Int) -> String {
         let cut = truncated(toWidth: width)
