@@ -1,0 +1,39 @@
+/// Accounts, their tokens and the count of failed authentications, kept in
+/// the server's database so that every server on it shares them.
+public protocol AccountStore: Sendable {
+    // MARK: - Serving
+
+    /// True when named accounts exist: the server then requires a token of one.
+    func hasAccounts() async throws -> Bool
+    /// The account of a token, or nil when it is unknown, revoked or expired
+    /// (the caller answers them all alike). Notes the token's use, at most
+    /// once a minute.
+    func account(forToken token: [UInt8]) async throws -> AccountID?
+    /// Seconds before `address` may try again after too many failed
+    /// authentications, or nil when it may try now.
+    func retryAfter(address: String) async throws -> Int?
+    /// Counts a failed authentication from `address`.
+    func recordFailedAuthentication(address: String) async throws
+
+    // MARK: - Managing
+
+    /// Creates an account and its first token; returns the token, which is not kept.
+    func addAccount(name: String, tokenLabel: String, expiresInDays: Int?) async throws -> String
+    /// Issues another token to an account; returns it.
+    func issueToken(account name: String, label: String, expiresInDays: Int?) async throws -> String
+    /// Every account with its tokens' labels and dates, by name.
+    func accounts() async throws -> [AccountSummary]
+    /// Revokes one token of an account, or all of them when `label` is nil;
+    /// returns how many.
+    func revokeTokens(account name: String, label: String?) async throws -> Int
+    /// Removes an account with its todos and tokens.
+    func removeAccount(name: String) async throws
+}
+
+/// How failed authentications are throttled: more than `maxFailures` from
+/// one address within a window of `windowMilliseconds` (fixed, from the first
+/// failure) and every request from it gets 429 until the window ends.
+public enum AuthThrottle {
+    public static let maxFailures = 10
+    public static let windowMilliseconds: Int64 = 60_000
+}

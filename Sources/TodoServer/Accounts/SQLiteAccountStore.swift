@@ -1,0 +1,211 @@
+import Foundation
+import GRDB
+
+/// Accounts, tokens and failed authentications in the server's SQLite database.
+public struct SQLiteAccountStore: AccountStore {
+    let dbWriter: any DatabaseWriter
+    let now: @Sendable () -> Date
+
+    /// Wraps a migrated database (see `ServerDatabase`).
+    public init(_ dbWriter: any DatabaseWriter, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.dbWriter = dbWriter
+        self.now = now
+    }
+
+    /// Opens (creating if needed) the database at `path`.
+    public static func open(path: String) throws -> SQLiteAccountStore {
+        SQLiteAccountStore(try ServerDatabase.open(path: path))
+    }
+
+    private var nowMilliseconds: Int64 { Int64((now().timeIntervalSince1970 * 1000).rounded(.down)) }
+}
+
+// MARK: - Serving
+
+extension SQLiteAccountStore {
+    public func hasAccounts() async throws -> Bool {
+        try await read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM account WHERE id <> 0)") ?? false }
+    }
+
+    public func account(forToken token: [UInt8]) async throws -> AccountID? {
+        let hash = AccessToken.hash(token)
+        let now = nowMilliseconds
+        let found = try await read { db -> (id: Int64, account: Int64, expiresAt: Int64?, lastUsedAt: Int64?)? in
+            let statement = try db.cachedStatement(sql: "SELECT id, account, expiresAt, lastUsedAt FROM accessToken WHERE hash = ?")
+            return try Row.fetchOne(statement, arguments: [hash]).map { ($0["id"], $0["account"], $0["expiresAt"], $0["lastUsedAt"]) }
+        }
+        guard let found else { return nil }
+        if let expiresAt = found.expiresAt, expiresAt <= now {
+            return nil
+        }
+        // "Last used" is a day-to-day fact, not a log: written at most once a
+        // minute, so a busy token costs no write per request.
+        if found.lastUsedAt.map({ $0 <= now - 60_000 }) ?? true {
+            try await write { db in
+                try db.execute(sql: "UPDATE accessToken SET lastUsedAt = ? WHERE id = ?", arguments: [now, found.id])
+            }
+        }
+        return AccountID(found.account)
+    }
+
+    public func retryAfter(address: String) async throws -> Int? {
+        let now = nowMilliseconds
+        let found = try await read { db -> (windowStart: Int64, failures: Int)? in
+            let statement = try db.cachedStatement(sql: "SELECT windowStart, failures FROM authFailure WHERE address = ?")
+            return try Row.fetchOne(statement, arguments: [address]).map { ($0["windowStart"], $0["failures"]) }
+        }
+        guard let found, found.failures > AuthThrottle.maxFailures else { return nil }
+        let windowEnd = found.windowStart + AuthThrottle.windowMilliseconds
+        guard windowEnd > now else { return nil }
+        return Int((windowEnd - now + 999) / 1000)
+    }
+
+    public func recordFailedAuthentication(address: String) async throws {
+        let now = nowMilliseconds
+        let windowStart = now - AuthThrottle.windowMilliseconds
+        try await write { db in
+            // One statement, so two servers counting at once both count.
+            try db.execute(
+                sql: """
+                    INSERT INTO authFailure (address, windowStart, failures) VALUES (:address, :now, 1)
+                    ON CONFLICT (address) DO UPDATE SET
+                        failures = CASE WHEN windowStart <= :windowStart THEN 1 ELSE failures + 1 END,
+                        windowStart = CASE WHEN windowStart <= :windowStart THEN :now ELSE windowStart END
+                    """,
+                arguments: ["address": address, "now": now, "windowStart": windowStart]
+            )
+            try db.execute(sql: "DELETE FROM authFailure WHERE windowStart <= ?", arguments: [windowStart])
+        }
+    }
+}
+
+// MARK: - Managing
+
+extension SQLiteAccountStore {
+    public func addAccount(name: String, tokenLabel: String, expiresInDays: Int?) async throws -> String {
+        try Self.check(name: name)
+        try Self.check(label: tokenLabel)
+        try Self.check(expiresInDays)
+        let now = nowMilliseconds
+        let token = AccessToken.make()
+        try await write { db in
+            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM account WHERE name = ?)", arguments: [name]) == false else {
+                throw AccountError.nameTaken(name)
+            }
+            try db.execute(sql: "INSERT INTO account (name, createdAt) VALUES (?, ?)", arguments: [name, now])
+            try Self.insertToken(db, token, account: db.lastInsertedRowID, label: tokenLabel, now: now, expiresInDays: expiresInDays)
+        }
+        return token
+    }
+
+    public func issueToken(account name: String, label: String, expiresInDays: Int?) async throws -> String {
+        try Self.check(label: label)
+        try Self.check(expiresInDays)
+        let now = nowMilliseconds
+        let token = AccessToken.make()
+        try await write { db in
+            let account = try Self.accountID(db, name: name)
+            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM accessToken WHERE account = ? AND label = ?)", arguments: [account, label]) == false
+            else {
+                throw AccountError.labelTaken(account: name, label: label)
+            }
+            try Self.insertToken(db, token, account: account, label: label, now: now, expiresInDays: expiresInDays)
+        }
+        return token
+    }
+
+    public func accounts() async throws -> [AccountSummary] {
+        try await read { db in
+            let accounts = try Row.fetchAll(db, sql: "SELECT id, name, createdAt FROM account WHERE id <> 0 ORDER BY name")
+            let tokens = Dictionary(
+                grouping: try Row.fetchAll(
+                    db,
+                    sql: "SELECT account, label, createdAt, expiresAt, lastUsedAt FROM accessToken ORDER BY createdAt, label"
+                ),
+                by: { $0["account"] as Int64 }
+            )
+            return accounts.map { account in
+                AccountSummary(
+                    name: account["name"],
+                    createdAt: Self.date(account["createdAt"]),
+                    tokens: (tokens[account["id"]] ?? []).map { token in
+                        AccountSummary.Token(
+                            label: token["label"],
+                            createdAt: Self.date(token["createdAt"]),
+                            expiresAt: (token["expiresAt"] as Int64?).map(Self.date),
+                            lastUsedAt: (token["lastUsedAt"] as Int64?).map(Self.date)
+                        )
+                    }
+                )
+            }
+        }
+    }
+
+    public func revokeTokens(account name: String, label: String?) async throws -> Int {
+        try await write { db in
+            let account = try Self.accountID(db, name: name)
+            if let label {
+                try db.execute(sql: "DELETE FROM accessToken WHERE account = ? AND label = ?", arguments: [account, label])
+                guard db.changesCount == 1 else { throw AccountError.noSuchToken(account: name, label: label) }
+                return 1
+            }
+            try db.execute(sql: "DELETE FROM accessToken WHERE account = ?", arguments: [account])
+            return db.changesCount
+        }
+    }
+
+    public func removeAccount(name: String) async throws {
+        try await write { db in
+            let account = try Self.accountID(db, name: name)
+            // Its todos and tokens go with it (ON DELETE CASCADE).
+            try db.execute(sql: "DELETE FROM account WHERE id = ?", arguments: [account])
+        }
+    }
+}
+
+// MARK: - Helpers
+
+extension SQLiteAccountStore {
+    private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await SQLiteTodoRepository.mapErrors { try await dbWriter.read(body) }
+    }
+
+    private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await SQLiteTodoRepository.mapErrors { try await dbWriter.write(body) }
+    }
+
+    private static func accountID(_ db: Database, name: String) throws -> Int64 {
+        guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM account WHERE name = ?", arguments: [name]) else {
+            throw AccountError.noSuchAccount(name)
+        }
+        return id
+    }
+
+    private static func insertToken(_ db: Database, _ token: String, account: Int64, label: String, now: Int64, expiresInDays: Int?) throws {
+        try db.execute(
+            sql: "INSERT INTO accessToken (account, label, hash, createdAt, expiresAt) VALUES (?, ?, ?, ?, ?)",
+            arguments: [account, label, AccessToken.hash(token.utf8), now, expiresInDays.map { now + Int64($0) * 86_400_000 }]
+        )
+    }
+
+    static func check(name: String) throws(AccountError) {
+        let allowed = name.unicodeScalars.allSatisfy {
+            $0.isASCII && (CharacterSet.alphanumerics.contains($0) || ".-_@".unicodeScalars.contains($0))
+        }
+        guard (1...64).contains(name.count), allowed else { throw .invalidName(name) }
+    }
+
+    static func check(label: String) throws(AccountError) {
+        guard (1...64).contains(label.count), !label.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) else {
+            throw .invalidLabel(label)
+        }
+    }
+
+    static func check(_ expiresInDays: Int?) throws(AccountError) {
+        if let days = expiresInDays, !(1...36_500).contains(days) { throw .invalidExpiry(days) }
+    }
+
+    private static func date(_ milliseconds: Int64) -> Date {
+        Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+}

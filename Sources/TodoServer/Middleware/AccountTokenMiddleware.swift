@@ -1,0 +1,43 @@
+import Hummingbird
+
+/// Lets a request through only with a valid token of an account, and sets
+/// the context's account to it. Unknown, revoked and expired tokens get the
+/// same 401; an address with too many failures gets 429 at once.
+struct AccountTokenMiddleware: RouterMiddleware {
+    typealias Context = TodoRequestContext
+    let accounts: any AccountStore
+    let trustedProxies: Set<String>
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let address = ClientAddress.of(request, context, trustedProxies: trustedProxies)
+        try await FailedAuthentications.refuseIfThrottled(address, accounts)
+        if let token = BearerTokenMiddleware.bearerToken(request.headers[.authorization] ?? ""),
+            let account = try await accounts.account(forToken: token)
+        {
+            var context = context
+            context.account = account
+            return try await next(request, context)
+        }
+        try await accounts.recordFailedAuthentication(address: address)
+        throw ServerError(
+            .unauthorized,
+            "This server needs an account's token: send the header Authorization: Bearer TOKEN "
+                + "(the server's operator issues tokens with `todo-server user token NAME`).",
+            headers: [.wwwAuthenticate: "Bearer"]
+        )
+    }
+}
+
+/// The throttle both token checks share.
+enum FailedAuthentications {
+    /// 429 with `Retry-After` when `address` failed too often lately.
+    static func refuseIfThrottled(_ address: String, _ accounts: any AccountStore) async throws {
+        if let seconds = try await accounts.retryAfter(address: address) {
+            throw ServerError(
+                .tooManyRequests,
+                "Too many failed authentications from this address; try again in \(seconds) seconds with a valid token.",
+                headers: [.retryAfter: String(seconds)]
+            )
+        }
+    }
+}
