@@ -5,10 +5,11 @@ public protocol AccountStore: Sendable {
 
     /// True when named accounts exist: the server then requires a token of one.
     func hasAccounts() async throws -> Bool
-    /// The account of a token, or nil when it is unknown, revoked or expired
-    /// (the caller answers them all alike). Notes the token's use, at most
-    /// once a minute.
-    func account(forToken token: [UInt8]) async throws -> AccountID?
+    /// Who sends `token` from `address`: its account; or `.throttled` when
+    /// the address failed too often lately; or `.refused` when the token is
+    /// missing, unknown, revoked or expired (all alike), counting a failure.
+    /// Notes a token's use, at most once a minute.
+    func authenticate(token: [UInt8]?, address: String) async throws -> Authentication
     /// Seconds before `address` may try again after too many failed
     /// authentications, or nil when it may try now.
     func retryAfter(address: String) async throws -> Int?
@@ -28,6 +29,14 @@ public protocol AccountStore: Sendable {
     func revokeTokens(account name: String, label: String?) async throws -> Int
     /// Removes an account with its todos and tokens.
     func removeAccount(name: String) async throws
+}
+
+/// What a token check came to.
+public enum Authentication: Sendable, Equatable {
+    case account(AccountID)
+    /// Too many failures from the address: try again after this many seconds.
+    case throttled(retryAfter: Int)
+    case refused
 }
 
 /// How failed authentications are throttled: more than `maxFailures` from

@@ -4,11 +4,18 @@ import GRDB
 /// Accounts, tokens and failed authentications in the server's SQLite database.
 public struct SQLiteAccountStore: AccountStore {
     let dbWriter: any DatabaseWriter
+    /// Where each request's token is looked up; without them, `dbWriter`.
+    let pointReaders: PointReaders?
     let now: @Sendable () -> Date
 
     /// Wraps a migrated database (see `ServerDatabase`).
     public init(_ dbWriter: any DatabaseWriter, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.init(dbWriter, pointReaders: nil, now: now)
+    }
+
+    init(_ dbWriter: any DatabaseWriter, pointReaders: PointReaders?, now: @escaping @Sendable () -> Date) {
         self.dbWriter = dbWriter
+        self.pointReaders = pointReaders
         self.now = now
     }
 
@@ -27,25 +34,55 @@ extension SQLiteAccountStore {
         try await read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM account WHERE id <> 0)") ?? false }
     }
 
-    public func account(forToken token: [UInt8]) async throws -> AccountID? {
-        let hash = AccessToken.hash(token)
+    public func authenticate(token: [UInt8]?, address: String) async throws -> Authentication {
         let now = nowMilliseconds
-        let found = try await read { db -> (id: Int64, account: Int64, expiresAt: Int64?, lastUsedAt: Int64?)? in
-            let statement = try db.cachedStatement(sql: "SELECT id, account, expiresAt, lastUsedAt FROM accessToken WHERE hash = ?")
-            return try Row.fetchOne(statement, arguments: [hash]).map { ($0["id"], $0["account"], $0["expiresAt"], $0["lastUsedAt"]) }
+        let hash = token.map(AccessToken.hash)
+        // One statement on the calling thread, as `GET /todos/:id` reads: it
+        // runs before every request of a server with accounts.
+        let found = try readOneStatementNow { db -> (failure: (windowStart: Int64, failures: Int)?, token: StoredToken?) in
+            let statement = try db.cachedStatement(sql: """
+                SELECT f.windowStart, f.failures, t.id, t.account, t.expiresAt, t.lastUsedAt
+                FROM (SELECT 1) LEFT JOIN authFailure AS f ON f.address = ? LEFT JOIN accessToken AS t ON t.hash = ?
+                """)
+            let rows = try Row.fetchCursor(statement, arguments: [address, hash])
+            return try withExtendedLifetime(rows) {
+                guard let row = try rows.next() else { return (nil, nil) }
+                let failure = (row[0] as Int64?).map { (windowStart: $0, failures: row[1] as Int) }
+                let token = (row[2] as Int64?).map { StoredToken(id: $0, account: row[3], expiresAt: row[4], lastUsedAt: row[5]) }
+                return (failure, token)
+            }
         }
-        guard let found else { return nil }
-        if let expiresAt = found.expiresAt, expiresAt <= now {
-            return nil
+        if let failure = found.failure, let seconds = Self.retryAfter(failure, now: now) {
+            return .throttled(retryAfter: seconds)
+        }
+        guard let token = found.token, token.expiresAt.map({ $0 > now }) ?? true else {
+            try await recordFailedAuthentication(address: address)
+            return .refused
         }
         // "Last used" is a day-to-day fact, not a log: written at most once a
         // minute, so a busy token costs no write per request.
-        if found.lastUsedAt.map({ $0 <= now - 60_000 }) ?? true {
+        if token.lastUsedAt.map({ $0 <= now - 60_000 }) ?? true {
             try await write { db in
-                try db.execute(sql: "UPDATE accessToken SET lastUsedAt = ? WHERE id = ?", arguments: [now, found.id])
+                try db.execute(sql: "UPDATE accessToken SET lastUsedAt = ? WHERE id = ?", arguments: [now, token.id])
             }
         }
-        return AccountID(found.account)
+        return .account(AccountID(token.account))
+    }
+
+    /// A token's row, less its hash.
+    private struct StoredToken: Sendable {
+        let id: Int64
+        let account: Int64
+        let expiresAt: Int64?
+        let lastUsedAt: Int64?
+    }
+
+    /// Seconds left in a window with too many failures, or nil.
+    private static func retryAfter(_ failure: (windowStart: Int64, failures: Int), now: Int64) -> Int? {
+        guard failure.failures > AuthThrottle.maxFailures else { return nil }
+        let windowEnd = failure.windowStart + AuthThrottle.windowMilliseconds
+        guard windowEnd > now else { return nil }
+        return Int((windowEnd - now + 999) / 1000)
     }
 
     public func retryAfter(address: String) async throws -> Int? {
@@ -54,10 +91,7 @@ extension SQLiteAccountStore {
             let statement = try db.cachedStatement(sql: "SELECT windowStart, failures FROM authFailure WHERE address = ?")
             return try Row.fetchOne(statement, arguments: [address]).map { ($0["windowStart"], $0["failures"]) }
         }
-        guard let found, found.failures > AuthThrottle.maxFailures else { return nil }
-        let windowEnd = found.windowStart + AuthThrottle.windowMilliseconds
-        guard windowEnd > now else { return nil }
-        return Int((windowEnd - now + 999) / 1000)
+        return found.flatMap { Self.retryAfter($0, now: now) }
     }
 
     public func recordFailedAuthentication(address: String) async throws {
@@ -166,6 +200,18 @@ extension SQLiteAccountStore {
 // MARK: - Helpers
 
 extension SQLiteAccountStore {
+    /// One statement's read on the calling thread (see `SQLiteTodoRepository.readOneStatementNow`).
+    private func readOneStatementNow<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            if let pointReaders {
+                return try pointReaders.read(body)
+            }
+            return try dbWriter.unsafeRead(body)
+        } catch {
+            throw SQLiteTodoRepository.serverError(for: error)
+        }
+    }
+
     private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await SQLiteTodoRepository.mapErrors { try await dbWriter.read(body) }
     }

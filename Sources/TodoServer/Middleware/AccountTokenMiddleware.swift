@@ -10,21 +10,22 @@ struct AccountTokenMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let address = ClientAddress.of(request, context, trustedProxies: trustedProxies)
-        try await FailedAuthentications.refuseIfThrottled(address, accounts)
-        if let token = BearerTokenMiddleware.bearerToken(request.headers[.authorization] ?? ""),
-            let account = try await accounts.account(forToken: token)
-        {
+        let token = BearerTokenMiddleware.bearerToken(request.headers[.authorization] ?? "")
+        switch try await accounts.authenticate(token: token, address: address) {
+        case .account(let account):
             var context = context
             context.account = account
             return try await next(request, context)
+        case .throttled(let seconds):
+            throw FailedAuthentications.tooMany(retryAfter: seconds)
+        case .refused:
+            throw ServerError(
+                .unauthorized,
+                "This server needs an account's token: send the header Authorization: Bearer TOKEN "
+                    + "(the server's operator issues tokens with `todo-server user token NAME`).",
+                headers: [.wwwAuthenticate: "Bearer"]
+            )
         }
-        try await accounts.recordFailedAuthentication(address: address)
-        throw ServerError(
-            .unauthorized,
-            "This server needs an account's token: send the header Authorization: Bearer TOKEN "
-                + "(the server's operator issues tokens with `todo-server user token NAME`).",
-            headers: [.wwwAuthenticate: "Bearer"]
-        )
     }
 }
 
@@ -33,11 +34,15 @@ enum FailedAuthentications {
     /// 429 with `Retry-After` when `address` failed too often lately.
     static func refuseIfThrottled(_ address: String, _ accounts: any AccountStore) async throws {
         if let seconds = try await accounts.retryAfter(address: address) {
-            throw ServerError(
-                .tooManyRequests,
-                "Too many failed authentications from this address; try again in \(seconds) seconds with a valid token.",
-                headers: [.retryAfter: String(seconds)]
-            )
+            throw tooMany(retryAfter: seconds)
         }
+    }
+
+    static func tooMany(retryAfter seconds: Int) -> ServerError {
+        ServerError(
+            .tooManyRequests,
+            "Too many failed authentications from this address; try again in \(seconds) seconds with a valid token.",
+            headers: [.retryAfter: String(seconds)]
+        )
     }
 }

@@ -48,7 +48,7 @@ public struct SQLiteTodoRepository: TodoRepository {
 
     /// The accounts kept in the same database.
     public var accountStore: SQLiteAccountStore {
-        SQLiteAccountStore(dbWriter, now: now)
+        SQLiteAccountStore(dbWriter, pointReaders: pointReaders, now: now)
     }
 
     public func scoped(to account: AccountID) -> SQLiteTodoRepository {
@@ -97,7 +97,7 @@ public struct SQLiteTodoRepository: TodoRepository {
         }
     }
 
-    private static func serverError(for error: any Error) -> ServerError {
+    static func serverError(for error: any Error) -> ServerError {
         switch error {
         case let error as ServerError:
             return error
