@@ -41,8 +41,9 @@ public struct ServerOptions: Sendable {
 /// The router: request logging, JSON errors, HEAD, the token check, then `/todos`.
 ///
 /// Who may ask: with `options.token`, whoever sends it (failures counted in
-/// `accounts` if given); else with `accounts`, whoever sends a token of one,
-/// acting for that account; else anyone, for the single list.
+/// `accounts` if given); else with `accounts`, anyone for the single list
+/// until an account exists, then whoever sends a token of one, acting for
+/// that account; else anyone, for the single list.
 public func buildRouter(
     repository: some TodoRepository,
     accounts: (any AccountStore)? = nil,

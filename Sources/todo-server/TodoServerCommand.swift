@@ -111,8 +111,9 @@ struct TodoServerCommand: AsyncParsableCommand {
         logger.info("Serving todos", metadata: ["database": "\(path)", "auth": "\(auth)"])
         let app = buildApplication(
             repository: repository,
-            // Failed tokens are counted in the database in both token modes.
-            accounts: hasAccounts || sharedToken != nil ? accounts : nil,
+            // Accounts are looked up on each request, so one added while the
+            // server runs locks it at once; with --token, they count failures.
+            accounts: accounts,
             options: ServerOptions(token: sharedToken, idleTimeout: .seconds(idleTimeout), trustedProxies: Set(trustedProxy)),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "todo-server"),
             logger: logger

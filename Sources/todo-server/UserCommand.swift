@@ -8,9 +8,9 @@ struct UserCommand: AsyncParsableCommand {
         commandName: "user",
         abstract: "Manage accounts and their tokens.",
         discussion: """
-            Once an account exists, todo-server requires a token of one on every request and \\
-            shows each account its own todos only. Restart a running server after adding the \\
-            first account. A token is printed once, when it is made: the server keeps only its hash.
+            Once an account exists, todo-server (running ones too) requires a token of one on \
+            every request and shows each account its own todos only. A token is printed once, \
+            when it is made: the server keeps only its hash.
             """,
         subcommands: [Add.self, Token.self, List.self, Revoke.self, Remove.self]
     )
@@ -54,7 +54,7 @@ extension UserCommand {
             print(token)
             var notes = "Account \(name) created; its token (\(label)) is above and will not be shown again."
             if first {
-                notes += " This is the first account: restart todo-server, which then requires a token on every request."
+                notes += " From now on todo-server requires an account's token on every request, running servers included."
             }
             FileHandle.standardError.write(Data((notes + "\n").utf8))
         }

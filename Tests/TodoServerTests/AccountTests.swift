@@ -31,6 +31,19 @@ struct AccountTests {
         }
     }
 
+    @Test func theFirstAccountLocksARunningOpenServerAtOnce() async throws {
+        try await withAccountsServer([]) { client, _, accounts in
+            #expect(try await client.send(.post, "/todos", #"{"id":"before"}"#).status == .created)
+            #expect(try await client.send(.get, "/todos", headers: bearer("todo_anything")).status == .ok)
+            let token = try await accounts.addAccount(name: "alice", tokenLabel: "default", expiresInDays: nil)
+            #expect(try await client.send(.get, "/todos").status == .unauthorized)
+            let alices = try await client.send(.get, "/todos", headers: bearer(token))
+            #expect(alices.status == .ok)
+            // The single list's todos stay apart: no account reaches them.
+            #expect(try alices.json.count == 0)
+        }
+    }
+
     @Test func unknownRevokedAndExpiredTokensGetTheSame401() async throws {
         let clock = TestClock()
         try await withAccountsServer(["alice"], clock: clock) { client, tokens, accounts in

@@ -5,10 +5,11 @@ public protocol AccountStore: Sendable {
 
     /// True when named accounts exist: the server then requires a token of one.
     func hasAccounts() async throws -> Bool
-    /// Who sends `token` from `address`: its account; or `.throttled` when
-    /// the address failed too often lately; or `.refused` when the token is
-    /// missing, unknown, revoked or expired (all alike), counting a failure.
-    /// Notes a token's use, at most once a minute.
+    /// Who sends `token` from `address`: `.noAccounts` while no account
+    /// exists (the single list is open); else its account; or `.throttled`
+    /// when the address failed too often lately; or `.refused` when the token
+    /// is missing, unknown, revoked or expired (all alike), counting a
+    /// failure. Notes a token's use, at most once a minute.
     func authenticate(token: [UInt8]?, address: String) async throws -> Authentication
     /// Seconds before `address` may try again after too many failed
     /// authentications, or nil when it may try now.
@@ -33,6 +34,8 @@ public protocol AccountStore: Sendable {
 
 /// What a token check came to.
 public enum Authentication: Sendable, Equatable {
+    /// No account exists yet: the request is for the single list.
+    case noAccounts
     case account(AccountID)
     /// Too many failures from the address: try again after this many seconds.
     case throttled(retryAfter: Int)

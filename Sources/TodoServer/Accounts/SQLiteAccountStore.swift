@@ -39,19 +39,24 @@ extension SQLiteAccountStore {
         let hash = token.map(AccessToken.hash)
         // One statement on the calling thread, as `GET /todos/:id` reads: it
         // runs before every request of a server with accounts.
-        let found = try readOneStatementNow { db -> (failure: (windowStart: Int64, failures: Int)?, token: StoredToken?) in
+        let found = try readOneStatementNow {
+            db -> (hasAccounts: Bool, failure: (windowStart: Int64, failures: Int)?, token: StoredToken?) in
             let statement = try db.cachedStatement(sql: """
-                SELECT f.windowStart, f.failures, t.id, t.account, t.expiresAt, t.lastUsedAt
+                SELECT EXISTS (SELECT 1 FROM account WHERE id <> 0),
+                    f.windowStart, f.failures, t.id, t.account, t.expiresAt, t.lastUsedAt
                 FROM (SELECT 1) LEFT JOIN authFailure AS f ON f.address = ? LEFT JOIN accessToken AS t ON t.hash = ?
                 """)
             let rows = try Row.fetchCursor(statement, arguments: [address, hash])
             return try withExtendedLifetime(rows) {
-                guard let row = try rows.next() else { return (nil, nil) }
-                let failure = (row[0] as Int64?).map { (windowStart: $0, failures: row[1] as Int) }
-                let token = (row[2] as Int64?).map { StoredToken(id: $0, account: row[3], expiresAt: row[4], lastUsedAt: row[5]) }
-                return (failure, token)
+                guard let row = try rows.next() else { return (false, nil, nil) }
+                let failure = (row[1] as Int64?).map { (windowStart: $0, failures: row[2] as Int) }
+                let token = (row[3] as Int64?).map { StoredToken(id: $0, account: row[4], expiresAt: row[5], lastUsedAt: row[6]) }
+                return (row[0], failure, token)
             }
         }
+        // Checked on every request, so the first `todo-server user add` locks
+        // a running server at once, without a restart.
+        guard found.hasAccounts else { return .noAccounts }
         if let failure = found.failure, let seconds = Self.retryAfter(failure, now: now) {
             return .throttled(retryAfter: seconds)
         }

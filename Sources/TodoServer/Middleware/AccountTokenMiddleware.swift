@@ -1,8 +1,9 @@
 import Hummingbird
 
-/// Lets a request through only with a valid token of an account, and sets
-/// the context's account to it. Unknown, revoked and expired tokens get the
-/// same 401; an address with too many failures gets 429 at once.
+/// Once any account exists, lets a request through only with a valid token
+/// of an account, and sets the context's account to it; before, lets every
+/// request through to the single list. Unknown, revoked and expired tokens get
+/// the same 401; an address with too many failures gets 429 at once.
 struct AccountTokenMiddleware: RouterMiddleware {
     typealias Context = TodoRequestContext
     let accounts: any AccountStore
@@ -12,6 +13,8 @@ struct AccountTokenMiddleware: RouterMiddleware {
         let address = ClientAddress.of(request, context, trustedProxies: trustedProxies)
         let token = BearerTokenMiddleware.bearerToken(request.headers[.authorization] ?? "")
         switch try await accounts.authenticate(token: token, address: address) {
+        case .noAccounts:
+            return try await next(request, context)
         case .account(let account):
             var context = context
             context.account = account
