@@ -62,6 +62,59 @@ struct SharedDatabaseTests {
         }
     }
 
+    @Test func killing9OneProcessDuringWritesLosesNoAcknowledgedWrite() async throws {
+        let path = temporaryDatabasePath()
+        defer { removeDatabase(at: path) }
+        let token = try await SQLiteAccountStore.open(path: path).addAccount(name: "alice", tokenLabel: "default", expiresInDays: nil)
+        let servers = [try ServerProcess(["--port", "0", "--database", path]), try ServerProcess(["--port", "0", "--database", path])]
+        defer { for server in servers { kill(server.process.processIdentifier, SIGKILL) } }
+        let ports = [try await servers[0].port(), try await servers[1].port()]
+        let victim = servers[0].process.processIdentifier
+
+        // Both write new todos; server 0 is killed with a write of its on the
+        // way, after its 30th acknowledged one, while server 1 goes on.
+        let acknowledged = try await withThrowingTaskGroup(of: [String].self) { group in
+            for server in 0..<2 {
+                group.addTask {
+                    try await TestClient.withClient(host: "127.0.0.1", port: ports[server]) { client in
+                        var acknowledged: [String] = []
+                        for index in 0..<60 {
+                            let request = Self.create(id: "s\(server)-\(index)", token: token)
+                            if server == 0, index == 30 {
+                                async let inFlight = client.execute(request)
+                                kill(victim, SIGKILL)
+                                _ = try? await inFlight
+                                break
+                            }
+                            if try await client.execute(request).status == .created {
+                                acknowledged.append("s\(server)-\(index)")
+                            }
+                        }
+                        return acknowledged
+                    }
+                }
+            }
+            return try await group.reduce(into: [String]()) { $0 += $1 }
+        }
+        #expect(acknowledged.count == 90)
+
+        var replica = FeedReplica()
+        try await replica.follow(port: ports[1], token: token, requests: 1_000, stopWhenCaughtUp: true)
+        let list = try await TestClient.withClient(host: "127.0.0.1", port: ports[1]) { client in
+            try JSON(parsing: String(buffer: try await client.get("/todos", headers: bearer(token)).body ?? ByteBuffer()))
+        }
+        let listed = Set((0..<list.count).compactMap { list[$0]?["id"]?.string })
+        #expect(Set(acknowledged).isSubset(of: listed))
+        #expect(Set(replica.todos.keys) == listed)
+    }
+
+    /// `POST /todos` of a todo with this id.
+    private static func create(id: String, token: String) -> TestClient.Request {
+        var headers = bearer(token)
+        headers[.contentType] = "application/json"
+        return TestClient.Request("/todos", method: .post, authority: "localhost", headers: headers, body: ByteBuffer(string: #"{"id":"\#(id)"}"#))
+    }
+
     /// Creates, patches and deletes todos `0`…`4` in an order drawn from `seed`.
     private static func write(port: Int, token: String, seed: Int) async throws {
         var random = SeededRandom(seed: UInt64(seed + 1))
