@@ -31,6 +31,19 @@ struct AuthTests {
         }
     }
 
+    @Test func failuresAreCountedAndThrottledAsWithAccounts() async throws {
+        let repository = try makeRepository()
+        let app = makeApp(repository, accounts: repository.accountStore, options: options)
+        try await app.test(.router) { client in
+            for _ in 0..<AuthThrottle.maxFailures + 1 {
+                #expect(try await client.send(.get, "/todos", headers: [.authorization: "Bearer wrong"]).status == .unauthorized)
+            }
+            let refused = try await client.send(.get, "/todos", headers: [.authorization: "Bearer s3cret"])
+            #expect(refused.status == .tooManyRequests)
+            #expect(refused.headers[.retryAfter] == "60")
+        }
+    }
+
     @Test func tokenComparisonIsExact() {
         let token = Array("s3cret".utf8)
         #expect(BearerTokenMiddleware.constantTimeEquals(token, token))
