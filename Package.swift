@@ -24,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3" ..< "5.0.0"),
     ],
     targets: [
         // State, logic and selectors: no database, no HTTP.
@@ -40,6 +41,7 @@ let package = Package(
                 .embedInCode("0005_sync_edit_times.sql"),
                 .embedInCode("0006_sync_unconfirmed_creates.sql"),
                 .embedInCode("server_0001_create_item.sql"),
+                .embedInCode("server_0002_accounts.sql"),
             ],
             swiftSettings: strict
         ),
@@ -95,6 +97,7 @@ let package = Package(
             dependencies: [
                 "TodoMigrations",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 // The connection guard sits between NIO's HTTP/1 parser and Hummingbird.
@@ -183,6 +186,8 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: strict
         ),

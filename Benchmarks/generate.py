@@ -75,16 +75,18 @@ def write_server_json(out, rows):
 
 
 def write_server_sql(out, rows):
-    # Rows for todo-server's `item` table (see Migrations/server_0001_create_item.sql).
+    # Rows for todo-server's `item` table, in the single list (account 0; see
+    # Migrations/server_0001_create_item.sql and server_0002_accounts.sql).
     out.write("BEGIN;\n")
     for seq, (todo_id, text, done, created) in enumerate(rows, start=1):
         millis = int(created.timestamp() * 1000)
         body = json.dumps({"id": todo_id, "title": text, "completed": done,
                            "version": 1, "updatedAt": iso(created)}, ensure_ascii=False)
         body = body.replace("'", "''")
-        out.write(f"INSERT INTO item(seq, id, body, version, updatedAt, changeSeq, deleted) "
-                  f"VALUES ({seq}, '{todo_id}', '{body}', 1, {millis}, {seq}, 0);\n")
-    out.write(f"UPDATE feed SET lastChangeSeq = (SELECT max(changeSeq) FROM item);\nCOMMIT;\n")
+        out.write(f"INSERT INTO item(seq, account, id, body, version, updatedAt, changeSeq, deleted) "
+                  f"VALUES ({seq}, 0, '{todo_id}', '{body}', 1, {millis}, {seq}, 0);\n")
+    out.write("UPDATE account SET lastChangeSeq = (SELECT max(changeSeq) FROM item WHERE account = 0) WHERE id = 0;\n"
+              "COMMIT;\n")
 
 
 def main():

@@ -284,6 +284,20 @@ for ssize in "${server_size_list[@]}"; do
             throughput constant "$url/health"
             throughput get-one "$url/todos/$item"
             throughput patch-one "$url/todos/$item" "$sdir/patch.lua"
+            # The same with accounts: each request's token is looked up, and its
+            # address's failures checked, in the database. The todos move to
+            # the account, and the server restarts to see it has accounts.
+            stop_server
+            token=$("$server" user add bench --database "$sdir/server.sqlite" 2>/dev/null)
+            sqlite3 "$sdir/server.sqlite" "UPDATE item SET account = (SELECT id FROM account WHERE name = 'bench');
+                UPDATE account SET lastChangeSeq = (SELECT max(changeSeq) FROM item) WHERE name = 'bench'"
+            "$server" --port "$port" --database "$sdir/server.sqlite" 2>/dev/null &
+            server_pid=$!
+            wait_for "http://127.0.0.1:$port/todos/$item"
+            printf 'wrk.headers["Authorization"] = "Bearer %s"\n' "$token" > "$sdir/auth.lua"
+            cat "$sdir/patch.lua" "$sdir/auth.lua" > "$sdir/patch-auth.lua"
+            throughput get-one-account "$url/todos/$item" "$sdir/auth.lua"
+            throughput patch-one-account "$url/todos/$item" "$sdir/patch-auth.lua"
         else
             echo "run.sh: wrk not installed: server throughput skipped (apt-get install wrk)" >&2
         fi

@@ -42,5 +42,9 @@ public enum ServerMigrations {
             identifier: "server_0001_create_item",
             sql: String(decoding: PackageResources.server_0001_create_item_sql, as: UTF8.self)
         ),
+        AppMigrations.Migration(
+            identifier: "server_0002_accounts",
+            sql: String(decoding: PackageResources.server_0002_accounts_sql, as: UTF8.self)
+        ),
     ]
 }

@@ -14,6 +14,9 @@ public struct ServerOptions: Sendable {
     public var idleTimeout: Duration
     /// How long a request head may take to arrive once it has begun.
     public var headerTimeout: Duration
+    /// Peers whose `X-Forwarded-For` names the client, for counting failed
+    /// authentications per client behind a reverse proxy.
+    public var trustedProxies: Set<String>
 
     public static let defaultMaxBodySize = 1024 * 1024
     public static let defaultIdleTimeout: Duration = .seconds(60)
@@ -23,8 +26,10 @@ public struct ServerOptions: Sendable {
         maxBodySize: Int = defaultMaxBodySize,
         requestLogLevel: Logger.Level = .info,
         idleTimeout: Duration = defaultIdleTimeout,
-        headerTimeout: Duration = HTTPLimits.defaultHeaderTimeout
+        headerTimeout: Duration = HTTPLimits.defaultHeaderTimeout,
+        trustedProxies: Set<String> = []
     ) {
+        self.trustedProxies = trustedProxies
         self.token = token
         self.maxBodySize = maxBodySize
         self.requestLogLevel = requestLogLevel
@@ -34,20 +39,32 @@ public struct ServerOptions: Sendable {
 }
 
 /// The router: request logging, JSON errors, HEAD, the token check, then `/todos`.
-public func buildRouter(repository: some TodoRepository, options: ServerOptions = ServerOptions()) -> Router<BasicRequestContext> {
-    let router = Router()
+///
+/// Who may ask: with `options.token`, whoever sends it (failures counted in
+/// `accounts` if given); else with `accounts`, anyone for the single list
+/// until an account exists, then whoever sends a token of one, acting for
+/// that account; else anyone, for the single list.
+public func buildRouter(
+    repository: some TodoRepository,
+    accounts: (any AccountStore)? = nil,
+    options: ServerOptions = ServerOptions()
+) -> Router<TodoRequestContext> {
+    let router = Router(context: TodoRequestContext.self)
     router.add(middleware: RequestLogMiddleware(options.requestLogLevel))
     router.add(middleware: LogResponsesMiddleware(options.requestLogLevel))
     router.add(middleware: HeadResponseMiddleware())
     router.add(middleware: JSONErrorMiddleware())
     if let token = options.token {
-        router.add(middleware: BearerTokenMiddleware(token: token))
+        router.add(middleware: BearerTokenMiddleware(token: token, throttle: accounts, trustedProxies: options.trustedProxies))
+    } else if let accounts {
+        router.add(middleware: AccountTokenMiddleware(accounts: accounts, trustedProxies: options.trustedProxies))
     }
     router.addRoutes(TodoController(repository: repository, maxBodySize: options.maxBodySize).endpoints, atPath: "/todos")
-    // A constant answer for load balancers and uptime checks (and the
-    // benchmark's baseline: what the same stack serves with no work to do).
-    let health: @Sendable (Request, BasicRequestContext) -> Response = { _, _ in
-        Response.json(#"{"status":"ok"}"#)
+    // For load balancers and uptime checks: the database answers a trivial
+    // read (and the benchmark's baseline: the same stack with next to no work).
+    let health: @Sendable (Request, TodoRequestContext) async throws -> Response = { _, _ in
+        try await repository.checkHealth()
+        return Response.json(#"{"status":"ok"}"#)
     }
     router.get("health", use: health)
     router.head("health", use: health)
@@ -58,13 +75,14 @@ public func buildRouter(repository: some TodoRepository, options: ServerOptions 
 /// over HTTP/1 with the limits and timeouts of `HTTPLimits` and `options`.
 public func buildApplication(
     repository: some TodoRepository,
+    accounts: (any AccountStore)? = nil,
     options: ServerOptions = ServerOptions(),
     configuration: ApplicationConfiguration,
     logger: Logger,
     onServerRunning: @escaping @Sendable (Int?) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     Application(
-        router: buildRouter(repository: repository, options: options),
+        router: buildRouter(repository: repository, accounts: accounts, options: options),
         server: .todoHTTP1(idleTimeout: options.idleTimeout, headerTimeout: options.headerTimeout),
         configuration: configuration,
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port) },

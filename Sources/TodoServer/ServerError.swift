@@ -37,6 +37,13 @@ public struct ServerError: Error, Equatable, Sendable {
         )
     }
 
+    /// The account was removed while its token was in use.
+    static let accountGone = ServerError(
+        .unauthorized,
+        "This token's account no longer exists; ask the server's operator for a new one.",
+        headers: [.wwwAuthenticate: "Bearer"]
+    )
+
     /// Storage failed for a reason that is not the client's.
     public static func storage(_ reason: String) -> ServerError {
         ServerError(.internalServerError, "The server could not access its database: \(reason)")

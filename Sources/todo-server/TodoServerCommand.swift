@@ -7,6 +7,8 @@ import TodoServer
 /// `todo-server`: serves `/todos` over HTTP until SIGINT or SIGTERM.
 @main
 struct TodoServerCommand: AsyncParsableCommand {
+    static let version = "0.2.0"
+
     static let configuration = CommandConfiguration(
         commandName: "todo-server",
         abstract: "Serve todos as JSON over HTTP, for `todo sync`, curl and json-server clients.",
@@ -15,12 +17,19 @@ struct TodoServerCommand: AsyncParsableCommand {
             and a change feed (GET /todos?_since=CURSOR). Stops gracefully on SIGINT or \
             SIGTERM, finishing requests in flight.
 
+            Without accounts it serves one list: to anyone (keep it on loopback), or to \
+            whoever sends --token. Once `todo-server user add` has made an account, every \
+            request needs a token of one, and sees that account's todos only.
+
             Examples:
               todo-server
               todo-server --port 8080 --database ./todos.sqlite
               TODO_SERVER_TOKEN=s3cret todo-server --host 0.0.0.0
+              todo-server user add alice
               curl -H 'Content-Type: application/json' -d '{"title":"Buy milk"}' localhost:3000/todos
-            """
+            """,
+        version: version,
+        subcommands: [UserCommand.self]
     )
 
     @Option(help: "The address to listen on. The default, loopback, is reachable from this machine only.")
@@ -29,8 +38,9 @@ struct TodoServerCommand: AsyncParsableCommand {
     @Option(help: "The TCP port to listen on (0 picks a free one).")
     var port = 3000
 
-    @Option(help: "The SQLite database file (default: $XDG_DATA_HOME/todo/todo-server.sqlite).")
-    var database: String?
+    // The same group as `user`'s: ArgumentParser hands a subcommand the
+    // values of a group its parent shares, so `--database` works after `user add`.
+    @OptionGroup var location: DatabaseOption
 
     @Option(help: "Require 'Authorization: Bearer TOKEN' on every request (or set TODO_SERVER_TOKEN).")
     var token: String?
@@ -43,6 +53,12 @@ struct TodoServerCommand: AsyncParsableCommand {
 
     @Option(help: "full: a write is on disk before it is acknowledged. normal: faster; survives a crash of the server, not of the machine.")
     var durability: ServerDatabase.Durability = .full
+
+    @Option(help: "A reverse proxy's address, whose X-Forwarded-For names the client (repeat for several).")
+    var trustedProxy: [String] = []
+
+    @Option(help: "How the log is written to standard error: text, or json (one object a line).")
+    var logFormat: LogFormat = .text
 
     func validate() throws {
         guard (0...65_535).contains(port) else {
@@ -65,23 +81,40 @@ struct TodoServerCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if logFormat == .json {
+            LoggingSystem.bootstrap { label in JSONLogHandler(label: label) }
+        }
         let logger = Logger(label: "todo-server")
         let environmentToken = ProcessInfo.processInfo.environment["TODO_SERVER_TOKEN"]
-        let path = ServerDatabaseLocation.resolve(explicit: database)
+        let path = ServerDatabaseLocation.resolve(explicit: location.database)
         let repository: SQLiteTodoRepository
+        let accounts: SQLiteAccountStore
+        let hasAccounts: Bool
         do {
             repository = try SQLiteTodoRepository.open(
                 path: path,
                 durability: durability,
                 tombstoneRetention: .seconds(tombstoneDays * 86_400)
             )
+            accounts = repository.accountStore
+            hasAccounts = try await accounts.hasAccounts()
         } catch {
             throw ValidationError("Cannot open the database \(path): \(error)")
         }
-        logger.info("Serving todos", metadata: ["database": "\(path)", "auth": "\(token ?? environmentToken == nil ? "none" : "bearer")"])
+        let sharedToken = token ?? environmentToken
+        if hasAccounts, sharedToken != nil {
+            throw ValidationError(
+                "\(path) has accounts, so each request needs its account's token: drop --token (and TODO_SERVER_TOKEN)."
+            )
+        }
+        let auth = hasAccounts ? "accounts" : sharedToken == nil ? "none" : "bearer"
+        logger.info("Serving todos", metadata: ["database": "\(path)", "auth": "\(auth)"])
         let app = buildApplication(
             repository: repository,
-            options: ServerOptions(token: token ?? environmentToken, idleTimeout: .seconds(idleTimeout)),
+            // Accounts are looked up on each request, so one added while the
+            // server runs locks it at once; with --token, they count failures.
+            accounts: accounts,
+            options: ServerOptions(token: sharedToken, idleTimeout: .seconds(idleTimeout), trustedProxies: Set(trustedProxy)),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "todo-server"),
             logger: logger
         )
@@ -90,3 +123,4 @@ struct TodoServerCommand: AsyncParsableCommand {
 }
 
 extension ServerDatabase.Durability: ExpressibleByArgument {}
+extension LogFormat: ExpressibleByArgument {}

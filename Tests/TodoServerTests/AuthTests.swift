@@ -31,11 +31,24 @@ struct AuthTests {
         }
     }
 
+    @Test func failuresAreCountedAndThrottledAsWithAccounts() async throws {
+        let repository = try makeRepository()
+        let app = makeApp(repository, accounts: repository.accountStore, options: options)
+        try await app.test(.router) { client in
+            for _ in 0..<AuthThrottle.maxFailures + 1 {
+                #expect(try await client.send(.get, "/todos", headers: [.authorization: "Bearer wrong"]).status == .unauthorized)
+            }
+            let refused = try await client.send(.get, "/todos", headers: [.authorization: "Bearer s3cret"])
+            #expect(refused.status == .tooManyRequests)
+            #expect(refused.headers[.retryAfter] == "60")
+        }
+    }
+
     @Test func tokenComparisonIsExact() {
         let token = Array("s3cret".utf8)
-        #expect(BearerTokenMiddleware<BasicRequestContext>.constantTimeEquals(token, token))
+        #expect(BearerTokenMiddleware.constantTimeEquals(token, token))
         for guess in ["", "s", "s3cre", "s3cret ", "S3cret", "s3cres", "s3crets3cret"] {
-            #expect(!BearerTokenMiddleware<BasicRequestContext>.constantTimeEquals(Array(guess.utf8), token))
+            #expect(!BearerTokenMiddleware.constantTimeEquals(Array(guess.utf8), token))
         }
     }
 }

@@ -66,4 +66,23 @@ struct ExecutableTests {
         kill(server.process.processIdentifier, SIGINT)
         #expect(try await server.exitStatus() == 0)
     }
+
+    @Test func jsonLogsAreOneObjectALine() async throws {
+        let path = temporaryDatabasePath()
+        defer { removeDatabase(at: path) }
+        let server = try ServerProcess(["--port", "0", "--database", path, "--log-format", "json"])
+        let port = try await server.port()
+        try await TestClient.withClient(host: "127.0.0.1", port: port) { client async throws in
+            #expect(try await client.get("/todos?q=secret").status == .ok)
+        }
+        kill(server.process.processIdentifier, SIGTERM)
+        #expect(try await server.exitStatus() == 0)
+        let lines = server.printed.split(separator: "\n")
+        #expect(lines.count >= 3)
+        for line in lines {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String]
+            #expect(object?["level"] != nil && object?["message"] != nil && object?["time"] != nil, "\(line)")
+        }
+        #expect(lines.contains { $0.contains("/todos?q=") && !$0.contains("secret") })
+    }
 }

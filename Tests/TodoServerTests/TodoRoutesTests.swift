@@ -147,7 +147,7 @@ struct TodoRoutesTests {
         }
     }
 
-    @Test func healthAnswersAConstant() async throws {
+    @Test func healthAnswersOkOnceTheDatabaseAnswers() async throws {
         try await withServer { client in
             let response = try await client.send(.get, "/health")
             #expect(response.status == .ok)

@@ -12,8 +12,8 @@ public struct TodoController<Repository: TodoRepository>: Sendable {
         self.maxBodySize = maxBodySize
     }
 
-    public var endpoints: RouteCollection<BasicRequestContext> {
-        let routes = RouteCollection(context: BasicRequestContext.self)
+    public var endpoints: RouteCollection<TodoRequestContext> {
+        let routes = RouteCollection(context: TodoRequestContext.self)
         // HEAD runs GET's handler; `HeadResponseMiddleware` drops the body.
         routes.get(use: list)
             .head(use: list)
@@ -28,15 +28,15 @@ public struct TodoController<Repository: TodoRepository>: Sendable {
     }
 
     /// `GET /todos`: a bare array, or with `_since` the change feed.
-    @Sendable func list(_ request: Request, context: some RequestContext) async throws -> Response {
+    @Sendable func list(_ request: Request, context: TodoRequestContext) async throws -> Response {
         let query = try TodoQuery(query: request.uri.query)
         if let since = query.since {
             let limit: Int? = if case .limit(let limit) = query.paging { limit } else { nil }
-            let feed = try await repository.changes(since: since, limit: limit)
+            let feed = try await todos(of: context).changes(since: since, limit: limit)
             let body = #"{"items":\#(feed.itemsJSON),"deleted":\#(feed.deletedJSON),"cursor":"\#(feed.cursor)","more":\#(feed.hasMore)}"#
             return .json(body, headers: [.cursor: String(feed.cursor)])
         }
-        let list = try await repository.list(query)
+        let list = try await todos(of: context).list(query)
         let headers: HTTPFields = [.cursor: String(list.cursor), .totalCount: String(list.total)]
         if case .page(let page, let size, envelope: true) = query.paging {
             return .json(PageEnvelope(page: page, size: size, total: list.total).json(data: list.json), headers: headers)
@@ -45,9 +45,9 @@ public struct TodoController<Repository: TodoRepository>: Sendable {
     }
 
     /// `GET /todos/:id`; 304 when `If-None-Match` names its current version.
-    @Sendable func get(_ request: Request, context: some RequestContext) async throws -> Response {
+    @Sendable func get(_ request: Request, context: TodoRequestContext) async throws -> Response {
         let id = try Self.id(context)
-        guard let todo = try await repository.get(id: id) else {
+        guard let todo = try await todos(of: context).get(id: id) else {
             throw ServerError.notFound(id: id)
         }
         let etag = ETag.string(for: todo.version)
@@ -58,39 +58,39 @@ public struct TodoController<Repository: TodoRepository>: Sendable {
     }
 
     /// `POST /todos`: 201 with `Location`; 409 if the id is taken.
-    @Sendable func create(_ request: Request, context: some RequestContext) async throws -> Response {
+    @Sendable func create(_ request: Request, context: TodoRequestContext) async throws -> Response {
         let payload = try await readPayload(request)
-        let todo = try await repository.create(payload)
+        let todo = try await todos(of: context).create(payload)
         let path = todo.id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? todo.id
         return .json(todo, status: .created, headers: [.location: "/todos/\(path)"])
     }
 
     /// `PUT /todos/:id`: replaces the todo's fields.
-    @Sendable func replace(_ request: Request, context: some RequestContext) async throws -> Response {
+    @Sendable func replace(_ request: Request, context: TodoRequestContext) async throws -> Response {
         let id = try Self.id(context)
         let payload = try await readPayload(request)
-        return .json(try await repository.replace(id: id, with: payload, ifMatch: IfMatch(headers: request.headers)))
+        return .json(try await todos(of: context).replace(id: id, with: payload, ifMatch: IfMatch(headers: request.headers)))
     }
 
     /// `PATCH /todos/:id`: a shallow merge.
-    @Sendable func patch(_ request: Request, context: some RequestContext) async throws -> Response {
+    @Sendable func patch(_ request: Request, context: TodoRequestContext) async throws -> Response {
         let id = try Self.id(context)
         let payload = try await readPayload(request)
-        return .json(try await repository.patch(id: id, with: payload, ifMatch: IfMatch(headers: request.headers)))
+        return .json(try await todos(of: context).patch(id: id, with: payload, ifMatch: IfMatch(headers: request.headers)))
     }
 
     /// `DELETE /todos/:id`: 200 with the todo as it was; the ETag is the tombstone's version.
-    @Sendable func delete(_ request: Request, context: some RequestContext) async throws -> Response {
+    @Sendable func delete(_ request: Request, context: TodoRequestContext) async throws -> Response {
         let id = try Self.id(context)
-        return .json(try await repository.delete(id: id, ifMatch: IfMatch(headers: request.headers)))
+        return .json(try await todos(of: context).delete(id: id, ifMatch: IfMatch(headers: request.headers)))
     }
 
     /// `POST /todos/_batch`: several writes in one request and one
     /// transaction, each applied whole or not at all and answered on its own:
     /// `{"results": [{"status": 201, "item": {...}}, {"status": 412, "error": "..."}]}`.
-    @Sendable func batch(_ request: Request, context: some RequestContext) async throws -> Response {
+    @Sendable func batch(_ request: Request, context: TodoRequestContext) async throws -> Response {
         let operations = try BatchOperation.operations(from: try await readBody(request), limit: Self.maxBatchOperations)
-        let results = try await repository.batch(operations)
+        let results = try await todos(of: context).batch(operations)
         var body = #"{"results":["#
         for (index, result) in results.enumerated() {
             if index > 0 { body += "," }
@@ -110,9 +110,15 @@ public struct TodoController<Repository: TodoRepository>: Sendable {
         (try? JSONEncoder().encode(text)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
     }
 
+    /// The repository acting for the request's account: every route reads
+    /// and writes through it, so none can reach another account's todos.
+    private func todos(of context: TodoRequestContext) -> Repository {
+        repository.scoped(to: context.account)
+    }
+
     // MARK: - Reading requests
 
-    private static func id(_ context: some RequestContext) throws -> String {
+    private static func id(_ context: TodoRequestContext) throws -> String {
         guard let raw = context.parameters.get("id") else {
             throw ServerError.badRequest("The URL has no todo id.")
         }

@@ -1,15 +1,27 @@
 import Hummingbird
 
 /// Lets a request through only with `Authorization: Bearer TOKEN`, else 401.
-struct BearerTokenMiddleware<Context: RequestContext>: RouterMiddleware {
+/// With `throttle`, failures are counted there and an address with too many
+/// gets 429.
+struct BearerTokenMiddleware: RouterMiddleware {
+    typealias Context = TodoRequestContext
     let token: [UInt8]
+    let throttle: (any AccountStore)?
+    let trustedProxies: Set<String>
 
-    init(token: String) {
+    init(token: String, throttle: (any AccountStore)? = nil, trustedProxies: Set<String> = []) {
         self.token = Array(token.utf8)
+        self.throttle = throttle
+        self.trustedProxies = trustedProxies
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let address = ClientAddress.of(request, context, trustedProxies: trustedProxies)
+        if let throttle {
+            try await FailedAuthentications.refuseIfThrottled(address, throttle)
+        }
         guard let given = Self.bearerToken(request.headers[.authorization] ?? ""), Self.constantTimeEquals(given, token) else {
+            try await throttle?.recordFailedAuthentication(address: address)
             throw ServerError(
                 .unauthorized,
                 "This server needs a token: send the header Authorization: Bearer TOKEN.",

@@ -3,11 +3,19 @@ import GRDB
 // MARK: - Database Access: Reads
 
 extension SQLiteTodoRepository {
+    public func checkHealth() async throws {
+        do {
+            try readOneStatementNow { db in try db.execute(sql: "SELECT 1 FROM account LIMIT 1") }
+        } catch let error as ServerError {
+            throw ServerError(.serviceUnavailable, "The database does not answer: \(error.message)")
+        }
+    }
+
     public func get(id: String) async throws -> StoredTodo? {
         try readOneStatementNow { db in
             // Compiled once per connection: the hottest query the server runs.
-            let statement = try db.cachedStatement(sql: "SELECT body, version FROM item WHERE id = ? AND deleted = 0")
-            let rows = try Row.fetchCursor(statement, arguments: [id])
+            let statement = try db.cachedStatement(sql: "SELECT body, version FROM item WHERE account = ? AND id = ? AND deleted = 0")
+            let rows = try Row.fetchCursor(statement, arguments: [account.rawValue, id])
             // The row is read where SQLite holds it, not copied; the cursor
             // resets the statement, ending the read, when it goes.
             return try withExtendedLifetime(rows) {
@@ -17,7 +25,7 @@ extension SQLiteTodoRepository {
     }
 
     public func list(_ query: TodoQuery) async throws -> TodoList {
-        let (condition, filterArguments) = Self.condition(for: query)
+        let (condition, filterArguments) = Self.condition(for: query, account: account)
         let (order, orderArguments) = Self.ordering(for: query.sort)
         let (page, pageArguments): (String, StatementArguments) =
             switch query.paging {
@@ -26,6 +34,7 @@ extension SQLiteTodoRepository {
             case .page(let number, let size, _): ("LIMIT ? OFFSET ?", [size, (number - 1) * size])
             }
         let isPaged = query.paging != .all
+        let accountKey = account.rawValue
         return try await read { db in
             // The array is built by SQLite from the stored text: no item is decoded.
             let row = try Row.fetchOne(
@@ -41,7 +50,7 @@ extension SQLiteTodoRepository {
                 isPaged
                 ? try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE \(condition)", arguments: filterArguments) ?? 0
                 : pageCount
-            let cursor = try Int.fetchOne(db, sql: "SELECT lastChangeSeq FROM feed") ?? 0
+            let cursor = try Int.fetchOne(db, sql: "SELECT lastChangeSeq FROM account WHERE id = ?", arguments: [accountKey]) ?? 0
             let json: String = row?["json"] ?? "[]"
             return TodoList(json: json, total: total, cursor: cursor)
         }
@@ -49,9 +58,10 @@ extension SQLiteTodoRepository {
 
     public func changes(since cursor: Int, limit: Int?) async throws -> ChangeFeed {
         let retentionDays = tombstoneRetention.components.seconds / 86_400
+        let accountKey = account.rawValue
         return try await read { db in
-            guard let feed = try Row.fetchOne(db, sql: "SELECT lastChangeSeq, purgedThrough FROM feed") else {
-                throw ServerError.storage("the feed table is empty")
+            guard let feed = try Row.fetchOne(db, sql: "SELECT lastChangeSeq, purgedThrough FROM account WHERE id = ?", arguments: [accountKey]) else {
+                throw ServerError.accountGone
             }
             let last: Int = feed["lastChangeSeq"]
             let purged: Int = feed["purgedThrough"]
@@ -72,8 +82,8 @@ extension SQLiteTodoRepository {
             }
             let rows = try Row.fetchAll(
                 db,
-                sql: "SELECT body, deleted, changeSeq FROM item WHERE changeSeq > ? ORDER BY changeSeq LIMIT ?",
-                arguments: [cursor, limit ?? -1]
+                sql: "SELECT body, deleted, changeSeq FROM item WHERE account = ? AND changeSeq > ? ORDER BY changeSeq LIMIT ?",
+                arguments: [accountKey, cursor, limit ?? -1]
             )
             var items: [String] = []
             var deleted: [String] = []
@@ -100,9 +110,9 @@ extension SQLiteTodoRepository {
 
 extension SQLiteTodoRepository {
     /// The WHERE clause for a query's filters and search, with its arguments.
-    static func condition(for query: TodoQuery) -> (String, StatementArguments) {
-        var clauses = ["deleted = 0"]
-        var arguments: [any DatabaseValueConvertible] = []
+    static func condition(for query: TodoQuery, account: AccountID) -> (String, StatementArguments) {
+        var clauses = ["account = ?", "deleted = 0"]
+        var arguments: [any DatabaseValueConvertible] = [account.rawValue]
         for filter in query.filters {
             let placeholders = Array(repeating: "?", count: filter.values.count).joined(separator: ",")
             if filter.field == "id" {

@@ -56,7 +56,7 @@ extension SQLiteTodoRepository {
             case .string(let string): string
             case nil: key
             }
-        let existing = try Row.fetchOne(db.cachedStatement(sql: "SELECT version, deleted FROM item WHERE id = ?"), arguments: [key])
+        let existing = try Row.fetchOne(db.cachedStatement(sql: "SELECT version, deleted FROM item WHERE account = ? AND id = ?"), arguments: [account.rawValue, key])
         if let existing, existing["deleted"] as Bool == false {
             throw ServerError.conflict(id: key)
         }
@@ -72,12 +72,12 @@ extension SQLiteTodoRepository {
             arguments: ["json": payload.json, "id": idValue, "version": version, "ms": ms]
         ) ?? "{}"
         try db.cachedStatement(sql: """
-                INSERT INTO item (id, body, version, updatedAt, changeSeq, deleted)
-                VALUES (:key, :body, :version, :ms, :seq, 0)
-                ON CONFLICT(id) DO UPDATE SET body = excluded.body, version = excluded.version,
+                INSERT INTO item (account, id, body, version, updatedAt, changeSeq, deleted)
+                VALUES (:account, :key, :body, :version, :ms, :seq, 0)
+                ON CONFLICT(account, id) DO UPDATE SET body = excluded.body, version = excluded.version,
                     updatedAt = excluded.updatedAt, changeSeq = excluded.changeSeq, deleted = 0
                 """)
-            .execute(arguments: ["key": key, "body": body, "version": version, "ms": ms, "seq": seq])
+            .execute(arguments: ["account": account.rawValue, "key": key, "body": body, "version": version, "ms": ms, "seq": seq])
         return StoredTodo(id: key, version: version, json: body)
     }
 
@@ -147,9 +147,9 @@ extension SQLiteTodoRepository {
                 UPDATE item SET body = json_object('id', json_extract(body, '$.id'), 'version', :version,
                         'updatedAt', \(Self.isoTime), 'deleted', json('true')),
                     version = :version, updatedAt = :ms, changeSeq = :seq, deleted = 1
-                WHERE id = :key
+                WHERE account = :account AND id = :key
                 """)
-            .execute(arguments: ["version": version + 1, "ms": ms, "seq": seq, "key": id])
+            .execute(arguments: ["version": version + 1, "ms": ms, "seq": seq, "account": account.rawValue, "key": id])
         return StoredTodo(id: id, version: version + 1, json: oldBody)
     }
 
@@ -161,15 +161,15 @@ extension SQLiteTodoRepository {
         guard let body = try newBody(db, oldBody, version + 1, ms) else {
             throw ServerError.storage("could not build the updated todo")
         }
-        try db.cachedStatement(sql: "UPDATE item SET body = ?, version = ?, updatedAt = ?, changeSeq = ? WHERE id = ?")
-            .execute(arguments: [body, version + 1, ms, seq, id])
+        try db.cachedStatement(sql: "UPDATE item SET body = ?, version = ?, updatedAt = ?, changeSeq = ? WHERE account = ? AND id = ?")
+            .execute(arguments: [body, version + 1, ms, seq, account.rawValue, id])
         return StoredTodo(id: id, version: version + 1, json: body)
     }
 
     /// The live todo's body and version, or 404; 412 if `ifMatch` fails.
     private func checkedCurrent(_ db: Database, id: String, ifMatch: IfMatch?) throws -> (String, Int) {
         guard
-            let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT body, version FROM item WHERE id = ? AND deleted = 0"), arguments: [id])
+            let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT body, version FROM item WHERE account = ? AND id = ? AND deleted = 0"), arguments: [account.rawValue, id])
         else {
             throw ServerError.notFound(id: id)
         }

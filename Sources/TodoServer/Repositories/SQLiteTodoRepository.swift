@@ -5,11 +5,13 @@ import Hummingbird
 /// The todo repository on SQLite, through GRDB.
 ///
 /// Each todo is one row of the `item` table holding its JSON object as
-/// served. Every write runs in one transaction that also takes the next
-/// change number from the `feed` row, so the change feed has no gaps and no
-/// reordering, whatever the number of concurrent clients.
+/// served, under its account. Every write runs in one transaction that also
+/// takes the next change number from its account's row, so the change feed
+/// has no gaps and no reordering, whatever the number of concurrent clients.
 public struct SQLiteTodoRepository: TodoRepository {
     let dbWriter: any DatabaseWriter
+    /// The account this repository reads and writes for.
+    public private(set) var account = AccountID.single
     /// Where `GET /todos/:id` reads; without them (a database in memory), `dbWriter`.
     let pointReaders: PointReaders?
     /// How long a tombstone is kept for the change feed.
@@ -41,7 +43,18 @@ public struct SQLiteTodoRepository: TodoRepository {
         self.tombstoneRetention = tombstoneRetention
         self.now = now
         self.makeID = makeID
-        try dbWriter.write { db in try purgeTombstones(db, at: milliseconds(now())) }
+        try dbWriter.write { db in try purgeAllTombstones(db, at: milliseconds(now())) }
+    }
+
+    /// The accounts kept in the same database.
+    public var accountStore: SQLiteAccountStore {
+        SQLiteAccountStore(dbWriter, pointReaders: pointReaders, now: now)
+    }
+
+    public func scoped(to account: AccountID) -> SQLiteTodoRepository {
+        var scoped = self
+        scoped.account = account
+        return scoped
     }
 
     /// Runs a write transaction, mapping database failures at this boundary.
@@ -72,16 +85,19 @@ public struct SQLiteTodoRepository: TodoRepository {
         }
     }
 
-    /// No GRDB error leaves the repository: each becomes a `ServerError`.
-    private static func mapErrors<T>(_ body: () async throws -> T) async throws -> T {
+    /// No GRDB error leaves the repository: each becomes a `ServerError`
+    /// (an `AccountError` stays as it is).
+    static func mapErrors<T>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
+        } catch let error as AccountError {
+            throw error
         } catch {
             throw serverError(for: error)
         }
     }
 
-    private static func serverError(for error: any Error) -> ServerError {
+    static func serverError(for error: any Error) -> ServerError {
         switch error {
         case let error as ServerError:
             return error
@@ -107,9 +123,21 @@ public struct SQLiteTodoRepository: TodoRepository {
 // MARK: - Feed
 
 extension SQLiteTodoRepository {
-    /// The next change number; only inside a write transaction.
+    /// The account's next change number; only inside a write transaction,
+    /// which it serializes with the account's other writers.
     func nextChangeSeq(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db.cachedStatement(sql: "UPDATE feed SET lastChangeSeq = lastChangeSeq + 1 RETURNING lastChangeSeq")) ?? 0
+        let statement = try db.cachedStatement(sql: "UPDATE account SET lastChangeSeq = lastChangeSeq + 1 WHERE id = ? RETURNING lastChangeSeq")
+        guard let seq = try Int64.fetchOne(statement, arguments: [account.rawValue]) else {
+            throw ServerError.accountGone
+        }
+        return seq
+    }
+
+    /// Purges every account's expired tombstones: at start.
+    func purgeAllTombstones(_ db: Database, at nowMilliseconds: Int64) throws {
+        for id in try Int64.fetchAll(db, sql: "SELECT id FROM account") {
+            try scoped(to: AccountID(id)).purgeTombstones(db, at: nowMilliseconds)
+        }
     }
 
     /// Removes tombstones older than the retention, remembering the newest
@@ -119,14 +147,14 @@ extension SQLiteTodoRepository {
         let cutoff = nowMilliseconds - retention.seconds * 1000 - retention.attoseconds / 1_000_000_000_000_000
         let newestPurged = try Int64.fetchOne(
             db,
-            sql: "SELECT max(changeSeq) FROM item WHERE deleted = 1 AND updatedAt < ?",
-            arguments: [cutoff]
+            sql: "SELECT max(changeSeq) FROM item WHERE account = ? AND deleted = 1 AND updatedAt < ?",
+            arguments: [account.rawValue, cutoff]
         )
         guard let newestPurged else { return }
-        try db.execute(sql: "DELETE FROM item WHERE deleted = 1 AND updatedAt < ?", arguments: [cutoff])
+        try db.execute(sql: "DELETE FROM item WHERE account = ? AND deleted = 1 AND updatedAt < ?", arguments: [account.rawValue, cutoff])
         try db.execute(
-            sql: "UPDATE feed SET purgedThrough = max(purgedThrough, ?)",
-            arguments: [newestPurged]
+            sql: "UPDATE account SET purgedThrough = max(purgedThrough, ?) WHERE id = ?",
+            arguments: [newestPurged, account.rawValue]
         )
     }
 }

@@ -3,7 +3,14 @@
 /// Every write is atomic: it happens whole or not at all. A write given an
 /// `ifMatch` that the todo's current version fails throws 412 and changes nothing.
 /// Methods throw `ServerError`, so each failure already knows its HTTP status.
+///
+/// A repository acts for one account (`AccountID.single` unless scoped):
+/// it reads and writes that account's todos and feed only.
 public protocol TodoRepository: Sendable {
+    /// The same store, acting for `account`.
+    func scoped(to account: AccountID) -> Self
+    /// Throws a 503 when the database cannot answer a read; for `GET /health`.
+    func checkHealth() async throws
     /// The todos a `GET /todos` selects.
     func list(_ query: TodoQuery) async throws -> TodoList
     func get(id: String) async throws -> StoredTodo?

@@ -19,6 +19,10 @@ final class TestClock: @unchecked Sendable {
     func advance(days: Double) {
         lock.withLock { current += days * 86_400 }
     }
+
+    func advance(seconds: Int) {
+        lock.withLock { current += TimeInterval(seconds) }
+    }
 }
 
 /// Ids `id-1`, `id-2`… in creation order.
@@ -56,10 +60,12 @@ func makeRepository(
 
 func makeApp(
     _ repository: some TodoRepository,
+    accounts: (any AccountStore)? = nil,
     options: ServerOptions = ServerOptions(requestLogLevel: .trace)
 ) -> some ApplicationProtocol {
     buildApplication(
         repository: repository,
+        accounts: accounts,
         options: options,
         configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
         logger: quietLogger
@@ -74,6 +80,28 @@ func withServer(
 ) async throws {
     let app = makeApp(try makeRepository(clock: clock), options: options)
     try await app.test(.router) { client in try await test(client) }
+}
+
+/// A server with accounts: `accounts` are created first, and `test` gets
+/// each one's token in the same order, and the store.
+func withAccountsServer(
+    _ names: [String],
+    clock: TestClock = TestClock(),
+    _ test: @Sendable (any TestClientProtocol, [String], SQLiteAccountStore) async throws -> Void
+) async throws {
+    let repository = try makeRepository(clock: clock)
+    let accounts = repository.accountStore
+    var tokens: [String] = []
+    for name in names {
+        tokens.append(try await accounts.addAccount(name: name, tokenLabel: "default", expiresInDays: nil))
+    }
+    let app = makeApp(repository, accounts: accounts)
+    try await app.test(.router) { [tokens] client in try await test(client, tokens, accounts) }
+}
+
+/// `Authorization: Bearer TOKEN`.
+func bearer(_ token: String) -> HTTPFields {
+    [.authorization: "Bearer \(token)"]
 }
 
 extension TestClientProtocol {

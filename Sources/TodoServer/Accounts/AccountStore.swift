@@ -1,0 +1,51 @@
+/// Accounts, their tokens and the count of failed authentications, kept in
+/// the server's database so that every server on it shares them.
+public protocol AccountStore: Sendable {
+    // MARK: - Serving
+
+    /// True when named accounts exist: the server then requires a token of one.
+    func hasAccounts() async throws -> Bool
+    /// Who sends `token` from `address`: `.noAccounts` while no account
+    /// exists (the single list is open); else its account; or `.throttled`
+    /// when the address failed too often lately; or `.refused` when the token
+    /// is missing, unknown, revoked or expired (all alike), counting a
+    /// failure. Notes a token's use, at most once a minute.
+    func authenticate(token: [UInt8]?, address: String) async throws -> Authentication
+    /// Seconds before `address` may try again after too many failed
+    /// authentications, or nil when it may try now.
+    func retryAfter(address: String) async throws -> Int?
+    /// Counts a failed authentication from `address`.
+    func recordFailedAuthentication(address: String) async throws
+
+    // MARK: - Managing
+
+    /// Creates an account and its first token; returns the token, which is not kept.
+    func addAccount(name: String, tokenLabel: String, expiresInDays: Int?) async throws -> String
+    /// Issues another token to an account; returns it.
+    func issueToken(account name: String, label: String, expiresInDays: Int?) async throws -> String
+    /// Every account with its tokens' labels and dates, by name.
+    func accounts() async throws -> [AccountSummary]
+    /// Revokes one token of an account, or all of them when `label` is nil;
+    /// returns how many.
+    func revokeTokens(account name: String, label: String?) async throws -> Int
+    /// Removes an account with its todos and tokens.
+    func removeAccount(name: String) async throws
+}
+
+/// What a token check came to.
+public enum Authentication: Sendable, Equatable {
+    /// No account exists yet: the request is for the single list.
+    case noAccounts
+    case account(AccountID)
+    /// Too many failures from the address: try again after this many seconds.
+    case throttled(retryAfter: Int)
+    case refused
+}
+
+/// How failed authentications are throttled: more than `maxFailures` from
+/// one address within a window of `windowMilliseconds` (fixed, from the first
+/// failure) and every request from it gets 429 until the window ends.
+public enum AuthThrottle {
+    public static let maxFailures = 10
+    public static let windowMilliseconds: Int64 = 60_000
+}

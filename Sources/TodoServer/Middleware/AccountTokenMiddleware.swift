@@ -1,0 +1,51 @@
+import Hummingbird
+
+/// Once any account exists, lets a request through only with a valid token
+/// of an account, and sets the context's account to it; before, lets every
+/// request through to the single list. Unknown, revoked and expired tokens get
+/// the same 401; an address with too many failures gets 429 at once.
+struct AccountTokenMiddleware: RouterMiddleware {
+    typealias Context = TodoRequestContext
+    let accounts: any AccountStore
+    let trustedProxies: Set<String>
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let address = ClientAddress.of(request, context, trustedProxies: trustedProxies)
+        let token = BearerTokenMiddleware.bearerToken(request.headers[.authorization] ?? "")
+        switch try await accounts.authenticate(token: token, address: address) {
+        case .noAccounts:
+            return try await next(request, context)
+        case .account(let account):
+            var context = context
+            context.account = account
+            return try await next(request, context)
+        case .throttled(let seconds):
+            throw FailedAuthentications.tooMany(retryAfter: seconds)
+        case .refused:
+            throw ServerError(
+                .unauthorized,
+                "This server needs an account's token: send the header Authorization: Bearer TOKEN "
+                    + "(the server's operator issues tokens with `todo-server user token NAME`).",
+                headers: [.wwwAuthenticate: "Bearer"]
+            )
+        }
+    }
+}
+
+/// The throttle both token checks share.
+enum FailedAuthentications {
+    /// 429 with `Retry-After` when `address` failed too often lately.
+    static func refuseIfThrottled(_ address: String, _ accounts: any AccountStore) async throws {
+        if let seconds = try await accounts.retryAfter(address: address) {
+            throw tooMany(retryAfter: seconds)
+        }
+    }
+
+    static func tooMany(retryAfter seconds: Int) -> ServerError {
+        ServerError(
+            .tooManyRequests,
+            "Too many failed authentications from this address; try again in \(seconds) seconds with a valid token.",
+            headers: [.retryAfter: String(seconds)]
+        )
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import GRDB
+import Hummingbird
+import HummingbirdTesting
+import Testing
+@testable import TodoServer
+
+/// Accounts: each token reaches its own account's todos, feed and ids only.
+struct AccountTests {
+    @Test func twoAccountsMayBothHaveTodo1AndNeitherReachesTheOthers() async throws {
+        try await withAccountsServer(["alice", "bob"]) { client, tokens, _ in
+            let (alice, bob) = (bearer(tokens[0]), bearer(tokens[1]))
+            #expect(try await client.send(.post, "/todos", #"{"id":1,"title":"alice's"}"#, headers: alice).status == .created)
+            #expect(try await client.send(.post, "/todos", #"{"id":1,"title":"bob's"}"#, headers: bob).status == .created)
+            #expect(try await client.send(.post, "/todos", #"{"id":"only-alice"}"#, headers: alice).status == .created)
+
+            #expect(try await client.send(.get, "/todos/1", headers: alice).json["title"] == "alice's")
+            #expect(try await client.send(.get, "/todos/1", headers: bob).json["title"] == "bob's")
+            // Another account's todo is missing, never forbidden.
+            for method: HTTPRequest.Method in [.get, .head, .put, .patch, .delete] {
+                let response = try await client.send(method, "/todos/only-alice", method == .put || method == .patch ? "{}" : nil, headers: bob)
+                #expect(response.status == .notFound, "\(method)")
+            }
+            let bobsList = try await client.send(.get, "/todos", headers: bob)
+            #expect(try bobsList.json.count == 1)
+            #expect(bobsList.headers[.init("X-Total-Count")!] == "1")
+            // Bob's feed has his one change: alice's writes do not move his cursor.
+            #expect(bobsList.headers[.init("X-Cursor")!] == "1")
+            #expect(try await client.send(.get, "/todos?_since=0", headers: alice).json["cursor"] == "2")
+            #expect(try await client.send(.get, "/todos", headers: alice).json.count == 2)
+        }
+    }
+
+    @Test func theFirstAccountLocksARunningOpenServerAtOnce() async throws {
+        try await withAccountsServer([]) { client, _, accounts in
+            #expect(try await client.send(.post, "/todos", #"{"id":"before"}"#).status == .created)
+            #expect(try await client.send(.get, "/todos", headers: bearer("todo_anything")).status == .ok)
+            let token = try await accounts.addAccount(name: "alice", tokenLabel: "default", expiresInDays: nil)
+            #expect(try await client.send(.get, "/todos").status == .unauthorized)
+            let alices = try await client.send(.get, "/todos", headers: bearer(token))
+            #expect(alices.status == .ok)
+            // The single list's todos stay apart: no account reaches them.
+            #expect(try alices.json.count == 0)
+        }
+    }
+
+    @Test func unknownRevokedAndExpiredTokensGetTheSame401() async throws {
+        let clock = TestClock()
+        try await withAccountsServer(["alice"], clock: clock) { client, tokens, accounts in
+            let revoked = try await accounts.issueToken(account: "alice", label: "laptop", expiresInDays: nil)
+            let expiring = try await accounts.issueToken(account: "alice", label: "phone", expiresInDays: 1)
+            #expect(try await client.send(.get, "/todos", headers: bearer(revoked)).status == .ok)
+            #expect(try await accounts.revokeTokens(account: "alice", label: "laptop") == 1)
+            #expect(try await client.send(.get, "/todos", headers: bearer(expiring)).status == .ok)
+            clock.advance(days: 1)
+
+            var answers: Set<String> = []
+            for headers in [bearer(revoked), bearer(expiring), bearer("todo_unknown"), [:], [.authorization: "Basic YQ=="]] {
+                let response = try await client.send(.get, "/todos", headers: headers)
+                #expect(response.status == .unauthorized)
+                #expect(response.headers[.wwwAuthenticate] == "Bearer")
+                answers.insert(response.text)
+            }
+            #expect(answers.count == 1)
+            #expect(try await client.send(.get, "/todos", headers: bearer(tokens[0])).status == .ok)
+        }
+    }
+
+    @Test func moreThanTenFailuresFromAnAddressGet429UntilTheMinutePasses() async throws {
+        let clock = TestClock()
+        try await withAccountsServer(["alice"], clock: clock) { client, tokens, accounts in
+            for _ in 0..<AuthThrottle.maxFailures + 1 {
+                #expect(try await client.send(.get, "/todos", headers: bearer("todo_guess")).status == .unauthorized)
+            }
+            // Even the right token waits: the address is refused before any lookup.
+            let refused = try await client.send(.get, "/todos", headers: bearer(tokens[0]))
+            #expect(refused.status == .tooManyRequests)
+            #expect(refused.headers[.retryAfter] == "60")
+            #expect(refused.errorMessage?.contains("Too many failed authentications") == true)
+            // Another address is not affected.
+            #expect(try await accounts.retryAfter(address: "192.0.2.7") == nil)
+
+            clock.advance(seconds: 59)
+            #expect(try await client.send(.get, "/todos", headers: bearer(tokens[0])).headers[.retryAfter] == "1")
+            clock.advance(seconds: 1)
+            #expect(try await client.send(.get, "/todos", headers: bearer(tokens[0])).status == .ok)
+        }
+    }
+
+    @Test func theFailureCountIsSharedThroughTheDatabase() async throws {
+        let clock = TestClock()
+        let database = try ServerDatabase.inMemory()
+        let one = SQLiteAccountStore(database, now: { clock.now })
+        let other = SQLiteAccountStore(database, now: { clock.now })
+        for index in 0..<AuthThrottle.maxFailures + 1 {
+            try await (index.isMultiple(of: 2) ? one : other).recordFailedAuthentication(address: "198.51.100.1")
+        }
+        #expect(try await one.retryAfter(address: "198.51.100.1") == 60)
+        #expect(try await other.retryAfter(address: "198.51.100.1") == 60)
+    }
+
+    @Test func listShowsLabelsAndDatesAndRemoveTakesTheTodos() async throws {
+        let clock = TestClock()
+        try await withAccountsServer(["alice", "bob"], clock: clock) { client, tokens, accounts in
+            #expect(try await client.send(.post, "/todos", #"{"id":"a"}"#, headers: bearer(tokens[0])).status == .created)
+            _ = try await accounts.issueToken(account: "alice", label: "phone", expiresInDays: 7)
+            let listed = try await accounts.accounts()
+            #expect(listed.map(\.name) == ["alice", "bob"])
+            #expect(listed[0].tokens.map(\.label) == ["default", "phone"])
+            #expect(listed[0].tokens[0].lastUsedAt == testStart)
+            #expect(listed[0].tokens[1].lastUsedAt == nil)
+            #expect(listed[0].tokens[1].expiresAt == testStart + 7 * 86_400)
+
+            try await accounts.removeAccount(name: "alice")
+            #expect(try await client.send(.get, "/todos", headers: bearer(tokens[0])).status == .unauthorized)
+            #expect(try await client.send(.get, "/todos", headers: bearer(tokens[1])).status == .ok)
+            #expect(try await accounts.accounts().map(\.name) == ["bob"])
+        }
+    }
+
+    @Test func tokensAreLongRandomAndStoredOnlyAsAHash() async throws {
+        let database = try ServerDatabase.inMemory()
+        let accounts = SQLiteAccountStore(database)
+        let token = try await accounts.addAccount(name: "alice", tokenLabel: "default", expiresInDays: nil)
+        #expect(token.hasPrefix("todo_"))
+        #expect(token.count == 45)
+        #expect(try await accounts.issueToken(account: "alice", label: "other", expiresInDays: nil) != token)
+        let stored = try database.read { db in try Row.fetchAll(db, sql: "SELECT * FROM accessToken") }
+        #expect(stored.allSatisfy { row in !row.databaseValues.contains { $0.description.contains(token.dropFirst(5)) } })
+        #expect(stored.first?["hash"] == AccessToken.hash(token.utf8))
+    }
+
+    @Test func mistakesAreTypedErrors() async throws {
+        let accounts = SQLiteAccountStore(try ServerDatabase.inMemory())
+        _ = try await accounts.addAccount(name: "alice", tokenLabel: "default", expiresInDays: nil)
+        await #expect(throws: AccountError.nameTaken("alice")) { try await accounts.addAccount(name: "alice", tokenLabel: "x", expiresInDays: nil) }
+        await #expect(throws: AccountError.invalidName("a b")) { try await accounts.addAccount(name: "a b", tokenLabel: "x", expiresInDays: nil) }
+        await #expect(throws: AccountError.noSuchAccount("carol")) { try await accounts.issueToken(account: "carol", label: "x", expiresInDays: nil) }
+        await #expect(throws: AccountError.labelTaken(account: "alice", label: "default")) {
+            try await accounts.issueToken(account: "alice", label: "default", expiresInDays: nil)
+        }
+        await #expect(throws: AccountError.noSuchToken(account: "alice", label: "nope")) { try await accounts.revokeTokens(account: "alice", label: "nope") }
+        await #expect(throws: AccountError.invalidExpiry(0)) { try await accounts.issueToken(account: "alice", label: "y", expiresInDays: 0) }
+        await #expect(throws: AccountError.noSuchAccount("carol")) { try await accounts.removeAccount(name: "carol") }
+    }
+
+    @Test func todosWrittenBeforeAccountsStayInTheSingleList() throws {
+        let queue = try DatabaseQueue()
+        try ServerDatabase.migrator.migrate(queue, upTo: "server_0001_create_item")
+        try queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO item (id, body, version, updatedAt, changeSeq) VALUES ('a', '{"id":"a","version":1}', 1, 0, 1);
+                UPDATE feed SET lastChangeSeq = 1;
+                """)
+        }
+        try ServerDatabase.migrate(queue, path: ":memory:")
+        let cursor = try queue.read { db in try Int.fetchOne(db, sql: "SELECT lastChangeSeq FROM account WHERE id = 0") }
+        let account = try queue.read { db in try Int.fetchOne(db, sql: "SELECT account FROM item WHERE id = 'a'") }
+        #expect(cursor == 1)
+        #expect(account == 0)
+    }
+}
