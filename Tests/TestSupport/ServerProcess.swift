@@ -49,12 +49,14 @@ public final class ServerProcess: @unchecked Sendable {
     /// Waits for the server's "listening on HOST:PORT" line and returns the port.
     public func port(timeout: Duration = .seconds(30)) async throws -> Int {
         let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
+        while true {
             if let range = printed.range(of: #"listening on 127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
                 let line = printed[range]
                 if let port = Int(line.split(separator: ":").last ?? "") { return port }
             }
-            if !process.isRunning { break }
+            // Looked at once more after the deadline: on a loaded machine this
+            // task may wake long after the server printed its line.
+            if !process.isRunning || ContinuousClock.now >= deadline { break }
             try await Task.sleep(for: .milliseconds(50))
         }
         throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "server did not start: \(printed)"])
