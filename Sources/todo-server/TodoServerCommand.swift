@@ -26,7 +26,7 @@ struct TodoServerCommand: AsyncParsableCommand {
               todo-server --port 8080 --database ./todos.sqlite
               TODO_SERVER_TOKEN=s3cret todo-server --host 0.0.0.0
               todo-server user add alice
-              curl -H 'Content-Type: application/json' -d '{"title":"Buy milk"}' localhost:3000/todos
+              curl -d '{"title":"Buy milk"}' localhost:3000/todos
             """,
         version: version,
         subcommands: [UserCommand.self]
