@@ -52,23 +52,30 @@ struct RemoteListScanner {
         // Items run to about 150 bytes: reserve roughly, to grow the array once or twice.
         items.reserveCapacity(reader.bytes.count / 128)
         reader.skipWhitespace()
+        try forEachElement { scanner throws(GiveUp) in items.append(try scanner.item()) }
+        reader.skipWhitespace()
+        guard reader.isAtEnd else { throw GiveUp() }
+        return items
+    }
+
+    /// Reads a JSON array from its `[` to past its `]`, calling `element`
+    /// with the reader at each element's start.
+    @inline(__always)
+    private mutating func forEachElement(_ element: (inout RemoteListScanner) throws(GiveUp) -> Void) throws(GiveUp) {
         try reader.expect(UInt8(ascii: "["))
         reader.skipWhitespace()
         if reader.peek() == UInt8(ascii: "]") {
             reader.advance()
-        } else {
-            while true {
-                items.append(try item())
-                reader.skipWhitespace()
-                let separator = try reader.next()
-                if separator == UInt8(ascii: "]") { break }
-                guard separator == UInt8(ascii: ",") else { throw GiveUp() }
-                reader.skipWhitespace()
-            }
+            return
         }
-        reader.skipWhitespace()
-        guard reader.isAtEnd else { throw GiveUp() }
-        return items
+        while true {
+            try element(&self)
+            reader.skipWhitespace()
+            let separator = try reader.next()
+            if separator == UInt8(ascii: "]") { return }
+            guard separator == UInt8(ascii: ",") else { throw GiveUp() }
+            reader.skipWhitespace()
+        }
     }
 
     private mutating func results() throws(GiveUp) -> [(status: Int, item: RemoteTodo?)] {
@@ -80,20 +87,7 @@ struct RemoteListScanner {
         reader.skipWhitespace()
         try reader.expect(UInt8(ascii: ":"))
         reader.skipWhitespace()
-        try reader.expect(UInt8(ascii: "["))
-        reader.skipWhitespace()
-        if reader.peek() == UInt8(ascii: "]") {
-            reader.advance()
-        } else {
-            while true {
-                results.append(try result())
-                reader.skipWhitespace()
-                let separator = try reader.next()
-                if separator == UInt8(ascii: "]") { break }
-                guard separator == UInt8(ascii: ",") else { throw GiveUp() }
-                reader.skipWhitespace()
-            }
-        }
+        try forEachElement { scanner throws(GiveUp) in results.append(try scanner.result()) }
         reader.skipWhitespace()
         try reader.expect(UInt8(ascii: "}"))
         reader.skipWhitespace()

@@ -1,0 +1,57 @@
+import Foundation
+
+// MARK: - Todos missing from a full list
+// A todo that a json-server-style server's list left out is deleted here only
+// once the server confirms it is gone; a create of ours the server lost in a
+// restart is sent again instead (`Migrations/0006_sync_unconfirmed_creates.sql`).
+
+extension SyncService {
+    /// Which of our creates that no list had shown yet a server lost: those
+    /// after the last one this list shows, if absent too. A server that
+    /// persists late loses its latest writes in a restart, never an earlier
+    /// one while keeping a later one; a create missing before one still
+    /// listed was deleted by another client (its 404 confirmed either way).
+    /// Pure: `unconfirmed` in the order they were created.
+    static func lostCreates(unconfirmed: [UUID], listed: Set<UUID>) -> Set<UUID> {
+        let lastListed = unconfirmed.lastIndex { listed.contains($0) } ?? -1
+        return Set(unconfirmed[(lastListed + 1)...])
+    }
+
+    /// Asks the server for each todo its list left out, several at once:
+    /// only a 404 or 410 confirms a deletion. A todo still there means the
+    /// list was partial, and the sync stops before anything is deleted.
+    func confirmGone(_ absent: [SyncBase]) async throws {
+        guard !absent.isEmpty else { return }
+        let remote = self.remote
+        let stillThere = try await withThrowingTaskGroup(of: Int?.self) { group in
+            var found: [Int] = []
+            var next = 0
+            var running = 0
+            while next < absent.count || running > 0 {
+                while running < Self.parallelRequests, next < absent.count {
+                    let (index, id) = (next, absent[next].remoteId)
+                    let todoId = absent[next].todoId
+                    group.addTask {
+                        switch try await remote.fetchOne(id: id) {
+                        case .missing: nil
+                        // Its id given to another todo (a server that lost it in a restart): gone.
+                        case let .done(item?) where item.todoId.map({ $0 != todoId }) ?? false: nil
+                        default: index
+                        }
+                    }
+                    next += 1
+                    running += 1
+                }
+                if let result = try await group.next() {
+                    running -= 1
+                    if let index = result { found.append(index) }
+                }
+            }
+            // In the order of the bases, whatever order the answers came in.
+            return found.sorted().map { absent[$0] }
+        }
+        guard stillThere.isEmpty else {
+            throw SyncError.partialList(leftOut: stillThere.count, examples: stillThere.prefix(3).map(\.fields.text))
+        }
+    }
+}
