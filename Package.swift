@@ -40,6 +40,7 @@ let package = Package(
                 .embedInCode("0004_search_without_column_sizes.sql"),
                 .embedInCode("0005_sync_edit_times.sql"),
                 .embedInCode("0006_sync_unconfirmed_creates.sql"),
+                .embedInCode("0007_planning_fields.sql"),
                 .embedInCode("server_0001_create_item.sql"),
                 .embedInCode("server_0002_accounts.sql"),
             ],

@@ -25,6 +25,7 @@ public enum AppMigrations {
             identifier: "0006_sync_unconfirmed_creates",
             sql: text(PackageResources._006_sync_unconfirmed_creates_sql)
         ),
+        Migration(identifier: "0007_planning_fields", sql: text(PackageResources._007_planning_fields_sql)),
     ]
 
     private static func text(_ bytes: [UInt8]) -> String {

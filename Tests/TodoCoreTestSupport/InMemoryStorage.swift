@@ -80,6 +80,14 @@ public actor InMemoryStorage: TodoStorage {
         }
     }
 
+    public func update(_ changed: [TodoItem], addingIfAbsent new: [TodoItem]) async throws {
+        try await update(changed)
+        for item in new where !items.contains(where: { $0.id == item.id }) {
+            items.append(item)
+            assignSequence(item.id)
+        }
+    }
+
     public func delete(ids: [TodoItem.ID]) async throws {
         try check()
         for id in ids where !items.contains(where: { $0.id == id }) {

@@ -16,6 +16,12 @@ public protocol TodoStorage: Sendable {
     /// Throws `TodoError.notFound` if one of them no longer exists.
     nonisolated(nonsending) func update(_ items: [TodoItem]) async throws
 
+    /// Stores new values for existing todos and adds `new` todos, all in one
+    /// transaction; a new todo whose ID exists already is left as it is (the
+    /// next occurrence of a repeating todo, created once by whoever gets there first).
+    /// Throws `TodoError.notFound` if one of `items` no longer exists.
+    nonisolated(nonsending) func update(_ items: [TodoItem], addingIfAbsent new: [TodoItem]) async throws
+
     /// Deletes todos, all or none.
     /// Throws `TodoError.notFound` if one of them no longer exists.
     nonisolated(nonsending) func delete(ids: [TodoItem.ID]) async throws

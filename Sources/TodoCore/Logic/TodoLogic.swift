@@ -21,15 +21,15 @@ public final class TodoLogic {
 // MARK: - Actions
 
 extension TodoLogic {
-    /// Creates a todo from `text`, stores it, and shows it at the top.
+    /// Creates a todo from `text` and the planning fields in `fields`,
+    /// stores it, and shows it at the top.
     @discardableResult
-    public func addTodo(text: String) async throws(TodoError) -> TodoItem {
+    public func addTodo(text: String, fields: TodoEdit = TodoEdit()) async throws(TodoError) -> TodoItem {
         try await run { [environment, storage] in
-            let item = TodoItem(
-                id: environment.uuid(),
-                text: try TodoText.validated(text),
-                createdAt: environment.now()
-            )
+            let now = environment.now()
+            var fields = fields
+            fields.text = text
+            let item = try TodoItem(id: environment.uuid(), text: "-", createdAt: now).applying(fields, at: now)
             try await storage.insert(item)
             // Adding clears the query; remember that, so recovering it gives "" too.
             if try await storage.lastQuery() != "" {
@@ -75,14 +75,19 @@ extension TodoLogic {
     /// Marks todos done (or not done), all or none.
     @discardableResult
     public func setDone(_ done: Bool, idPrefixes: [String]) async throws(TodoError) -> [TodoItem] {
-        let (_, changed) = try await run { [environment, storage] in
+        let (_, changed, _) = try await run { [environment, storage] in
             let items = try await Self.resolveDistinct(idPrefixes, in: storage)
             let now = environment.now()
             let changed = items.map { $0.marking(done: done, at: now) }
-            try await storage.update(changed)
-            return (items, changed)
-        } then: { items, changed in
+            // Completing a repeating todo brings its next occurrence.
+            let next = done ? zip(items, changed).compactMap { original, item in
+                original.isDone ? nil : item.nextOccurrence(at: now, in: environment.timeZone)
+            } : []
+            try await storage.update(changed, addingIfAbsent: next)
+            return (items, changed, next)
+        } then: { items, changed, next in
             self.state.updateTodos(changed, replacing: items)
+            for item in next { self.state.addTodo(item) }
         }
         return changed
     }
@@ -90,10 +95,16 @@ extension TodoLogic {
     /// Replaces a todo's text.
     @discardableResult
     public func editTodo(idPrefix: String, text: String) async throws(TodoError) -> TodoItem {
+        try await editTodo(idPrefix: idPrefix, edit: TodoEdit(text: text))
+    }
+
+    /// Changes a todo's text and planning fields, all checked before anything is written.
+    @discardableResult
+    public func editTodo(idPrefix: String, edit: TodoEdit) async throws(TodoError) -> TodoItem {
         let (_, edited) = try await run { [environment, storage] in
-            let newText = try TodoText.validated(text)
+            if let text = edit.text { _ = try TodoText.validated(text) }
             let items = try await storage.resolve(idPrefixes: try Self.normalized([idPrefix]))
-            let edited = items[0].editing(text: newText, at: environment.now())
+            let edited = try items[0].applying(edit, at: environment.now())
             try await storage.update([edited])
             return (items[0], edited)
         } then: { original, edited in

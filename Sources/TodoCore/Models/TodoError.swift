@@ -3,6 +3,8 @@ public enum TodoError: Error, Sendable, Equatable, CustomStringConvertible {
     case emptyText
     case textTooLong(length: Int, limit: Int)
     case textHasControlCharacters
+    /// A due date, priority, tag, note or repeat that cannot be stored.
+    case invalidField(TodoFieldError)
     case invalidID(String)
     case notFound(String)
     /// A prefix several todos share: how many, and the first of them by ID
@@ -23,6 +25,8 @@ public enum TodoError: Error, Sendable, Equatable, CustomStringConvertible {
             "todo text is \(length) characters long: the limit is \(limit), shorten it"
         case .textHasControlCharacters:
             "todo text contains a line break or control character: keep a todo on one line"
+        case let .invalidField(error):
+            error.description
         case let .invalidID(id):
             "'\(id)' is not a todo ID: IDs are hexadecimal, as shown by todo list"
         case let .notFound(id):

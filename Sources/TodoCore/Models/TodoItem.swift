@@ -11,6 +11,14 @@ public struct TodoItem: Sendable, Codable, Identifiable, Hashable {
     public var createdAt: Date
     public var updatedAt: Date
     public var completedAt: Date?
+    public var due: TodoDue?
+    public var priority: TodoPriority?
+    /// Distinct and sorted (`TodoTags.normalized`).
+    public var tags: [String]
+    /// Free text, several lines.
+    public var note: String?
+    /// Set only with a due date: completing the todo creates the next one.
+    public var recurrence: TodoRepeat?
 
     public init(
         id: UUID,
@@ -18,7 +26,12 @@ public struct TodoItem: Sendable, Codable, Identifiable, Hashable {
         isDone: Bool = false,
         createdAt: Date,
         updatedAt: Date? = nil,
-        completedAt: Date? = nil
+        completedAt: Date? = nil,
+        due: TodoDue? = nil,
+        priority: TodoPriority? = nil,
+        tags: [String] = [],
+        note: String? = nil,
+        recurrence: TodoRepeat? = nil
     ) {
         self.id = id
         self.text = text
@@ -26,6 +39,15 @@ public struct TodoItem: Sendable, Codable, Identifiable, Hashable {
         self.createdAt = createdAt.roundedToMilliseconds
         self.updatedAt = (updatedAt ?? createdAt).roundedToMilliseconds
         self.completedAt = completedAt?.roundedToMilliseconds
+        if case let .moment(date) = due {
+            self.due = .moment(date.roundedToMilliseconds)
+        } else {
+            self.due = due
+        }
+        self.priority = priority
+        self.tags = TodoTags.normalized(tags)
+        self.note = note
+        self.recurrence = recurrence
     }
 }
 
@@ -37,6 +59,8 @@ extension TodoItem {
         case id, text
         case isDone = "done"
         case createdAt, updatedAt, completedAt
+        case due, priority, tags, note
+        case recurrence = "repeat"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -48,8 +72,39 @@ extension TodoItem {
             isDone: try container.decodeIfPresent(Bool.self, forKey: .isDone) ?? false,
             createdAt: createdAt,
             updatedAt: try container.decodeIfPresent(Date.self, forKey: .updatedAt),
-            completedAt: try container.decodeIfPresent(Date.self, forKey: .completedAt)
+            completedAt: try container.decodeIfPresent(Date.self, forKey: .completedAt),
+            due: try Self.decodeField(container, .due) { TodoDue(text: $0) },
+            priority: try Self.decodeField(container, .priority) { TodoPriority(parsing: $0) },
+            tags: try container.decodeIfPresent([String].self, forKey: .tags) ?? [],
+            note: try container.decodeIfPresent(String.self, forKey: .note),
+            recurrence: try Self.decodeField(container, .recurrence) { TodoRepeat(parsing: $0) }
         )
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(idString, forKey: .id)
+        try container.encode(text, forKey: .text)
+        try container.encode(isDone, forKey: .isDone)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encode(updatedAt, forKey: .updatedAt)
+        try container.encode(completedAt, forKey: .completedAt)
+        try container.encode(due?.text, forKey: .due)
+        try container.encode(priority?.rawValue, forKey: .priority)
+        try container.encode(tags, forKey: .tags)
+        try container.encode(note, forKey: .note)
+        try container.encode(recurrence?.description, forKey: .recurrence)
+    }
+
+    /// A text field read by `parse`: missing or null is nil, text it cannot read is an error.
+    private static func decodeField<Value>(
+        _ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys, _ parse: (String) -> Value?
+    ) throws -> Value? {
+        guard let text = try container.decodeIfPresent(String.self, forKey: key) else { return nil }
+        guard let value = parse(text) else {
+            throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "'\(text)' is not a valid \(key.stringValue)")
+        }
+        return value
     }
 }
 

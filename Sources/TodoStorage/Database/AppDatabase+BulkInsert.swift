@@ -12,7 +12,7 @@ import TodoCore
 extension AppDatabase {
     /// The triggers that fire on every insert into `todo`, from the migrations:
     /// `insertMany` does their work itself, once for all its rows.
-    static let insertTriggers: Set<String> = ["todo_after_insert", "todo_after_insert_sync"]
+    static let insertTriggers: Set<String> = ["todo_after_insert", "todo_after_insert_sync", "todo_after_insert_tags"]
 
     /// Whether `count` new todos are enough, beside `existing` rows, for
     /// `insertMany` to pay: it reads every ID already there, and changing the
@@ -66,7 +66,7 @@ extension AppDatabase {
         }
         // The values of `TodoItem.databaseValues`, bound directly.
         let insert = try ChunkedInsert(
-            db, into: "todo (id, text, searchText, isDone, createdAt, updatedAt, completedAt, idPrefixLength)", columns: 8
+            db, into: "todo (\(TodoItem.writtenColumns), idPrefixLength)", columns: 13
         )
         try insert.insert(count: items.count) { statement, index, first in
             let item = items[items.startIndex + index]
@@ -77,7 +77,12 @@ extension AppDatabase {
             statement.bind(first + 4, item.createdAt.millisecondsSince1970)
             statement.bind(first + 5, item.updatedAt.millisecondsSince1970)
             statement.bind(first + 6, item.completedAt?.millisecondsSince1970)
-            statement.bind(first + 7, Int64(lengths.new[index]))
+            statement.bind(first + 7, item.due?.text)
+            statement.bind(first + 8, item.priority.map { Int64($0.rank) })
+            statement.bind(first + 9, TagList.encode(item.tags))
+            statement.bind(first + 10, item.note)
+            statement.bind(first + 11, item.recurrence?.description)
+            statement.bind(first + 12, Int64(lengths.new[index]))
         }
         // Rowids are handed out above the largest: the new rows are exactly these.
         let inserted = try Int.fetchOne(db, sql: "SELECT count(*) FROM todo WHERE seq >= ?", arguments: [firstSeq]) ?? 0
@@ -91,6 +96,13 @@ extension AppDatabase {
         if names.contains("todo_after_insert") {
             try db.execute(sql: "INSERT INTO todoSearch(rowid, searchText) SELECT seq, searchText FROM todo WHERE seq >= ?",
                 arguments: [firstSeq])
+        }
+        if names.contains("todo_after_insert_tags") {
+            try db.execute(sql: """
+                INSERT INTO todoTag(tag, isDone, createdAt, seq)
+                SELECT tag.value, todo.isDone, todo.createdAt, todo.seq FROM todo, json_each(todo.tags) AS tag
+                WHERE todo.seq >= ? AND todo.tags IS NOT NULL
+                """, arguments: [firstSeq])
         }
         if queueForSync, names.contains("todo_after_insert_sync") {
             try db.execute(sql: "DELETE FROM syncPending WHERE todoId IN (SELECT id FROM todo WHERE seq >= ?)",

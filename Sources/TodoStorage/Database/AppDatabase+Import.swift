@@ -50,12 +50,13 @@ extension AppDatabase {
     private static func upsert(_ db: Database, _ items: [TodoItem], tableWasEmpty: Bool) throws -> ImportSummary {
         var summary = ImportSummary()
         let insert = try db.cachedStatement(sql: """
-            INSERT INTO todo (id, text, searchText, isDone, createdAt, updatedAt, completedAt)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO todo (\(TodoItem.writtenColumns))
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT(id) DO UPDATE SET
                 text = excluded.text, searchText = excluded.searchText, isDone = excluded.isDone,
                 createdAt = excluded.createdAt, updatedAt = excluded.updatedAt,
-                completedAt = excluded.completedAt
+                completedAt = excluded.completedAt, due = excluded.due, priority = excluded.priority,
+                tags = excluded.tags, note = excluded.note, recurrence = excluded.recurrence
             WHERE excluded.updatedAt > todo.updatedAt
             """)
         let exists = try db.cachedStatement(sql: "SELECT 1 FROM todo WHERE id = ?")

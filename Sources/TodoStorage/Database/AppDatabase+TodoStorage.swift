@@ -19,6 +19,10 @@ extension AppDatabase: TodoStorage {
         try updateTodos(items)
     }
 
+    nonisolated(nonsending) public func update(_ items: [TodoItem], addingIfAbsent new: [TodoItem]) async throws {
+        try updateTodos(items, addingIfAbsent: new)
+    }
+
     nonisolated(nonsending) public func delete(ids: [TodoItem.ID]) async throws {
         try deleteTodos(ids: ids)
     }

@@ -168,7 +168,7 @@ extension AppDatabase {
             guard let item = TodoItem(row: row), item.matches(query) else { continue }
             rows.append(TodoWindow.Row(
                 item: item,
-                position: TodoPosition(createdAt: row[3], sequence: row[7]),
+                position: TodoPosition(createdAt: row[3], sequence: row[TodoItem.selectionCount]),
                 shortIDLength: row[6]
             ))
         }

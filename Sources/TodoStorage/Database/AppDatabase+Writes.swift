@@ -16,14 +16,14 @@ extension AppDatabase {
 
     /// Stores new values for existing todos; fails with `.notFound`, writing
     /// nothing, if one has been deleted meanwhile.
-    public func updateTodos(_ items: [TodoItem]) throws {
+    public func updateTodos(_ items: [TodoItem], addingIfAbsent new: [TodoItem] = []) throws {
         try write { db in
+            for item in new where try !Self.exists(db, id: item.idString) {
+                try Self.insert(db, item)
+            }
             for item in items {
-                try db.executeCached(sql: """
-                        UPDATE todo SET text = ?2, searchText = ?3, isDone = ?4,
-                            createdAt = ?5, updatedAt = ?6, completedAt = ?7
-                        WHERE id = ?1
-                        """,
+                try db.executeCached(
+                    sql: "UPDATE todo SET \(TodoItem.updateAssignments) WHERE id = ?1",
                     arguments: item.databaseValues
                 )
                 if db.changesCount == 0 {
@@ -69,10 +69,8 @@ extension AppDatabase {
         let next = try neighbour(db, of: id, before: false)
         var arguments = item.databaseValues
         _ = arguments.append(contentsOf: [TodoID.uniquePrefixLength(of: id, previous: previous?.id, next: next?.id)])
-        try db.executeCached(sql: """
-                INSERT INTO todo (id, text, searchText, isDone, createdAt, updatedAt, completedAt, idPrefixLength)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """,
+        try db.executeCached(
+            sql: "INSERT INTO todo (\(TodoItem.writtenColumns), idPrefixLength) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             arguments: arguments
         )
         for neighbour in [previous, next].compactMap({ $0 }) {
@@ -81,6 +79,10 @@ extension AppDatabase {
                 try setPrefixLength(db, id: neighbour.id, to: needed)
             }
         }
+    }
+
+    package static func exists(_ db: Database, id: String) throws -> Bool {
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM todo WHERE id = ?"), arguments: [id]) ?? false
     }
 
     /// Deletes a row and lets its neighbours' short IDs shrink if they can.

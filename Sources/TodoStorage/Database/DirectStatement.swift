@@ -26,6 +26,14 @@ package struct DirectStatement {
         }
     }
 
+    package func bind(_ index: Int32, _ text: String?) {
+        if let text {
+            bind(index, text)
+        } else {
+            _ = sqlite3_bind_null(handle, index)
+        }
+    }
+
     package func bind(_ index: Int32, _ number: Int64?) {
         if let number {
             _ = sqlite3_bind_int64(handle, index, number)

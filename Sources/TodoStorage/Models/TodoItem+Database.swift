@@ -6,7 +6,27 @@ import TodoCore
 /// column, because listing a million todos makes every allocation count.
 extension TodoItem {
     /// The columns every todo query selects, in the order `init(row:)` reads them.
-    package static let selection = "todo.id, todo.text, todo.isDone, todo.createdAt, todo.updatedAt, todo.completedAt, todo.idPrefixLength"
+    /// `idPrefixLength` stays the seventh (index 6), as raw readers expect;
+    /// the planning fields follow it.
+    package static let selection = """
+        todo.id, todo.text, todo.isDone, todo.createdAt, todo.updatedAt, todo.completedAt, todo.idPrefixLength, \
+        todo.due, todo.priority, todo.tags, todo.note, todo.recurrence
+        """
+
+    /// How many columns `selection` names: a column selected after them is at this index.
+    package static let selectionCount = 12
+
+    /// The columns `databaseValues` fills, in its order.
+    package static let writtenColumns = """
+        id, text, searchText, isDone, createdAt, updatedAt, completedAt, due, priority, tags, note, recurrence
+        """
+
+    /// `UPDATE todo SET …` of every column `databaseValues` fills, by their
+    /// numbers (`?1` is the id, for the WHERE clause).
+    package static let updateAssignments = """
+        text = ?2, searchText = ?3, isDone = ?4, createdAt = ?5, updatedAt = ?6, completedAt = ?7, \
+        due = ?8, priority = ?9, tags = ?10, note = ?11, recurrence = ?12
+        """
 
     /// Decodes a row selected with `selection`; nil if its ID is not a UUID.
     package init?(row: Row) {
@@ -18,12 +38,17 @@ extension TodoItem {
             isDone: row[2],
             createdAt: Date(millisecondsSince1970: row[3]),
             updatedAt: Date(millisecondsSince1970: row[4]),
-            completedAt: completedAt.map(Date.init(millisecondsSince1970:))
+            completedAt: completedAt.map(Date.init(millisecondsSince1970:)),
+            due: (row[7] as String?).flatMap(TodoDue.init(text:)),
+            priority: (row[8] as Int?).flatMap(TodoPriority.init(rank:)),
+            tags: (row[9] as String?).map(TagList.decode) ?? [],
+            note: row[10],
+            recurrence: (row[11] as String?).flatMap(TodoRepeat.init(parsing:))
         )
     }
 
     /// The values of the columns written by `insert` and `update`, in order:
-    /// id, text, searchText, isDone, createdAt, updatedAt, completedAt.
+    /// `writtenColumns`.
     package var databaseValues: StatementArguments {
         [
             idString,
@@ -33,7 +58,44 @@ extension TodoItem {
             createdAt.millisecondsSince1970,
             updatedAt.millisecondsSince1970,
             completedAt?.millisecondsSince1970,
+            due?.text,
+            priority?.rank,
+            TagList.encode(tags),
+            note,
+            recurrence?.description,
         ]
+    }
+}
+
+/// Tags as the `tags` column holds them: a JSON array of strings, which the
+/// triggers that keep `todoTag` read with `json_each`; NULL for none.
+package enum TagList {
+    package static func encode(_ tags: [String]) -> String? {
+        guard !tags.isEmpty else { return nil }
+        var out = "["
+        for (index, tag) in tags.enumerated() {
+            if index > 0 { out += "," }
+            out += "\""
+            for scalar in tag.unicodeScalars {
+                switch scalar {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case _ where scalar.value < 0x20:
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                default: out.unicodeScalars.append(scalar)
+                }
+            }
+            out += "\""
+        }
+        return out + "]"
+    }
+
+    /// The tags in a column value; what cannot be read as a JSON array of strings is no tags.
+    package static func decode(_ text: String) -> [String] {
+        guard let data = text.data(using: .utf8),
+              let tags = try? JSONDecoder().decode([String].self, from: data) else { return [] }
+        return tags
     }
 }
 

@@ -189,8 +189,7 @@ extension AppDatabase: SyncStore {
             break
         case let .save(item) where exists:
             try db.executeCached(sql: """
-                    UPDATE todo SET text = ?2, searchText = ?3, isDone = ?4,
-                        createdAt = ?5, updatedAt = ?6, completedAt = ?7
+                    UPDATE todo SET \(TodoItem.updateAssignments)
                     WHERE id = ?1
                     """,
                 arguments: item.databaseValues

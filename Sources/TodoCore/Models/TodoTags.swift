@@ -1,0 +1,77 @@
+import Foundation
+
+/// The rules for tags and notes.
+public enum TodoTags {
+    public static let maximumLength = 100
+
+    /// A tag made fit to store: trimmed; one word (no space, no control
+    /// character, no comma), at most `maximumLength` characters.
+    public static func validated(_ raw: String) throws(TodoFieldError) -> String {
+        let tag = raw.trimmingCharacters(in: .whitespaces)
+        guard !tag.isEmpty else { throw .emptyTag }
+        guard tag.count <= maximumLength else { throw .tagTooLong(tag, limit: maximumLength) }
+        guard tag.unicodeScalars.allSatisfy({ scalar in
+            scalar != "," && !scalar.properties.isWhitespace
+                && scalar.properties.generalCategory != .control && scalar.properties.generalCategory != .format
+        }) else { throw .tagNotOneWord(tag) }
+        return tag
+    }
+
+    /// Tags as stored: distinct and sorted.
+    public static func normalized(_ tags: some Sequence<String>) -> [String] {
+        Array(Set(tags)).sorted()
+    }
+}
+
+public enum TodoNote {
+    public static let maximumLength = 100_000
+
+    /// A note made fit to store: several lines allowed, line ends kept as
+    /// `\n`; nil when nothing but white space is left.
+    public static func validated(_ raw: String) throws(TodoFieldError) -> String? {
+        let text = raw.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+        guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
+        guard text.count <= maximumLength else { throw .noteTooLong(length: text.count, limit: maximumLength) }
+        guard text.unicodeScalars.allSatisfy({ $0 == "\n" || $0 == "\t" || $0.properties.generalCategory != .control }) else {
+            throw .noteHasControlCharacters
+        }
+        return text
+    }
+}
+
+
+/// What is wrong with a due date, priority, tag, note or repeat, saying what to do.
+public enum TodoFieldError: Error, Sendable, Equatable, CustomStringConvertible {
+    case emptyTag
+    case tagTooLong(String, limit: Int)
+    case tagNotOneWord(String)
+    case noteTooLong(length: Int, limit: Int)
+    case noteHasControlCharacters
+    case badPriority(String)
+    case badRepeat(String)
+    case badDue(String)
+    case repeatNeedsDue
+
+    public var description: String {
+        switch self {
+        case .emptyTag:
+            "a tag is empty: give it a word, e.g. --tag home"
+        case let .tagTooLong(tag, limit):
+            "tag '\(tag.prefix(20))…' is longer than \(limit) characters: shorten it"
+        case let .tagNotOneWord(tag):
+            "tag '\(tag)' is not one word: tags hold no spaces or commas; give each with its own --tag"
+        case let .noteTooLong(length, limit):
+            "the note is \(length) characters long: the limit is \(limit), shorten it"
+        case .noteHasControlCharacters:
+            "the note contains a control character: keep to text, tabs and line breaks"
+        case let .badPriority(text):
+            "'\(text)' is not a priority: use high, medium, low or none"
+        case let .badRepeat(text):
+            "'\(text)' is not a repeat: use daily, weekly, monthly, yearly, or a count and d, w, m or y such as 3d or 2w"
+        case let .badDue(text):
+            "'\(text)' is not a due date: use today, tomorrow, a weekday (fri), +3d, +2w, +1m, eow, eom, 2026-12-01 or 2026-12-01T14:30"
+        case .repeatNeedsDue:
+            "a repeating todo needs a due date: add --due, e.g. --due mon --repeat weekly"
+        }
+    }
+}
