@@ -39,7 +39,12 @@ public struct SyncSettings: Sendable, Hashable {
             completed: try await value(SyncSettingKey.completedField) ?? defaults.completed,
             createdAt: try await value(SyncSettingKey.createdAtField) ?? defaults.createdAt,
             updatedAt: try await value(SyncSettingKey.updatedAtField) ?? defaults.updatedAt,
-            completedAt: try await value(SyncSettingKey.completedAtField) ?? defaults.completedAt
+            completedAt: try await value(SyncSettingKey.completedAtField) ?? defaults.completedAt,
+            due: try await value(SyncSettingKey.dueField) ?? defaults.due,
+            priority: try await value(SyncSettingKey.priorityField) ?? defaults.priority,
+            tags: try await value(SyncSettingKey.tagsField) ?? defaults.tags,
+            note: try await value(SyncSettingKey.noteField) ?? defaults.note,
+            recurrence: try await value(SyncSettingKey.repeatField) ?? defaults.recurrence
         )
         if let page = try await value(SyncSettingKey.pageParam), let size = try await value(SyncSettingKey.pageSizeParam) {
             let first = try await value(SyncSettingKey.firstPage).flatMap { Int($0) } ?? 1
@@ -57,6 +62,11 @@ public struct SyncSettings: Sendable, Hashable {
             SyncSettingKey.createdAtField: names.createdAt,
             SyncSettingKey.updatedAtField: names.updatedAt,
             SyncSettingKey.completedAtField: names.completedAt,
+            SyncSettingKey.dueField: names.due,
+            SyncSettingKey.priorityField: names.priority,
+            SyncSettingKey.tagsField: names.tags,
+            SyncSettingKey.noteField: names.note,
+            SyncSettingKey.repeatField: names.recurrence,
             SyncSettingKey.pageParam: paging?.pageParam,
             SyncSettingKey.pageSizeParam: paging?.sizeParam,
             SyncSettingKey.firstPage: paging.map { String($0.firstPage) },
@@ -94,6 +104,11 @@ enum SyncSettingKey {
     static let createdAtField = "sync.createdAtField"
     static let updatedAtField = "sync.updatedAtField"
     static let completedAtField = "sync.completedAtField"
+    static let dueField = "sync.dueField"
+    static let priorityField = "sync.priorityField"
+    static let tagsField = "sync.tagsField"
+    static let noteField = "sync.noteField"
+    static let repeatField = "sync.repeatField"
     static let pageParam = "sync.pageParam"
     static let pageSizeParam = "sync.pageSizeParam"
     static let firstPage = "sync.firstPage"

@@ -14,7 +14,9 @@ struct SyncCommand: AsyncParsableCommand {
             changed on both sides is a conflict: the edit made last wins (by when it was \
             made on its machine) unless --prefer says otherwise, and every conflict is \
             printed and kept (todo status --conflicts). A todo deleted on one side and \
-            edited on the other is kept, edited.
+            edited on the other is kept, edited. The text, done mark, due date, priority, \
+            note and repeat each merge on their own; tags merge as a set (a tag added on \
+            one machine and another removed on the other: both apply).
             The server (--server, else $TODO_SERVER, else the one last synced with) is \
             remembered after the first successful sync. todo-server is synced through its \
             change feed; any other json-server-style server through its full list, every \
@@ -68,6 +70,21 @@ struct SyncCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("The server's field for the completion time (default: completedAt, or the last one used).", valueName: "name"))
     var completedAtField: String?
+
+    @Option(help: ArgumentHelp("The server's field for the due date (default: dueDate, or the last one used).", valueName: "name"))
+    var dueField: String?
+
+    @Option(help: ArgumentHelp("The server's field for the priority (default: priority, or the last one used).", valueName: "name"))
+    var priorityField: String?
+
+    @Option(help: ArgumentHelp("The server's field for the tags (default: tags, or the last one used).", valueName: "name"))
+    var tagsField: String?
+
+    @Option(help: ArgumentHelp("The server's field for the note (default: note, or the last one used).", valueName: "name"))
+    var noteField: String?
+
+    @Option(help: ArgumentHelp("The server's field for the repeat (default: repeat, or the last one used).", valueName: "name"))
+    var repeatField: String?
 
     @Option(help: ArgumentHelp("For a server that pages its list without saying so: the query parameter of the page number (remembered).", valueName: "name"))
     var pageParam: String?
@@ -124,6 +141,11 @@ struct SyncCommand: AsyncParsableCommand {
         settings.names.createdAt = createdAtField ?? settings.names.createdAt
         settings.names.updatedAt = updatedAtField ?? settings.names.updatedAt
         settings.names.completedAt = completedAtField ?? settings.names.completedAt
+        settings.names.due = dueField ?? settings.names.due
+        settings.names.priority = priorityField ?? settings.names.priority
+        settings.names.tags = tagsField ?? settings.names.tags
+        settings.names.note = noteField ?? settings.names.note
+        settings.names.recurrence = repeatField ?? settings.names.recurrence
         if let pageParam, let pageSizeParam {
             settings.paging = ListPaging(pageParam: pageParam, sizeParam: pageSizeParam, firstPage: firstPage ?? 1)
         } else if noPaging {

@@ -84,9 +84,40 @@ extension SyncStep {
 
 /// A field sync carries, named as conflicts show it.
 public enum SyncField: String, Sendable, Hashable, CaseIterable, Comparable {
-    case text, done
+    case text, done, due, priority, tags, note
+    case recurrence = "repeat"
 
     public static func < (lhs: SyncField, rhs: SyncField) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// The fields people plan with, beyond the text and the done mark.
+    public static let planning: [SyncField] = [.due, .priority, .tags, .note, .recurrence]
+}
+
+extension SyncFields {
+    /// The text, the done mark, and the planning fields that hold a value.
+    public var fieldsInUse: Set<SyncField> {
+        var fields: Set<SyncField> = [.text, .done]
+        if due != nil { fields.insert(.due) }
+        if priority != nil { fields.insert(.priority) }
+        if !tags.isEmpty { fields.insert(.tags) }
+        if note != nil { fields.insert(.note) }
+        if recurrence != nil { fields.insert(.recurrence) }
+        return fields
+    }
+
+    /// A planning field's value as JSON: text, an array of tags, or null.
+    func json(_ field: SyncField) -> JSONValue {
+        func optional(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
+        return switch field {
+        case .text: .string(text)
+        case .done: .bool(isDone)
+        case .due: optional(due?.text)
+        case .priority: optional(priority?.rawValue)
+        case .tags: .array(tags.map(JSONValue.string))
+        case .note: optional(note)
+        case .recurrence: optional(recurrence?.description)
+        }
+    }
 }
 
 /// Every step of one sync, pure data: printed by --dry-run, run by `SyncService`.

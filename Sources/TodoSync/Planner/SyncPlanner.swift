@@ -37,7 +37,7 @@ public enum SyncPlanner {
                 step.remote = .create(local)
                 step.base = local
                 let edited = entry.local?.updatedAt
-                step.editedAt = FieldTimes(text: edited, done: edited)
+                for field in local.fieldsInUse { step.editedAt[field] = edited }
             }
         case let (nil, remote?):
             if let base, remote.fields == base, entry.base?.remoteId == remote.id {
@@ -48,7 +48,7 @@ public enum SyncPlanner {
             }
         case let (local?, remote?):
             let (merged, conflicts) = merge(entry, local: local, remote: remote, prefer: prefer, now: now)
-            let changed = Set(SyncField.allCases.filter { merged[$0] != remote.fields[$0] })
+            let changed = Set(SyncField.allCases.filter { !merged.holdsSame($0, as: remote.fields) })
             if !changed.isEmpty {
                 step.remote = .update(id: remote.id, version: remote.version, fields: merged, changed: changed)
                 // What this step sends is this machine's edit.
@@ -73,10 +73,15 @@ public enum SyncPlanner {
         let base = entry.base?.fields
         var merged = local
         var conflicts: [SyncConflict] = []
-        for field in SyncField.allCases where local[field] != remote.fields[field] {
-            if let base, local[field] == base[field] {
+        for field in SyncField.allCases where !local.holdsSame(field, as: remote.fields) {
+            if field == .tags {
+                // A set: what either side added is in, what either removed is out.
+                merged.tags = mergedTags(base: base?.tags, local: local.tags, remote: remote.fields.tags)
+                continue
+            }
+            if let base, local.holdsSame(field, as: base) {
                 merged.take(field, from: remote.fields)
-            } else if let base, remote.fields[field] == base[field] {
+            } else if let base, remote.fields.holdsSame(field, as: base) {
                 continue
             } else {
                 let localTime = entry.local?.updatedAt
@@ -84,7 +89,15 @@ public enum SyncPlanner {
                 let localWins = switch prefer {
                 case .local: true
                 case .remote: false
-                case .newest: localTime.map { $0 > remoteTime } ?? false
+                case .newest:
+                    if base == nil, let asCreated = sideAsCreated(field, entry: entry, remote: remote) {
+                        // Two copies of one todo, created on both sides (the next
+                        // occurrence of a repeating todo): an edit beats a value
+                        // as it was created, however late the creation.
+                        asCreated == .remote
+                    } else {
+                        localTime.map { $0 > remoteTime } ?? false
+                    }
                 }
                 conflicts.append(SyncConflict(
                     todoId: entry.todoId, field: field.rawValue,
@@ -96,6 +109,26 @@ public enum SyncPlanner {
             }
         }
         return (merged, conflicts)
+    }
+
+    /// Of two copies of a todo with no base, the one side whose `field` is
+    /// still as it was created (its edit time is its creation time) while the
+    /// other's was edited since; nil when both or neither are.
+    static func sideAsCreated(_ field: SyncField, entry: SyncEntry, remote: RemoteTodo) -> SyncConflict.Side? {
+        guard let local = entry.local else { return nil }
+        let localAsCreated = local.updatedAt == local.createdAt
+        let remoteAsCreated = remote.createdAt != nil && remote.editedAt[field] == remote.createdAt
+        guard localAsCreated != remoteAsCreated else { return nil }
+        return localAsCreated ? .local : .remote
+    }
+
+    /// Tags merged as a set, three-way: kept where both sides kept them,
+    /// added where either side added them; with no base, every tag of either side.
+    static func mergedTags(base: [String]?, local: [String], remote: [String]) -> [String] {
+        let local = Set(local), remote = Set(remote)
+        guard let base = base.map(Set.init) else { return TodoTags.normalized(local.union(remote)) }
+        let kept = local.intersection(remote)
+        return TodoTags.normalized(kept.union(local.subtracting(base)).union(remote.subtracting(base)))
     }
 
     /// When the server's change of a field was made: the edit time a `todo`
@@ -113,23 +146,52 @@ extension FieldTimes {
             switch field {
             case .text: text
             case .done: done
+            case .due: due
+            case .priority: priority
+            case .tags: tags
+            case .note: note
+            case .recurrence: recurrence
             }
         }
         set {
+            let value = newValue?.roundedToMilliseconds
             switch field {
-            case .text: text = newValue?.roundedToMilliseconds
-            case .done: done = newValue?.roundedToMilliseconds
+            case .text: text = value
+            case .done: done = value
+            case .due: due = value
+            case .priority: priority = value
+            case .tags: tags = value
+            case .note: note = value
+            case .recurrence: recurrence = value
             }
         }
     }
 }
 
 extension SyncFields {
-    /// A field's value as text, as conflicts show it.
+    /// A field's value as text, as conflicts show it ("" for none).
     public subscript(field: SyncField) -> String {
         switch field {
         case .text: text
         case .done: isDone ? "true" : "false"
+        case .due: due?.text ?? ""
+        case .priority: priority?.rawValue ?? ""
+        case .tags: tags.joined(separator: " ")
+        case .note: note ?? ""
+        case .recurrence: recurrence?.description ?? ""
+        }
+    }
+
+    /// Whether both hold the same value for `field`.
+    func holdsSame(_ field: SyncField, as other: SyncFields) -> Bool {
+        switch field {
+        case .text: text == other.text
+        case .done: isDone == other.isDone
+        case .due: due == other.due
+        case .priority: priority == other.priority
+        case .tags: tags == other.tags
+        case .note: note == other.note
+        case .recurrence: recurrence == other.recurrence
         }
     }
 
@@ -137,6 +199,11 @@ extension SyncFields {
         switch field {
         case .text: text = other.text
         case .done: isDone = other.isDone
+        case .due: due = other.due
+        case .priority: priority = other.priority
+        case .tags: tags = other.tags
+        case .note: note = other.note
+        case .recurrence: recurrence = other.recurrence
         }
     }
 }

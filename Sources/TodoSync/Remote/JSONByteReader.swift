@@ -61,6 +61,30 @@ struct JSONByteReader {
         }
     }
 
+    /// The strings of an array (`["home", "bills"]`); any other element is
+    /// checked and left out, as reading tags leaves it out.
+    mutating func stringArray() throws(GiveUp) -> JSONValue {
+        try expect(UInt8(ascii: "["))
+        skipWhitespace()
+        var elements: [JSONValue] = []
+        if peek() == UInt8(ascii: "]") {
+            position += 1
+            return .array(elements)
+        }
+        while true {
+            if peek() == UInt8(ascii: "\"") {
+                elements.append(.string(try string()))
+            } else {
+                try skipValue(depth: 1)
+            }
+            skipWhitespace()
+            let separator = try next()
+            if separator == UInt8(ascii: "]") { return .array(elements) }
+            guard separator == UInt8(ascii: ",") else { throw GiveUp() }
+            skipWhitespace()
+        }
+    }
+
     /// A plain integer (`-?(0|[1-9][0-9]*)`) that fits in 64 bits.
     private mutating func integer() throws(GiveUp) -> Int64 {
         let negative = peek() == UInt8(ascii: "-")

@@ -68,7 +68,9 @@ extension RemoteCollection {
     /// A new item's fields: the todo's, its UUID as marker (and, on
     /// todo-server, as id), its dates and edit times.
     func createBody(_ todo: TodoItem, fields: SyncFields, editedAt: FieldTimes, kind: ServerKind) -> [String: JSONValue] {
-        var object = body(fields, changed: Set(SyncField.allCases), editedAt: editedAt, local: todo)
+        // A planning field the todo does not use is left out, as a server
+        // item without it reads the same.
+        var object = body(fields, changed: fields.fieldsInUse, editedAt: editedAt, local: todo)
         object[configuration.names.marker] = .string(todo.idString)
         object[configuration.names.createdAt] = .string(ISO8601.string(from: todo.createdAt))
         if kind == .todoServer { object["id"] = .string(todo.idString) }

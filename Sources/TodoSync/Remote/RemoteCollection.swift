@@ -136,6 +136,10 @@ public struct RemoteCollection: Sendable {
             object[names.doneEditedAt] = time(editedAt.done)
             object[names.completedAt] = fields.isDone ? time(local?.completedAt ?? editedAt.done) : .null
         }
+        for field in SyncField.planning where changed.contains(field) {
+            object[names.name(of: field)] = fields.json(field)
+            object[names.editedAtName(of: field)] = time(editedAt[field])
+        }
         if let latest = editedAt.latest { object[names.updatedAt] = time(latest) }
         return object
     }

@@ -21,7 +21,10 @@ struct RemoteListScanner {
 
     private static func keys(_ names: FieldNames) -> [String] {
         ["id", names.title, names.completed, names.marker, names.createdAt, names.updatedAt,
-         names.completedAt, names.textEditedAt, names.doneEditedAt, "version"]
+         names.completedAt, names.textEditedAt, names.doneEditedAt, "version",
+         names.due, names.priority, names.tags, names.note, names.recurrence,
+         names.editedAtName(of: .due), names.editedAtName(of: .priority), names.editedAtName(of: .tags),
+         names.editedAtName(of: .note), names.editedAtName(of: .recurrence)]
     }
 
     /// Each element read: the item, or nil if it has no usable id. Nil if the body is not read here.
@@ -126,7 +129,7 @@ struct RemoteListScanner {
     private mutating func item() throws(GiveUp) -> RemoteTodo? {
         try reader.expect(UInt8(ascii: "{"))
         var fields = RemoteFields()
-        var seen: UInt16 = 0
+        var seen: UInt32 = 0
         reader.skipWhitespace()
         if reader.peek() == UInt8(ascii: "}") {
             reader.advance()
@@ -143,7 +146,10 @@ struct RemoteListScanner {
             } else {
                 guard seen & roles == 0 else { throw GiveUp() }
                 seen |= roles
-                let value = try reader.fieldValue()
+                // Tags may be an array: of strings only, else the decoder reads it.
+                let value = roles & Self.tagsRole != 0 && reader.peek() == UInt8(ascii: "[")
+                    ? try reader.stringArray()
+                    : try reader.fieldValue()
                 if roles & 1 != 0 { fields.id = value }
                 if roles & 2 != 0 { fields.title = value }
                 if roles & 4 != 0 { fields.completed = value }
@@ -154,6 +160,16 @@ struct RemoteListScanner {
                 if roles & 128 != 0 { fields.textEditedAt = value }
                 if roles & 256 != 0 { fields.doneEditedAt = value }
                 if roles & 512 != 0 { fields.version = value }
+                if roles & 1024 != 0 { fields.due = value }
+                if roles & 2048 != 0 { fields.priority = value }
+                if roles & Self.tagsRole != 0 { fields.tags = value }
+                if roles & 8192 != 0 { fields.note = value }
+                if roles & 16384 != 0 { fields.recurrence = value }
+                if roles & 32768 != 0 { fields.dueEditedAt = value }
+                if roles & 65536 != 0 { fields.priorityEditedAt = value }
+                if roles & 131_072 != 0 { fields.tagsEditedAt = value }
+                if roles & 262_144 != 0 { fields.noteEditedAt = value }
+                if roles & 524_288 != 0 { fields.recurrenceEditedAt = value }
             }
             reader.skipWhitespace()
             let separator = try reader.next()
@@ -164,9 +180,12 @@ struct RemoteListScanner {
         return RemoteTodo(raw: fields)
     }
 
+    /// The bit of the tags field (the thirteenth key of `keys`).
+    private static let tagsRole: UInt32 = 4096
+
     /// Which fields (a bit each) a key names: several if names coincide.
-    private func role(of key: UnsafeBufferPointer<UInt8>) -> UInt16 {
-        var roles: UInt16 = 0
+    private func role(of key: UnsafeBufferPointer<UInt8>) -> UInt32 {
+        var roles: UInt32 = 0
         for (bit, name) in names.enumerated() where key.elementsEqual(name) {
             roles |= 1 << bit
         }

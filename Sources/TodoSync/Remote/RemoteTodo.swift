@@ -15,11 +15,18 @@ public struct FieldNames: Sendable, Hashable {
     /// on the machine that edited them.
     public var textEditedAt: String
     public var doneEditedAt: String
+    public var due: String
+    public var priority: String
+    public var tags: String
+    public var note: String
+    public var recurrence: String
 
     public init(
         title: String = "title", completed: String = "completed", marker: String = "clientId",
         createdAt: String = "createdAt", updatedAt: String = "updatedAt", completedAt: String = "completedAt",
-        textEditedAt: String = "textEditedAt", doneEditedAt: String = "doneEditedAt"
+        textEditedAt: String = "textEditedAt", doneEditedAt: String = "doneEditedAt",
+        due: String = "dueDate", priority: String = "priority", tags: String = "tags", note: String = "note",
+        recurrence: String = "repeat"
     ) {
         self.title = title
         self.completed = completed
@@ -29,6 +36,35 @@ public struct FieldNames: Sendable, Hashable {
         self.completedAt = completedAt
         self.textEditedAt = textEditedAt
         self.doneEditedAt = doneEditedAt
+        self.due = due
+        self.priority = priority
+        self.tags = tags
+        self.note = note
+        self.recurrence = recurrence
+    }
+
+    /// The name of the field that holds `field`.
+    public func name(of field: SyncField) -> String {
+        switch field {
+        case .text: title
+        case .done: completed
+        case .due: due
+        case .priority: priority
+        case .tags: tags
+        case .note: note
+        case .recurrence: recurrence
+        }
+    }
+
+    /// The name of the field that holds when `field` was last edited: the
+    /// field's own name with `EditedAt` (`dueDate` → `dueDateEditedAt`), but
+    /// `textEditedAt` and `doneEditedAt` for the text and the done mark.
+    public func editedAtName(of field: SyncField) -> String {
+        switch field {
+        case .text: textEditedAt
+        case .done: doneEditedAt
+        default: name(of: field) + "EditedAt"
+        }
     }
 }
 
@@ -77,6 +113,16 @@ struct RemoteFields {
     var textEditedAt: JSONValue?
     var doneEditedAt: JSONValue?
     var version: JSONValue?
+    var due: JSONValue?
+    var priority: JSONValue?
+    var tags: JSONValue?
+    var note: JSONValue?
+    var recurrence: JSONValue?
+    var dueEditedAt: JSONValue?
+    var priorityEditedAt: JSONValue?
+    var tagsEditedAt: JSONValue?
+    var noteEditedAt: JSONValue?
+    var recurrenceEditedAt: JSONValue?
 
     /// The fields of an object, by these names.
     init(object: [String: JSONValue], names: FieldNames) {
@@ -90,6 +136,16 @@ struct RemoteFields {
         textEditedAt = object[names.textEditedAt]
         doneEditedAt = object[names.doneEditedAt]
         version = object["version"]
+        due = object[names.due]
+        priority = object[names.priority]
+        tags = object[names.tags]
+        note = object[names.note]
+        recurrence = object[names.recurrence]
+        dueEditedAt = object[names.editedAtName(of: .due)]
+        priorityEditedAt = object[names.editedAtName(of: .priority)]
+        tagsEditedAt = object[names.editedAtName(of: .tags)]
+        noteEditedAt = object[names.editedAtName(of: .note)]
+        recurrenceEditedAt = object[names.editedAtName(of: .recurrence)]
     }
 
     init() {}
@@ -118,12 +174,21 @@ extension RemoteTodo {
         if case let .integer(value) = raw.version { number = Int(value) }
         self.init(
             id: id,
-            fields: SyncFields(text: Self.text(raw.title), isDone: Self.flag(raw.completed)),
+            fields: SyncFields(
+                text: Self.text(raw.title), isDone: Self.flag(raw.completed),
+                due: Self.due(raw.due), priority: Self.priority(raw.priority), tags: Self.tags(raw.tags),
+                note: Self.note(raw.note), recurrence: Self.recurrence(raw.recurrence)
+            ),
             clientId: clientId,
             createdAt: Self.date(raw.createdAt),
             updatedAt: Self.date(raw.updatedAt),
             completedAt: Self.date(raw.completedAt),
-            editedAt: FieldTimes(text: Self.date(raw.textEditedAt), done: Self.date(raw.doneEditedAt)),
+            editedAt: FieldTimes(
+                text: Self.date(raw.textEditedAt), done: Self.date(raw.doneEditedAt),
+                due: Self.date(raw.dueEditedAt), priority: Self.date(raw.priorityEditedAt),
+                tags: Self.date(raw.tagsEditedAt), note: Self.date(raw.noteEditedAt),
+                recurrence: Self.date(raw.recurrenceEditedAt)
+            ),
             version: number
         )
     }
@@ -131,6 +196,50 @@ extension RemoteTodo {
     /// An ISO 8601 date, else nil: a server's own date format is not ours to guess.
     static func date(_ value: JSONValue?) -> Date? {
         if case let .string(text) = value { ISO8601.date(from: text) } else { nil }
+    }
+
+    /// A due date: `2026-12-01`, or an ISO 8601 date and time; else none.
+    static func due(_ value: JSONValue?) -> TodoDue? {
+        if case let .string(text) = value { TodoDue(text: text) } else { nil }
+    }
+
+    /// `high`, `medium`, `low` (or their initials, any case), or 1 to 3; else none.
+    static func priority(_ value: JSONValue?) -> TodoPriority? {
+        switch value {
+        case let .string(text): TodoPriority(parsing: text)
+        case let .integer(rank): TodoPriority(rank: Int(clamping: rank))
+        default: nil
+        }
+    }
+
+    /// An array of words, or one text of words separated by commas or
+    /// spaces; what is not a usable tag is left out.
+    static func tags(_ value: JSONValue?) -> [String] {
+        let words: [String]
+        switch value {
+        case let .array(elements):
+            words = elements.compactMap { if case let .string(text) = $0 { text } else { nil } }
+        case let .string(text):
+            words = text.split(whereSeparator: { $0 == "," || $0.isWhitespace }).map(String.init)
+        default:
+            return []
+        }
+        guard !words.isEmpty else { return [] }
+        return TodoTags.normalized(words.compactMap { try? TodoTags.validated($0) })
+    }
+
+    /// Free text; its control characters (but line breaks and tabs) become spaces.
+    static func note(_ value: JSONValue?) -> String? {
+        guard case let .string(text) = value else { return nil }
+        if let note = try? TodoNote.validated(text) { return note }
+        let cleaned = String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
+            scalar == "\n" || scalar == "\t" || scalar.properties.generalCategory != .control ? scalar : " "
+        }))
+        return (try? TodoNote.validated(String(cleaned.prefix(TodoNote.maximumLength)))) ?? nil
+    }
+
+    static func recurrence(_ value: JSONValue?) -> TodoRepeat? {
+        if case let .string(text) = value { TodoRepeat(parsing: text) } else { nil }
     }
 
     static func idText(_ value: JSONValue) -> String? {

@@ -96,7 +96,7 @@ extension SyncService {
         case .none: nil
         case let .create(fields):
             .create(
-                local ?? TodoItem(id: step.todoId, text: fields.text, isDone: fields.isDone, createdAt: now()),
+                local ?? fields.item(id: step.todoId, createdAt: now()),
                 fields: fields, editedAt: step.editedAt
             )
         case let .update(id, version, fields, changed):

@@ -189,7 +189,7 @@ extension SyncService {
         case .none:
             return .written(id: step.remoteId, version: step.remoteVersion)
         case let .create(fields):
-            let todo = local ?? TodoItem(id: step.todoId, text: fields.text, isDone: fields.isDone, createdAt: now())
+            let todo = local ?? fields.item(id: step.todoId, createdAt: now())
             let result: RemoteCollection.WriteResult
             do {
                 result = try await remote.create(todo, fields: fields, editedAt: step.editedAt, kind: kind)

@@ -157,18 +157,29 @@ extension AppDatabase: SyncStore {
         // Into an empty table (a first sync) nothing can conflict: a plain
         // insert spares SQLite the upsert's conflict handling per row.
         let setBase = try ChunkedInsert(
-            db, into: "syncBase(todoId, remoteId, text, isDone, remoteVersion, textEditedAt, doneEditedAt)", columns: 7,
+            db, into: "syncBase(\(Self.baseColumns))", columns: 17,
             then: isEmpty(db, "syncBase") ? "" : setBaseConflictClause
         )
         try setBase.insert(count: new.count) { statement, row, first in
             let base = pulls[new[row]].base
+            let fields = base.fields, times = base.editedAt
             statement.bind(first, keys[new[row]])
             statement.bind(first + 1, base.remoteId)
-            statement.bind(first + 2, base.fields.text)
-            statement.bind(first + 3, base.fields.isDone)
+            statement.bind(first + 2, fields.text)
+            statement.bind(first + 3, fields.isDone)
             statement.bind(first + 4, base.remoteVersion.map(Int64.init))
-            statement.bind(first + 5, base.editedAt.text?.millisecondsSince1970)
-            statement.bind(first + 6, base.editedAt.done?.millisecondsSince1970)
+            statement.bind(first + 5, times.text?.millisecondsSince1970)
+            statement.bind(first + 6, times.done?.millisecondsSince1970)
+            statement.bind(first + 7, fields.due?.text)
+            statement.bind(first + 8, fields.priority.map { Int64($0.rank) })
+            statement.bind(first + 9, TagList.encode(fields.tags))
+            statement.bind(first + 10, fields.note)
+            statement.bind(first + 11, fields.recurrence?.description)
+            statement.bind(first + 12, times.due?.millisecondsSince1970)
+            statement.bind(first + 13, times.priority?.millisecondsSince1970)
+            statement.bind(first + 14, times.tags?.millisecondsSince1970)
+            statement.bind(first + 15, times.note?.millisecondsSince1970)
+            statement.bind(first + 16, times.recurrence?.millisecondsSince1970)
         }
         // A create of one of them that got no answer: the server has it, settled.
         if try !isEmpty(db, "syncCreateInFlight") {
@@ -218,9 +229,15 @@ extension AppDatabase: SyncStore {
         case .keep:
             break
         case let .set(base):
+            let fields = base.fields, times = base.editedAt
             try db.cachedStatement(sql: setBaseSQL).execute(arguments: [
-                key, base.remoteId, base.fields.text, base.fields.isDone, base.remoteVersion,
-                base.editedAt.text?.millisecondsSince1970, base.editedAt.done?.millisecondsSince1970,
+                key, base.remoteId, fields.text, fields.isDone, base.remoteVersion,
+                times.text?.millisecondsSince1970, times.done?.millisecondsSince1970,
+                fields.due?.text, fields.priority?.rank, TagList.encode(fields.tags), fields.note,
+                fields.recurrence?.description,
+                times.due?.millisecondsSince1970, times.priority?.millisecondsSince1970,
+                times.tags?.millisecondsSince1970, times.note?.millisecondsSince1970,
+                times.recurrence?.millisecondsSince1970,
             ])
         case .remove:
             try db.executeCached(sql: "DELETE FROM syncBase WHERE todoId = ?", arguments: [key])
@@ -244,16 +261,27 @@ extension AppDatabase: SyncStore {
         }
     }
 
+    /// The columns of a base, as `setBaseSQL` and the bulk insert of pulled bases write them.
+    private static let baseColumns = """
+        todoId, remoteId, text, isDone, remoteVersion, textEditedAt, doneEditedAt, \
+        due, priority, tags, note, recurrence, \
+        dueEditedAt, priorityEditedAt, tagsEditedAt, noteEditedAt, recurrenceEditedAt
+        """
+
     private static let setBaseSQL = """
-        INSERT INTO syncBase(todoId, remoteId, text, isDone, remoteVersion, textEditedAt, doneEditedAt)
-        VALUES (?, ?, ?, ?, ?, ?, ?)
+        INSERT INTO syncBase(\(baseColumns))
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         \(setBaseConflictClause)
         """
 
     private static let setBaseConflictClause = """
         ON CONFLICT(todoId) DO UPDATE SET remoteId = excluded.remoteId, text = excluded.text,
             isDone = excluded.isDone, remoteVersion = excluded.remoteVersion,
-            textEditedAt = excluded.textEditedAt, doneEditedAt = excluded.doneEditedAt
+            textEditedAt = excluded.textEditedAt, doneEditedAt = excluded.doneEditedAt,
+            due = excluded.due, priority = excluded.priority, tags = excluded.tags, note = excluded.note,
+            recurrence = excluded.recurrence, dueEditedAt = excluded.dueEditedAt,
+            priorityEditedAt = excluded.priorityEditedAt, tagsEditedAt = excluded.tagsEditedAt,
+            noteEditedAt = excluded.noteEditedAt, recurrenceEditedAt = excluded.recurrenceEditedAt
         """
 
     /// The queued rev of each of these todos that has one.
@@ -277,12 +305,25 @@ extension SyncBase {
         self.init(
             todoId: id,
             remoteId: row["remoteId"],
-            fields: SyncFields(text: row["text"], isDone: row["isDone"]),
+            fields: SyncFields(
+                text: row["text"], isDone: row["isDone"],
+                due: (row["due"] as String?).flatMap(TodoDue.init(text:)),
+                priority: (row["priority"] as Int?).flatMap(TodoPriority.init(rank:)),
+                tags: (row["tags"] as String?).map(TagList.decode) ?? [],
+                note: row["note"],
+                recurrence: (row["recurrence"] as String?).flatMap(TodoRepeat.init(parsing:))
+            ),
             remoteVersion: row["remoteVersion"],
             editedAt: FieldTimes(
-                text: (row["textEditedAt"] as Int64?).map(Date.init(millisecondsSince1970:)),
-                done: (row["doneEditedAt"] as Int64?).map(Date.init(millisecondsSince1970:))
+                text: Self.time(row["textEditedAt"]), done: Self.time(row["doneEditedAt"]),
+                due: Self.time(row["dueEditedAt"]), priority: Self.time(row["priorityEditedAt"]),
+                tags: Self.time(row["tagsEditedAt"]), note: Self.time(row["noteEditedAt"]),
+                recurrence: Self.time(row["recurrenceEditedAt"])
             )
         )
+    }
+
+    private static func time(_ milliseconds: Int64?) -> Date? {
+        milliseconds.map(Date.init(millisecondsSince1970:))
     }
 }

@@ -1,25 +1,57 @@
 import Foundation
 import TodoCore
 
-/// The fields a sync carries between a todo and its copy on a server.
+/// The fields a sync carries between a todo and its copy on a server, each
+/// merged on its own.
 public struct SyncFields: Sendable, Hashable {
     public var text: String
     public var isDone: Bool
+    public var due: TodoDue?
+    public var priority: TodoPriority?
+    /// Sorted and distinct, as `TodoItem.tags`.
+    public var tags: [String]
+    public var note: String?
+    public var recurrence: TodoRepeat?
 
-    public init(text: String, isDone: Bool) {
+    public init(
+        text: String, isDone: Bool, due: TodoDue? = nil, priority: TodoPriority? = nil, tags: [String] = [],
+        note: String? = nil, recurrence: TodoRepeat? = nil
+    ) {
         self.text = text
         self.isDone = isDone
+        self.due = due
+        self.priority = priority
+        self.tags = tags
+        self.note = note
+        self.recurrence = recurrence
+    }
+}
+
+extension SyncFields {
+    /// A new todo holding these fields.
+    public func item(id: UUID, createdAt: Date) -> TodoItem {
+        TodoItem(
+            id: id, text: text, isDone: isDone, createdAt: createdAt,
+            due: due, priority: priority, tags: tags, note: note, recurrence: recurrence
+        )
     }
 }
 
 extension TodoItem {
-    public var syncFields: SyncFields { SyncFields(text: text, isDone: isDone) }
+    public var syncFields: SyncFields {
+        SyncFields(text: text, isDone: isDone, due: due, priority: priority, tags: tags, note: note, recurrence: recurrence)
+    }
 
     /// This todo holding `fields`, changed at `date` if they differ; a todo
     /// marked done here takes `completedAt` (when the server says) as its completion time.
     public func applying(_ fields: SyncFields, at date: Date, completedAt: Date? = nil) -> TodoItem {
         var item = editing(text: fields.text, at: date).marking(done: fields.isDone, at: date)
         if item.isDone, !isDone, let completedAt { item.completedAt = completedAt.roundedToMilliseconds }
+        let planning = (fields.due, fields.priority, fields.tags, fields.note, fields.recurrence)
+        if planning != (item.due, item.priority, item.tags, item.note, item.recurrence) {
+            (item.due, item.priority, item.tags, item.note, item.recurrence) = planning
+            item.updatedAt = date.roundedToMilliseconds
+        }
         return item
     }
 }
@@ -31,18 +63,28 @@ extension TodoItem {
 public struct FieldTimes: Sendable, Hashable {
     public var text: Date?
     public var done: Date?
+    public var due: Date?
+    public var priority: Date?
+    public var tags: Date?
+    public var note: Date?
+    public var recurrence: Date?
 
-    public init(text: Date? = nil, done: Date? = nil) {
+    public init(
+        text: Date? = nil, done: Date? = nil, due: Date? = nil, priority: Date? = nil, tags: Date? = nil,
+        note: Date? = nil, recurrence: Date? = nil
+    ) {
         self.text = text?.roundedToMilliseconds
         self.done = done?.roundedToMilliseconds
+        self.due = due?.roundedToMilliseconds
+        self.priority = priority?.roundedToMilliseconds
+        self.tags = tags?.roundedToMilliseconds
+        self.note = note?.roundedToMilliseconds
+        self.recurrence = recurrence?.roundedToMilliseconds
     }
 
-    /// The later of the two, if any.
+    /// The latest of them, if any.
     public var latest: Date? {
-        switch (text, done) {
-        case let (text?, done?): max(text, done)
-        case let (text, done): text ?? done
-        }
+        [text, done, due, priority, tags, note, recurrence].lazy.compactMap { $0 }.max()
     }
 }
 
@@ -84,9 +126,11 @@ public struct SyncPull: Sendable, Hashable {
 
     /// The new todo this pull stores.
     public var item: TodoItem {
-        TodoItem(
-            id: base.todoId, text: base.fields.text, isDone: base.fields.isDone,
-            createdAt: createdAt, updatedAt: updatedAt, completedAt: base.fields.isDone ? completedAt ?? updatedAt : nil
+        let fields = base.fields
+        return TodoItem(
+            id: base.todoId, text: fields.text, isDone: fields.isDone,
+            createdAt: createdAt, updatedAt: updatedAt, completedAt: fields.isDone ? completedAt ?? updatedAt : nil,
+            due: fields.due, priority: fields.priority, tags: fields.tags, note: fields.note, recurrence: fields.recurrence
         )
     }
 }

@@ -58,14 +58,30 @@ struct SyncModel {
             let todos = try replica.todos()
             let pick = todos.isEmpty ? nil : todos[Int(random.next() % UInt64(todos.count))]
             let now = Date(timeIntervalSince1970: 1_795_253_400 + Double(step))
-            switch random.next() % 8 {
+            switch random.next() % 10 {
             case 0, 1:
                 let id = UUID(derivedFrom: "\(seed)-\(step)")
                 try replica.db.insertTodo(TodoItem(id: id, text: "todo \(step)", createdAt: now))
                 created.insert(id)
             case 2: if let pick { try replica.db.updateTodos([pick.editing(text: "edit \(step)", at: now)]) }
-            case 3: if let pick { try replica.db.updateTodos([pick.marking(done: true, at: now)]) }
+            case 3:
+                if let pick {
+                    // Completing a repeating todo brings its next occurrence, as `todo done` does.
+                    let done = pick.marking(done: true, at: now)
+                    let next = pick.isDone ? nil : done.nextOccurrence(at: now, in: Self.zone)
+                    try replica.db.updateTodos([done], addingIfAbsent: next.map { [$0] } ?? [])
+                    if let next { created.insert(next.id) }
+                }
             case 4: if let pick { try replica.db.updateTodos([pick.marking(done: false, at: now)]) }
+            case 6:
+                // A tag added or removed: tags merge as a set.
+                if let pick {
+                    let tag = Self.tags[Int(random.next() % UInt64(Self.tags.count))]
+                    let edit = random.chance(0.6) ? TodoEdit(addTags: [tag]) : TodoEdit(removeTags: [tag])
+                    try replica.db.updateTodos([try pick.applying(edit, at: now)])
+                }
+            case 7:
+                if let pick { try replica.db.updateTodos([try pick.applying(Self.planningEdit(&random, step: step), at: now)]) }
             case 5:
                 if let pick {
                     try replica.db.deleteTodos(ids: [pick.id])
@@ -95,6 +111,23 @@ struct SyncModel {
             }
         }
         try await check(replicas.map(\.0), created: created, deleted: deleted)
+    }
+
+    static let zone = TimeZone(identifier: "UTC")!
+    static let tags = ["home", "work", "bills", "garden"]
+
+    /// A random change of one planning field: a due date, a priority, a
+    /// note or a repeat (with a due date), set or cleared.
+    static func planningEdit(_ random: inout SeededRandom, step: Int) -> TodoEdit {
+        let day = CalendarDay(year: 2026, month: 11, day: 1)!.adding(days: Int(random.next() % 60))
+        switch random.next() % 6 {
+        case 0: return TodoEdit(due: .some(.day(day)))
+        case 1: return TodoEdit(due: .some(nil), recurrence: .some(nil))
+        case 2: return TodoEdit(priority: .some(TodoPriority.allCases[Int(random.next() % 3)]))
+        case 3: return TodoEdit(note: .some(random.chance(0.7) ? "note \(step)\nsecond line" : nil))
+        case 4: return TodoEdit(due: .some(.day(day)), recurrence: .some(TodoRepeat(parsing: ["daily", "weekly", "monthly", "3d"][Int(random.next() % 4)])))
+        default: return TodoEdit(priority: .some(nil))
+        }
     }
 
     func check(_ replicas: [Replica], created: Set<UUID>, deleted: Set<UUID>) async throws {
