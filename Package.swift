@@ -41,6 +41,7 @@ let package = Package(
                 .embedInCode("0005_sync_edit_times.sql"),
                 .embedInCode("0006_sync_unconfirmed_creates.sql"),
                 .embedInCode("0007_planning_fields.sql"),
+                .embedInCode("0008_undo_journal.sql"),
                 .embedInCode("server_0001_create_item.sql"),
                 .embedInCode("server_0002_accounts.sql"),
             ],

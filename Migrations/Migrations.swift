@@ -26,6 +26,7 @@ public enum AppMigrations {
             sql: text(PackageResources._006_sync_unconfirmed_creates_sql)
         ),
         Migration(identifier: "0007_planning_fields", sql: text(PackageResources._007_planning_fields_sql)),
+        Migration(identifier: "0008_undo_journal", sql: text(PackageResources._008_undo_journal_sql)),
     ]
 
     private static func text(_ bytes: [UInt8]) -> String {

@@ -30,6 +30,7 @@ public struct TodoCommand: AsyncParsableCommand {
             UndoneCommand.self,
             EditCommand.self,
             RemoveCommand.self,
+            UndoCommand.self,
             ShowCommand.self,
             ExportCommand.self,
             ImportCommand.self,

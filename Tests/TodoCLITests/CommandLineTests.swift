@@ -117,7 +117,7 @@ struct CommandLineTests {
     }
 
     @Test func helpShowsExamplesForEveryCommand() throws {
-        for command in ["add", "list", "done", "undone", "edit", "rm", "show", "export", "import"] {
+        for command in ["add", "list", "done", "undone", "edit", "rm", "undo", "show", "export", "import"] {
             let help = try todo.ok([command, "--help"])
             #expect(help.contains("Example"), "todo \(command) --help has no example")
             #expect(help.contains("--database"))

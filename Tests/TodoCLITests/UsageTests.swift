@@ -30,7 +30,7 @@ struct UsageTests {
     @Test func anUnknownCommandIsNamedWithTheNearestOne() throws {
         _ = try todo.ok(["add", "milk"])
         try expectUsageError(["lsit"], saying: "unknown command 'lsit'", "did you mean 'list'?", "add, list, done")
-        try expectUsageError(["undo", "3f2a"], saying: "unknown command 'undo'", "did you mean 'undone'?")
+        try expectUsageError(["undoo", "3f2a"], saying: "unknown command 'undoo'", "did you mean 'undo'?")
         try expectUsageError(["delte", "3f2a"], saying: "did you mean 'delete'?")
         try expectUsageError(["--database", todo.databasePath, "lsit"], saying: "unknown command 'lsit'")
         try expectUsageError(["buy", "oat", "milk"], saying: "unknown command 'buy': to add a todo, run todo add buy oat milk.")

@@ -13,6 +13,8 @@ public actor InMemoryStorage: TodoStorage {
     private var nextSequence: Int64 = 1
     /// Bumped by changes made "by another process" (see `changeElsewhere`).
     private var token = 0
+    /// The undo journal, the latest change last, as SQLite's keeps it.
+    public private(set) var journal: [TodoUndo] = []
 
     public init(items: [TodoItem] = []) {
         self.items = items
@@ -68,24 +70,30 @@ public actor InMemoryStorage: TodoStorage {
         try check()
         items.append(item)
         assignSequence(item.id)
+        record(.add, [TodoUndo.Change(id: item.id, before: nil, after: item)])
     }
 
     public func update(_ changed: [TodoItem]) async throws {
+        try await update(changed, addingIfAbsent: [])
+    }
+
+    public func update(_ changed: [TodoItem], addingIfAbsent new: [TodoItem]) async throws {
         try check()
         for item in changed where !items.contains(where: { $0.id == item.id }) {
             throw TodoError.notFound(item.idString)
         }
+        var changes: [TodoUndo.Change] = []
         for item in changed {
-            items[items.firstIndex { $0.id == item.id }!] = item
+            let index = items.firstIndex { $0.id == item.id }!
+            changes.append(TodoUndo.Change(id: item.id, before: items[index], after: item))
+            items[index] = item
         }
-    }
-
-    public func update(_ changed: [TodoItem], addingIfAbsent new: [TodoItem]) async throws {
-        try await update(changed)
         for item in new where !items.contains(where: { $0.id == item.id }) {
             items.append(item)
             assignSequence(item.id)
+            changes.append(TodoUndo.Change(id: item.id, before: nil, after: item))
         }
+        record(.update, changes)
     }
 
     public func delete(ids: [TodoItem.ID]) async throws {
@@ -93,7 +101,43 @@ public actor InMemoryStorage: TodoStorage {
         for id in ids where !items.contains(where: { $0.id == id }) {
             throw TodoError.notFound(id.uuidString.lowercased())
         }
+        record(.delete, items.filter { ids.contains($0.id) }.map { TodoUndo.Change(id: $0.id, before: $0, after: nil) })
         items.removeAll { ids.contains($0.id) }
+    }
+
+    public func undoHistory(limit: Int) async throws -> [TodoUndo] {
+        try check()
+        return Array(journal.reversed().prefix(limit))
+    }
+
+    public func undoLast(force: Bool, at date: Date) async throws -> TodoUndo {
+        try check()
+        guard let step = journal.last else { throw TodoError.nothingToUndo }
+        let current = { (id: UUID) in self.items.first { $0.id == id } }
+        if !force, let changed = step.changes.first(where: { !$0.isCurrent(current($0.id)) }) {
+            let item = current(changed.id) ?? changed.after ?? changed.before
+            throw TodoError.undoConflict(change: step.summary, text: item?.text ?? "", id: String(changed.id.lowercasedString.prefix(8)))
+        }
+        journal.removeLast()
+        for change in step.changes where change.before == nil {
+            items.removeAll { $0.id == change.id }
+        }
+        for item in step.restored(at: date) {
+            if let index = items.firstIndex(where: { $0.id == item.id }) {
+                items[index] = item
+            } else {
+                items.append(item)
+                assignSequence(item.id)
+            }
+        }
+        return step
+    }
+
+    /// Journals a change, leaving out todos it left as they were, as SQLite's journal does.
+    private func record(_ kind: TodoUndo.Kind, _ changes: [TodoUndo.Change]) {
+        let changes = changes.filter { !$0.isNoChange }
+        guard !changes.isEmpty else { return }
+        journal.append(TodoUndo(number: (journal.last?.number ?? 0) + 1, at: changes[0].after?.updatedAt ?? Date(), kind: kind, changes: changes))
     }
 
     public func lastQuery() async throws -> String {

@@ -81,14 +81,16 @@ struct TodoWindowTests {
         try await logic.editTodo(idPrefix: milk.idString, text: "oat milk")
         try await logic.setDone(true, idPrefixes: [bread.idString])
         try await logic.deleteTodos(idPrefixes: [milk.idString])
-        #expect(state.undoable.count == 5)
+        #expect(try await logic.undoHistory(limit: 10).map(\.command) == ["rm", "done", "edit", "add", "add"])
 
-        #expect(try await logic.undo() == .delete([milk.editing(text: "oat milk", at: fixed.date(3))]))
+        #expect(try await logic.undo().summary == "delete of “oat milk”")
         #expect(await storage.items.map(\.text).sorted() == ["bread", "oat milk"])
-        #expect(try await logic.undo() == .change(before: [bread]))
+        #expect(state.items.map(\.text).sorted() == ["bread", "oat milk"])
+        #expect(try await logic.undo().summary == "done mark of “bread”")
         #expect(await storage.items.first { $0.id == bread.id }?.isDone == false)
-        #expect(try await logic.undo() == .change(before: [milk]))
-        #expect(await storage.items.first { $0.id == milk.id } == milk)
+        #expect(try await logic.undo().summary == "edit of “oat milk”")
+        // Back as it was, stamped with the time of the undo.
+        #expect(await storage.items.first { $0.id == milk.id } == TodoItem(id: milk.id, text: "milk", createdAt: milk.createdAt, updatedAt: fixed.date(7)))
         try await logic.undo()
         try await logic.undo()
         #expect(await storage.items.isEmpty)
@@ -97,15 +99,19 @@ struct TodoWindowTests {
         #expect(state.error == .nothingToUndo)
     }
 
-    @Test func anUndoThatCannotHappenAnyMoreIsForgottenWithItsError() async throws {
+    @Test func anUndoOfATodoChangedElsewhereIsRefusedAndKept() async throws {
         let storage = InMemoryStorage()
         let state = TodoState()
         let logic = TodoLogic(state: state, storage: storage, environment: fixed.environment)
         let milk = try await logic.addTodo(text: "milk")
         try await logic.editTodo(idPrefix: milk.idString, text: "oat milk")
         await storage.changeElsewhere(delete: [milk.id])
-        await #expect(throws: TodoError.notFound(milk.idString)) { try await logic.undo() }
-        #expect(state.undoable == [.add(milk)])
+        await #expect(throws: TodoError.undoConflict(change: "edit of “oat milk”", text: "oat milk", id: "00000000")) {
+            try await logic.undo()
+        }
+        #expect(try await logic.undoHistory(limit: 10).count == 2)
+        #expect(try await logic.undo(force: true).summary == "edit of “oat milk”")
+        #expect(await storage.items.map(\.text) == ["milk"])
     }
 
     @Test func changesReachTheLoadedWindowAtOnce() async throws {

@@ -1,26 +1,52 @@
 import ArgumentParser
+import Foundation
 import TodoCore
 
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Print every todo as JSON, newest first.",
+        abstract: "Print every todo as JSON or as todo.txt lines.",
         discussion: """
-            The output is the same JSON array as list --json --all, and todo import \
-            reads it back.
+            JSON, the default, is the same array as list --json --all, with every field, \
+            and todo import reads it back.
 
-            Example:
+            --to todotxt writes one todo.txt line per todo, oldest first: x and the \
+            completion date if done, else (A) (B) (C) for high, medium, low priority; \
+            the creation date; the text; each tag as +tag (a tag written @context stays \
+            @context); due:YYYY-MM-DD (a due with a time gives its date). todo.txt has no \
+            IDs, notes or repeats: those are left out. todo import --from todotxt reads it \
+            back to the same text, done marks, priorities, tags and due dates.
+
+            Examples:
               todo export > todos.json
+              todo export --to todotxt > todo.txt
             """
     )
 
     @OptionGroup var database: DatabaseOptions
 
+    @Option(help: ArgumentHelp("The format to write.", valueName: "format"))
+    var to: ExportFormat = .json
+
     mutating func run() async throws {
         let db = try database.open()
         let out = OutputBuffer()
-        try TodoJSON.writeArray(to: out) { emit in
-            try db.forEachTodo(TodoRequest(status: .all)) { emit($0.item); return true }
+        switch to {
+        case .json:
+            try TodoJSON.writeArray(to: out) { emit in
+                try db.forEachTodo(TodoRequest(status: .all)) { emit($0.item); return true }
+            }
+        case .todotxt:
+            var items: [TodoItem] = []
+            try db.forEachTodo(TodoRequest(status: .all)) { items.append($0.item); return true }
+            for item in items.reversed() {
+                out.write(TodoTxt.line(for: item, timeZone: .current) + "\n")
+            }
         }
     }
+}
+
+/// The formats `todo export --to` writes.
+enum ExportFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
+    case json, todotxt
 }

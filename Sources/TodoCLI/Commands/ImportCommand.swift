@@ -1,47 +1,100 @@
 import ArgumentParser
 import Foundation
 import TodoCore
+import TodoStorage
 
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Add todos from a JSON file, as written by export.",
+        abstract: "Add todos from a JSON export, Taskwarrior or todo.txt.",
         discussion: """
-            Reads a JSON array of todos (id, text, createdAt required; done, updatedAt, \
-            completedAt optional). Everything is imported in one transaction: if any \
-            todo is malformed, nothing is imported. A todo whose ID exists already \
-            replaces it only if its updatedAt is later.
+            Everything is imported in one transaction: if any todo is malformed, nothing \
+            is imported, and the error names the line (FILE:LINE: why). todo undo takes \
+            the whole import back.
+
+            --from json (the default) reads a JSON array of todos, as export writes it \
+            (id, text, createdAt required; done, updatedAt, completedAt, due, priority, \
+            tags, note, repeat optional). A todo whose ID exists already replaces it only \
+            if its updatedAt is later.
+
+            --from taskwarrior reads task export output. Each task keeps its uuid, so \
+            importing again changes only what changed since. Pending and waiting tasks \
+            are todos, completed ones done; deleted tasks are left out (an import never \
+            deletes). Priority H/M/L is high/medium/low; the project (home.garden) and \
+            each tag become tags; annotations, with their dates, make the note; a due at \
+            local midnight is that date, else a date and time. A recurring task's \
+            instances repeat by its recur (daily, weekly, 2wks, monthly, quarterly, 1y…); \
+            its template is left out; a recur that cannot be a repeat (weekdays) is kept \
+            in the note.
+
+            --from todotxt reads todo.txt lines: x and a completion date is done, (A) (B) \
+            (C) are high, medium, low priority ((D) to (Z): low), then a creation date; \
+            +project becomes the tag project, @context the tag @context, due:YYYY-MM-DD \
+            the due date; other key:value pairs stay in the text. Each todo's ID is \
+            derived from its line, so importing the same file again adds nothing, and a \
+            todo imported before is kept as it is here.
 
             Examples:
               todo import todos.json
               todo export --database old.sqlite | todo import -
+              task export | todo import --from taskwarrior -
+              todo import --from todotxt ~/todo.txt
             """
     )
 
     @OptionGroup var database: DatabaseOptions
 
-    @Argument(help: "The JSON file to read, or - for standard input.")
+    @Option(help: ArgumentHelp("The file's format.", valueName: "format"))
+    var from: ImportFormat = .json
+
+    @Argument(help: "The file to read, or - for standard input.")
     var file: String
 
     mutating func run() async throws {
-        let items = try Self.read(file)
+        let data = try Self.data(file)
+        let items: [TodoItem]
+        let name = file == "-" ? "<stdin>" : file
+        do {
+            switch from {
+            case .json:
+                items = try Self.read(data, file: file)
+            case .taskwarrior:
+                items = try Taskwarrior.todos(fromExport: data, timeZone: .current)
+            case .todotxt:
+                items = try TodoTxt.todos(from: String(decoding: data, as: UTF8.self), timeZone: .current, now: Date())
+            }
+        } catch let error as InterchangeError {
+            throw ImportError("\(name):\(error); nothing was imported")
+        }
+        try Self.checkDistinct(items, file: name)
         let db = try database.open()
-        let summary = try db.importTodos(items)
+        let summary = try db.importTodos(items, replacing: from == .todotxt ? .never : .whenNewer)
         let out = OutputBuffer()
         out.write("Imported \(summary.inserted) new todo\(summary.inserted == 1 ? "" : "s")")
         out.write(", updated \(summary.updated), kept \(summary.unchanged) unchanged\n")
     }
 
-    /// The todos in a file, checked: any problem fails the whole import.
-    static func read(_ file: String) throws -> [TodoItem] {
-        let data: Data
+    /// The bytes of a file, or of standard input for `-`.
+    static func data(_ file: String) throws -> Data {
         do {
-            data = file == "-"
+            return file == "-"
                 ? FileHandle.standardInput.readDataToEndOfFile()
                 : try Data(contentsOf: URL(fileURLWithPath: file))
         } catch {
             throw ImportError("cannot read \(file): \((error as NSError).localizedDescription); check the path")
         }
+    }
+
+    /// Refuses a file that names one todo twice: which would win is anyone's guess.
+    static func checkDistinct(_ items: [TodoItem], file: String) throws {
+        var seen = Set<UUID>()
+        for (index, item) in items.enumerated() where !seen.insert(item.id).inserted {
+            throw ImportError("\(file): todo \(index + 1) repeats the ID \(item.idString); nothing was imported")
+        }
+    }
+
+    /// The todos in a JSON export, checked: any problem fails the whole import.
+    static func read(_ data: Data, file: String) throws -> [TodoItem] {
         let items: [TodoItem]
         do {
             items = try TodoJSON.decoder().decode([TodoItem].self, from: data)
@@ -50,7 +103,6 @@ struct ImportCommand: AsyncParsableCommand {
         } catch {
             throw ImportError("\(file) is not valid JSON; nothing was imported")
         }
-        var seen = Set<UUID>()
         var checked: [TodoItem] = []
         checked.reserveCapacity(items.count)
         for (index, item) in items.enumerated() {
@@ -59,9 +111,6 @@ struct ImportCommand: AsyncParsableCommand {
                 item.text = try TodoText.validated(item.text)
             } catch {
                 throw ImportError("\(file): todo \(index + 1) (\(item.idString)): \(error); nothing was imported")
-            }
-            guard seen.insert(item.id).inserted else {
-                throw ImportError("\(file): todo \(index + 1) repeats the ID \(item.idString); nothing was imported")
             }
             checked.append(item)
         }
@@ -97,6 +146,11 @@ struct ImportCommand: AsyncParsableCommand {
             return "\(error)"
         }
     }
+}
+
+/// The formats `todo import --from` reads.
+enum ImportFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
+    case json, taskwarrior, todotxt
 }
 
 /// A problem with an import file, already worded for the user.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where todos are kept. The core only talks to storage through this protocol,
 /// so it runs unchanged over SQLite, an in-memory fake, or anything else.
 public protocol TodoStorage: Sendable {
@@ -25,6 +27,20 @@ public protocol TodoStorage: Sendable {
     /// Deletes todos, all or none.
     /// Throws `TodoError.notFound` if one of them no longer exists.
     nonisolated(nonsending) func delete(ids: [TodoItem.ID]) async throws
+
+    // MARK: Undo
+
+    /// The changes made here that `undoLast` would take back, the latest
+    /// first, at most `limit` of them.
+    nonisolated(nonsending) func undoHistory(limit: Int) async throws -> [TodoUndo]
+
+    /// Takes back the latest change made here, all or nothing: each todo it
+    /// touched is written back as it was before (stamped as changed at
+    /// `date`), one it added is deleted. The change leaves the journal and is
+    /// returned. Throws `TodoError.nothingToUndo` if none is left, and
+    /// `.undoConflict`, changing nothing, if a todo it touched was changed
+    /// since by something not journaled (a sync), unless `force`.
+    nonisolated(nonsending) func undoLast(force: Bool, at date: Date) async throws -> TodoUndo
 
     /// The query the user last searched for, or "" if none.
     nonisolated(nonsending) func lastQuery() async throws -> String

@@ -50,33 +50,4 @@ extension TodoLogic {
         defer { lastChangeToken = token }
         return lastChangeToken.map { $0 != token } ?? false
     }
-
-    /// Takes back the last add, edit, done/undone or delete made through this
-    /// state, and returns it; `.nothingToUndo` if there is none. A change that
-    /// cannot be taken back any more (its todo is gone) is forgotten.
-    @discardableResult
-    public func undo() async throws(TodoError) -> TodoUndo {
-        guard let change = state.undoable.last else {
-            state.actionFailed(.nothingToUndo)
-            throw .nothingToUndo
-        }
-        do {
-            switch change {
-            case .add(let item):
-                try await storage.delete(ids: [item.id])
-            case .change(let before):
-                try await storage.update(before)
-            case .delete(let items):
-                for item in items {
-                    try await storage.insert(item)
-                }
-            }
-        } catch {
-            let failure = TodoError(error)
-            state.undid(change, error: failure)
-            throw failure
-        }
-        state.undid(change)
-        return change
-    }
 }

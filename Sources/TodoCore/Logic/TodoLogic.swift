@@ -7,7 +7,7 @@
 public final class TodoLogic {
     public let state: TodoState
     let storage: any TodoStorage
-    private let environment: TodoEnvironment
+    let environment: TodoEnvironment
     /// Storage's change token when last asked (see `storageChangedElsewhere`).
     var lastChangeToken: Int?
 
@@ -86,7 +86,7 @@ extension TodoLogic {
             try await storage.update(changed, addingIfAbsent: next)
             return (items, changed, next)
         } then: { items, changed, next in
-            self.state.updateTodos(changed, replacing: items)
+            self.state.updateTodos(changed)
             for item in next { self.state.addTodo(item) }
         }
         return changed
@@ -108,7 +108,7 @@ extension TodoLogic {
             try await storage.update([edited])
             return (items[0], edited)
         } then: { original, edited in
-            self.state.updateTodos([edited], replacing: [original])
+            self.state.updateTodos([edited])
         }
         return edited
     }

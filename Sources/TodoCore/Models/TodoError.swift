@@ -12,6 +12,9 @@ public enum TodoError: Error, Sendable, Equatable, CustomStringConvertible {
     case ambiguousID(String, matches: Int, candidates: [IDMatch])
     /// Undo was asked for, with no change left to take back.
     case nothingToUndo
+    /// The change undo would take back touched a todo that was changed since
+    /// (by a sync, or another program): what the change was, and that todo.
+    case undoConflict(change: String, text: String, id: String)
     /// A storage or service failure, already worded for the user.
     case failed(String)
     /// A service (a sync server) could not be reached; nothing here changed.
@@ -35,7 +38,10 @@ public enum TodoError: Error, Sendable, Equatable, CustomStringConvertible {
             "'\(id)' matches \(matches) todos: type more characters of the ID"
                 + IDMatch.listing(candidates, of: matches)
         case .nothingToUndo:
-            "nothing to undo: adds, edits, done marks and deletes made in this session can be undone"
+            "nothing to undo: every add, edit, done mark, delete and import made here has been undone, or none was made yet"
+        case let .undoConflict(change, text, id):
+            "cannot undo the \(change): “\(text)” (\(id)) was changed since, by a sync or another program; "
+                + "see it with todo show \(id), then todo undo --force to put back its earlier values anyway"
         case let .failed(message), let .unavailable(message):
             message
         }

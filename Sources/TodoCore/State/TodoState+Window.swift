@@ -1,3 +1,5 @@
+import Foundation
+
 // MARK: - Transitions of a view that stays open
 
 extension TodoState {
@@ -19,18 +21,17 @@ extension TodoState {
         update { $0.counts = counts }
     }
 
-    /// The last undoable change was taken back (or could not be, and is
-    /// forgotten): it leaves the history, and the todos show it.
-    public func undid(_ change: TodoUndo, error: TodoError? = nil) {
+    /// A change was taken back (`TodoLogic.undo`): the todos show it. A
+    /// todo it had added goes, one it had changed or deleted is back as it
+    /// was before (stamped `date`, as storage wrote it).
+    public func undid(_ change: TodoUndo, at date: Date) {
         update {
-            if $0.undoable.last == change { $0.undoable.removeLast() }
-            $0.error = error
-            guard error == nil else { return }
-            switch change {
-            case .add(let item): $0.remove(ids: [item.id])
-            case .change(let before): $0.replace(before)
-            case .delete(let items): $0.reinsert(items)
-            }
+            $0.error = nil
+            $0.remove(ids: Set(change.changes.filter { $0.before == nil }.map(\.id)))
+            let restored = change.restored(at: date)
+            let shown = Set($0.items.map(\.id))
+            $0.replace(restored.filter { shown.contains($0.id) })
+            $0.reinsert(restored.filter { !shown.contains($0.id) })
         }
     }
 }

@@ -24,8 +24,6 @@ public final class TodoState {
     public internal(set) var window: TodoWindow = .empty
     /// How many todos are pending and done; nil until loaded.
     public internal(set) var counts: TodoCounts?
-    /// The changes made through this state that can be undone, the last one last.
-    public internal(set) var undoable: [TodoUndo] = []
 
     @ObservationIgnored
     private var listeners: [Int: @MainActor (TodoState) -> Void] = [:]
@@ -73,23 +71,20 @@ extension TodoState {
     }
 
     /// Puts a new todo at the top and clears the query, so the new todo is
-    /// visible; the add can be undone.
+    /// visible.
     public func addTodo(_ item: TodoItem) {
         update {
             $0.items.insert(item, at: 0)
             $0.query = ""
             $0.error = nil
-            $0.recordUndo(.add(item))
         }
     }
 
     /// Replaces the todos with the same IDs, leaving their place in the list.
-    /// Given the values they `replaced`, the change can be undone.
-    public func updateTodos(_ changed: [TodoItem], replacing previous: [TodoItem] = []) {
+    public func updateTodos(_ changed: [TodoItem]) {
         update {
             $0.replace(changed)
             $0.error = nil
-            if !previous.isEmpty { $0.recordUndo(.change(before: previous)) }
         }
     }
 
@@ -100,12 +95,11 @@ extension TodoState {
         }
     }
 
-    /// Removes todos that were deleted; the delete can be undone.
+    /// Removes todos that were deleted.
     public func deleteTodos(_ deleted: [TodoItem]) {
         update {
             $0.remove(ids: Set(deleted.map(\.id)))
             $0.error = nil
-            $0.recordUndo(.delete(deleted))
         }
     }
 
@@ -136,14 +130,6 @@ extension TodoState {
     func reinsert(_ restored: [TodoItem]) {
         items = (items + restored).sorted { $0.createdAt > $1.createdAt }
     }
-
-    func recordUndo(_ change: TodoUndo) {
-        undoable.append(change)
-        // A session's history, not the database's: the last hundred is plenty.
-        if undoable.count > Self.undoLimit { undoable.removeFirst() }
-    }
-
-    static let undoLimit = 100
 
     func update(_ change: (TodoState) -> Void) {
         change(self)

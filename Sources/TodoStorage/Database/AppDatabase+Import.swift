@@ -9,17 +9,26 @@ public struct ImportSummary: Sendable, Equatable {
     public var unchanged = 0
 }
 
+/// What an import does with a todo whose ID exists already.
+public enum ImportReplacing: Sendable {
+    /// Keeps the version with the later `updatedAt` (JSON, Taskwarrior: ids and edit times of their own).
+    case whenNewer
+    /// Keeps the todo here (todo.txt: an id derived from the line names the same line again).
+    case never
+}
+
 extension AppDatabase {
     /// Stores many todos in one transaction: new IDs are inserted; for an ID
-    /// that exists, the version with the later `updatedAt` is kept.
-    /// Either every todo is stored or, on any failure, none is.
-    public func importTodos(_ items: [TodoItem]) throws -> ImportSummary {
+    /// that exists, `replacing` says which version is kept.
+    /// Either every todo is stored or, on any failure, none is. Undo deletes
+    /// the todos it added and writes back those it replaced.
+    public func importTodos(_ items: [TodoItem], replacing: ImportReplacing = .whenNewer) throws -> ImportSummary {
         try StorageError.wrap(path: path) {
             try dbWriter.writeWithoutTransaction { db in
                 try Self.withBulkWriting(db, if: items.count >= 1_000) {
                     var summary = ImportSummary()
                     try db.inTransaction(.immediate) {
-                        summary = try Self.importTodos(db, items)
+                        summary = try Self.importTodos(db, items, replacing: replacing)
                         return .commit
                     }
                     return summary
@@ -28,10 +37,11 @@ extension AppDatabase {
         }
     }
 
-    private static func importTodos(_ db: Database, _ items: [TodoItem]) throws -> ImportSummary {
+    private static func importTodos(_ db: Database, _ items: [TodoItem], replacing: ImportReplacing) throws -> ImportSummary {
         let existing = try Int.fetchOne(db, sql: "SELECT count(*) FROM todo") ?? 0
+        let step = try beginUndoStep(db, kind: .import, at: Date())
         guard prefersBulkInsert(count: items.count, existing: existing) else {
-            let summary = try upsert(db, items, tableWasEmpty: existing == 0)
+            let summary = try upsert(db, items, tableWasEmpty: existing == 0, replacing: replacing, step: step)
             if summary.inserted > 0 {
                 try Self.recomputePrefixLengths(db)
             }
@@ -39,16 +49,25 @@ extension AppDatabase {
         }
         let known = existing == 0 ? [] : try existingIds(db, items.map(\.idString))
         let new = items.filter { !known.contains($0.idString) }
-        var summary = try upsert(db, items.filter { known.contains($0.idString) }, tableWasEmpty: false)
+        var summary = try upsert(db, items.filter { known.contains($0.idString) }, tableWasEmpty: false, replacing: replacing, step: step)
+        let lastSeq = try Int64.fetchOne(db, sql: "SELECT max(seq) FROM todo") ?? 0
         try insertMany(db, new, queueForSync: true)
+        try journalInserts(db, step: step, fromSeq: lastSeq + 1)
         summary.inserted = new.count
         return summary
     }
 
-    /// Inserts or updates each todo, keeping the later `updatedAt`; short IDs
-    /// of inserted todos are left for the caller to recompute.
-    private static func upsert(_ db: Database, _ items: [TodoItem], tableWasEmpty: Bool) throws -> ImportSummary {
+    /// Inserts or updates each todo as `replacing` says, journaling it in
+    /// `step`; short IDs of inserted todos are left for the caller to recompute.
+    private static func upsert(
+        _ db: Database, _ items: [TodoItem], tableWasEmpty: Bool, replacing: ImportReplacing, step: Int64
+    ) throws -> ImportSummary {
         var summary = ImportSummary()
+        // The same condition in the upsert and in the journal: `?6` is the imported updatedAt.
+        let replaces = switch replacing {
+        case .whenNewer: (upsert: "excluded.updatedAt > todo.updatedAt", journal: "?6 > updatedAt")
+        case .never: (upsert: "0", journal: "0")
+        }
         let insert = try db.cachedStatement(sql: """
             INSERT INTO todo (\(TodoItem.writtenColumns))
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -57,14 +76,18 @@ extension AppDatabase {
                 createdAt = excluded.createdAt, updatedAt = excluded.updatedAt,
                 completedAt = excluded.completedAt, due = excluded.due, priority = excluded.priority,
                 tags = excluded.tags, note = excluded.note, recurrence = excluded.recurrence
-            WHERE excluded.updatedAt > todo.updatedAt
+            WHERE \(replaces.upsert)
             """)
         let exists = try db.cachedStatement(sql: "SELECT 1 FROM todo WHERE id = ?")
         for item in items {
             let existed = tableWasEmpty ? false : try Bool.fetchOne(exists, arguments: [item.idString]) ?? false
+            if existed {
+                try journalUpdate(db, step: step, item, when: replaces.journal)
+            }
             try insert.execute(arguments: item.databaseValues)
             if !existed {
                 summary.inserted += 1
+                try journalInsert(db, step: step, item)
             } else if db.changesCount > 0 {
                 summary.updated += 1
             } else {

@@ -27,6 +27,14 @@ extension AppDatabase: TodoStorage {
         try deleteTodos(ids: ids)
     }
 
+    nonisolated(nonsending) public func undoHistory(limit: Int) async throws -> [TodoUndo] {
+        try undoJournal(limit: limit)
+    }
+
+    nonisolated(nonsending) public func undoLast(force: Bool, at date: Date) async throws -> TodoUndo {
+        try undoLatest(force: force, at: date)
+    }
+
     nonisolated(nonsending) public func lastQuery() async throws -> String {
         try setting(SettingKey.lastQuery) ?? ""
     }

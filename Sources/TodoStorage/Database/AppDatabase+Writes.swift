@@ -4,24 +4,30 @@ import TodoCore
 
 // MARK: - Database Access: Writes
 // Each method is one transaction that keeps the table's invariants: the
-// search index (by trigger) and every short ID unique (here).
+// search index (by trigger) and every short ID unique (here), and journals
+// the change for undo (AppDatabase+Undo).
 
 extension AppDatabase {
-    /// Stores a new todo.
+    /// Stores a new todo; undo deletes it.
     public func insertTodo(_ item: TodoItem) throws {
         try write { db in
             try Self.insert(db, item)
+            try Self.journalInsert(db, step: Self.beginUndoStep(db, kind: .add, at: Date()), item)
         }
     }
 
     /// Stores new values for existing todos; fails with `.notFound`, writing
-    /// nothing, if one has been deleted meanwhile.
+    /// nothing, if one has been deleted meanwhile. Undo writes back the old
+    /// values and deletes the new todos this added.
     public func updateTodos(_ items: [TodoItem], addingIfAbsent new: [TodoItem] = []) throws {
         try write { db in
+            let step = try Self.beginUndoStep(db, kind: .update, at: Date())
             for item in new where try !Self.exists(db, id: item.idString) {
                 try Self.insert(db, item)
+                try Self.journalInsert(db, step: step, item)
             }
             for item in items {
+                try Self.journalUpdate(db, step: step, item)
                 try db.executeCached(
                     sql: "UPDATE todo SET \(TodoItem.updateAssignments) WHERE id = ?1",
                     arguments: item.databaseValues
@@ -33,10 +39,13 @@ extension AppDatabase {
         }
     }
 
-    /// Deletes todos; fails with `.notFound`, deleting nothing, if one is gone already.
+    /// Deletes todos; fails with `.notFound`, deleting nothing, if one is
+    /// gone already. Undo stores them again, ids and all.
     public func deleteTodos(ids: [UUID]) throws {
         try write { db in
+            let step = try Self.beginUndoStep(db, kind: .delete, at: Date())
             for id in ids {
+                try Self.journalDelete(db, step: step, id: id.lowercasedString)
                 try Self.delete(db, id: id.lowercasedString)
             }
         }

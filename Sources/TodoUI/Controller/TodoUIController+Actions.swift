@@ -44,25 +44,25 @@ extension TodoUIController {
         await refreshCounts()
     }
 
+    /// Takes back the latest change made here, in this view or by any
+    /// `todo` command (the database's undo journal), and selects what it
+    /// brought back.
     func undo() async {
         guard let change = try? await logic.undo() else {
             await reloadAroundSelection()
             return
         }
         view.message = "Undid the " + change.summary
-        switch change {
-        case .add:
-            await reloadAroundSelection()
-        case .change(let before):
-            select(before.first?.id, position: view.selectedPosition, row: view.selectionRow)
-            await reloadAroundSelection()
-        case .delete(let items):
+        let restored = change.changes.compactMap(\.before)
+        if change.kind == .delete {
             // Back where it was: the newest restored todo, found by its creation time.
-            let item = items.max { $0.createdAt < $1.createdAt }
+            let item = restored.max { $0.createdAt < $1.createdAt }
             let position = item.map { TodoPosition(createdAt: $0.createdAt.millisecondsSince1970, sequence: .max) }
             select(item?.id, position: position, row: view.selectionRow)
-            await reloadAroundSelection()
+        } else if let item = restored.first {
+            select(item.id, position: view.selectedPosition, row: view.selectionRow)
         }
+        await reloadAroundSelection()
         await refreshCounts()
     }
 

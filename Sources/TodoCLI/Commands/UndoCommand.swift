@@ -1,0 +1,68 @@
+import ArgumentParser
+import Foundation
+import TodoCore
+
+struct UndoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "undo",
+        abstract: "Take back the last change made here.",
+        discussion: """
+            Reverts the latest add, edit, done, undone, rm or import made on this machine \
+            (in this database, by any todo command or todo ui) and says what it reverted; \
+            run it again to go further back, through the last 1,000 changes. A deleted \
+            todo comes back with its ID and every field; undoing done also removes the \
+            next occurrence a repeating todo brought. What a sync wrote is not a change \
+            made here and is never undone; an undo is an ordinary change the next sync \
+            sends.
+
+            If a todo the change touched was changed since by a sync (or another program \
+            writing the file), undo refuses and names it: look at it, then --force puts \
+            back its values from before the change anyway.
+
+            Examples:
+              todo undo
+              todo undo --list
+            """
+    )
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Flag(help: "Show what undo would take back, the latest first, and change nothing.")
+    var list = false
+
+    @Flag(help: "Put back the earlier values even of a todo changed since by a sync.")
+    var force = false
+
+    func validate() throws {
+        if list && force {
+            throw ValidationError("--list changes nothing, so --force has no use with it: give one of them")
+        }
+    }
+
+    @MainActor
+    mutating func run() async throws {
+        let (logic, _) = try database.logic()
+        let out = OutputBuffer()
+        guard !list else {
+            let history = try await logic.undoHistory(limit: .max)
+            if history.isEmpty {
+                out.write("Nothing to undo.\n")
+            }
+            for change in history {
+                out.write(Self.time(change.at) + "  " + change.command.padding(toLength: 7, withPad: " ", startingAt: 0)
+                    + change.summary + "\n")
+            }
+            return
+        }
+        let change = try await logic.undo(force: force)
+        out.write("Undid the \(change.summary).\n")
+    }
+
+    /// When a change was made, in local time: `2026-11-23 19:49`.
+    static func time(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        return formatter.string(from: date)
+    }
+}

@@ -1,0 +1,208 @@
+import Foundation
+
+/// Reads what `task export` writes (Taskwarrior 2.6): a JSON array of tasks,
+/// or one task object per line.
+///
+/// - Each task keeps its `uuid` as the todo's id, so importing the same
+///   export again changes nothing, and a later export updates what changed.
+/// - `pending` and `waiting` tasks are todos to do, `completed` ones done
+///   (completed at `end`). `deleted` tasks are left out: an import adds and
+///   updates, it never deletes.
+/// - `entry` is when the todo was created, `modified` when it last changed.
+/// - `due`: Taskwarrior writes it in UTC (`20261214T230000Z`); a due at
+///   midnight in `timeZone` is that calendar date, any other time a moment.
+/// - `priority` H, M, L is high, medium, low; any other value (a custom one)
+///   is no priority.
+/// - `project` is a tag of its own, whole (`home.garden`), beside `tags`.
+/// - `annotations` make the note, one line each: its date, then its text.
+/// - A recurring task: the template (status `recurring`) is left out; each
+///   instance is a todo that repeats by the template's `recur` (`weekly`,
+///   `3d`, `2wks`, `monthly`, `quarterly`, …), so completing it here brings
+///   the next one. A `recur` that a todo cannot repeat by (`weekdays`, hours)
+///   is kept as a line of the note instead.
+public enum Taskwarrior {
+    public static func todos(fromExport data: Data, timeZone: TimeZone) throws(InterchangeError) -> [TodoItem] {
+        let isArray = data.first { !" \t\r\n".utf8.contains($0) } == UInt8(ascii: "[")
+        // One object per line (rc.json.array=off) read as an array of them.
+        var lines: [Int] = []
+        let json: Data
+        if isArray {
+            json = data
+            lines = JSONElementLines.lines(of: data)
+        } else {
+            var objects: [Substring] = []
+            for (index, line) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let object = line.trimmingCharacters(in: .whitespacesAndNewlines)
+                guard !object.isEmpty else { continue }
+                objects.append(Substring(object.hasSuffix(",") ? String(object.dropLast()) : object))
+                lines.append(index + 1)
+            }
+            json = Data(("[" + objects.joined(separator: ",\n") + "]").utf8)
+        }
+        let tasks: [ExportedTask]
+        do {
+            tasks = try JSONDecoder().decode([ExportedTask].self, from: json)
+        } catch let error as DecodingError {
+            throw problem(error, lines: lines)
+        } catch {
+            throw InterchangeError(line: nil, "not JSON: export it with task export")
+        }
+        var items: [TodoItem] = []
+        for (index, task) in tasks.enumerated() {
+            let line = index < lines.count ? lines[index] : nil
+            do {
+                if let item = try task.todo(in: timeZone) { items.append(item) }
+            } catch {
+                throw InterchangeError(line: line, "task \(task.uuid.lowercasedString) (“\(task.description)”): \(error.reason)")
+            }
+        }
+        return items
+    }
+
+    /// A task as `task export` writes it: the fields a todo takes.
+    struct ExportedTask: Decodable {
+        var uuid: UUID
+        var description: String
+        var status: String
+        var entry: String?
+        var modified: String?
+        var end: String?
+        var due: String?
+        var priority: String?
+        var project: String?
+        var tags: [String]?
+        var annotations: [Annotation]?
+        var recur: String?
+
+        struct Annotation: Decodable {
+            var entry: String?
+            var description: String
+        }
+    }
+
+    /// A task's field that cannot be a todo's.
+    struct FieldProblem: Error {
+        var reason: String
+    }
+
+    /// Taskwarrior's date form, `20261214T230000Z` (the extended ISO form is read too).
+    static func date(_ text: String, field: String) throws(FieldProblem) -> Date {
+        let digits = text.filter { $0 != "-" && $0 != ":" }
+        let parts = digits.split(separator: "T")
+        guard parts.count == 2, parts[0].count == 8, parts[1].count == 7, parts[1].hasSuffix("Z"),
+              let day = Int(parts[0]), let time = Int(parts[1].dropLast()),
+              let date = DateComponents(
+                  calendar: utcCalendar, year: day / 10_000, month: day / 100 % 100, day: day % 100,
+                  hour: time / 10_000, minute: time / 100 % 100, second: time % 100
+              ).date
+        else { throw FieldProblem(reason: "\(field) '\(text)' is not a Taskwarrior date such as 20261214T230000Z") }
+        return date
+    }
+
+    private static let utcCalendar: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        return calendar
+    }()
+
+    /// `recur` as a todo's repeat: nil if a todo cannot repeat that way.
+    public static func repeating(_ recur: String) -> TodoRepeat? {
+        let text = recur.lowercased().trimmingCharacters(in: .whitespaces)
+        let named: [String: (Int, TodoRepeat.Unit)] = [
+            "daily": (1, .day), "day": (1, .day), "weekly": (1, .week), "week": (1, .week), "sennight": (1, .week),
+            "biweekly": (2, .week), "fortnight": (2, .week), "monthly": (1, .month), "month": (1, .month),
+            "bimonthly": (2, .month), "quarterly": (3, .month), "semiannual": (6, .month),
+            "yearly": (1, .year), "year": (1, .year), "annual": (1, .year), "biannual": (2, .year), "biyearly": (2, .year),
+        ]
+        if let (count, unit) = named[text] { return TodoRepeat(count: count, unit: unit) }
+        let digits = text.prefix { $0.isASCII && $0.isNumber }
+        guard let count = digits.isEmpty ? 1 : Int(digits) else { return nil }
+        let units: [String: (Int, TodoRepeat.Unit)] = [
+            "d": (1, .day), "day": (1, .day), "days": (1, .day),
+            "w": (1, .week), "wk": (1, .week), "wks": (1, .week), "week": (1, .week), "weeks": (1, .week),
+            "m": (1, .month), "mo": (1, .month), "mos": (1, .month), "mth": (1, .month), "mths": (1, .month),
+            "month": (1, .month), "months": (1, .month),
+            "q": (3, .month), "qtr": (3, .month), "qtrs": (3, .month), "quarter": (3, .month), "quarters": (3, .month),
+            "y": (1, .year), "yr": (1, .year), "yrs": (1, .year), "year": (1, .year), "years": (1, .year),
+        ]
+        guard let (multiple, unit) = units[String(text.dropFirst(digits.count))] else { return nil }
+        return TodoRepeat(count: count * multiple, unit: unit)
+    }
+
+    private static func problem(_ error: DecodingError, lines: [Int]) -> InterchangeError {
+        func place(_ path: [any CodingKey]) -> (Int?, String) {
+            guard let index = path.first?.intValue else { return (nil, "") }
+            let field = path.dropFirst().map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+            return (index < lines.count ? lines[index] : nil, field.isEmpty ? "the task" : "field '\(field)'")
+        }
+        switch error {
+        case let .keyNotFound(key, context):
+            let (line, _) = place(context.codingPath)
+            return InterchangeError(line: line, "the task has no '\(key.stringValue)': is this task export output?")
+        case let .typeMismatch(_, context), let .valueNotFound(_, context):
+            if context.codingPath.isEmpty {
+                return InterchangeError(line: nil, "the top level should be an array of tasks, as task export writes")
+            }
+            let (line, field) = place(context.codingPath)
+            return InterchangeError(line: line, "\(field) has the wrong type for task export output")
+        case let .dataCorrupted(context):
+            if context.codingPath.isEmpty {
+                return InterchangeError(line: nil, "the JSON is malformed or truncated: export it again with task export")
+            }
+            let (line, field) = place(context.codingPath)
+            return InterchangeError(line: line, field == "field 'uuid'" ? "'uuid' is not a UUID" : "\(field): \(context.debugDescription)")
+        @unknown default:
+            return InterchangeError(line: nil, "\(error)")
+        }
+    }
+}
+
+extension Taskwarrior.ExportedTask {
+    /// The todo this task is; nil for one left out (deleted, or a recurring template).
+    func todo(in timeZone: TimeZone) throws(Taskwarrior.FieldProblem) -> TodoItem? {
+        let isDone: Bool
+        switch status {
+        case "pending", "waiting": isDone = false
+        case "completed": isDone = true
+        case "deleted", "recurring": return nil
+        default: throw .init(reason: "status '\(status)' is not one Taskwarrior writes (pending, waiting, completed, deleted, recurring)")
+        }
+        guard let entry else { throw .init(reason: "it has no 'entry' date: task export always writes one") }
+        let createdAt = try Taskwarrior.date(entry, field: "entry")
+        let updatedAt = try modified.map { text throws(Taskwarrior.FieldProblem) in try Taskwarrior.date(text, field: "modified") }
+        let end = try end.map { text throws(Taskwarrior.FieldProblem) in try Taskwarrior.date(text, field: "end") }
+        let due = try due.map { text throws(Taskwarrior.FieldProblem) in
+            let date = try Taskwarrior.date(text, field: "due")
+            let day = CalendarDay(date, in: timeZone)
+            return day.start(in: timeZone) == date ? TodoDue.day(day) : TodoDue.moment(date)
+        }
+        var noteLines: [String] = []
+        for annotation in annotations ?? [] {
+            let date = try annotation.entry.map { text throws(Taskwarrior.FieldProblem) in try Taskwarrior.date(text, field: "annotation entry") }
+            noteLines.append((date.map { CalendarDay($0, in: timeZone).description + " " } ?? "") + annotation.description)
+        }
+        var recurrence: TodoRepeat?
+        if let recur {
+            recurrence = Taskwarrior.repeating(recur)
+            if recurrence == nil { noteLines.append("Taskwarrior recur: \(recur)") }
+        }
+        do {
+            let text = try TodoText.validated(description)
+            let tags = try ([project].compactMap { $0 } + (tags ?? [])).map { tag throws(TodoFieldError) in try TodoTags.validated(tag) }
+            let note = noteLines.isEmpty ? nil : try TodoNote.validated(noteLines.joined(separator: "\n"))
+            return TodoItem(
+                id: uuid, text: text, isDone: isDone, createdAt: createdAt,
+                updatedAt: max(updatedAt ?? createdAt, createdAt),
+                completedAt: isDone ? (end ?? updatedAt ?? createdAt) : nil,
+                due: due, priority: priority.flatMap { ["H": TodoPriority.high, "M": .medium, "L": .low][$0] },
+                tags: tags, note: note, recurrence: due == nil ? nil : recurrence
+            )
+        } catch let error as TodoError {
+            throw .init(reason: error.description)
+        } catch let error as TodoFieldError {
+            throw .init(reason: error.description)
+        } catch {
+            throw .init(reason: "\(error)")
+        }
+    }
+}

@@ -1,0 +1,24 @@
+// MARK: - Undo
+
+extension TodoLogic {
+    /// Takes back the latest change made on this machine (by this view or any
+    /// other `todo` command), as storage's journal has it, and returns it;
+    /// `.nothingToUndo` if none is left, `.undoConflict` if a todo it touched
+    /// was changed since by a sync (`force` puts its earlier values back anyway).
+    @discardableResult
+    public func undo(force: Bool = false) async throws(TodoError) -> TodoUndo {
+        let now = environment.now()
+        return try await run { [storage] in
+            try await storage.undoLast(force: force, at: now)
+        } then: { change in
+            self.state.undid(change, at: now)
+        }
+    }
+
+    /// The changes `undo` would take back, the latest first.
+    public func undoHistory(limit: Int) async throws(TodoError) -> [TodoUndo] {
+        try await run { [storage] in
+            try await storage.undoHistory(limit: limit)
+        } then: { _ in }
+    }
+}

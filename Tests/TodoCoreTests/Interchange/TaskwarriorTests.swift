@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+import TodoCore
+
+/// `task export` output read exactly: the fields a todo takes from each task.
+@Suite("Taskwarrior import")
+struct TaskwarriorTests {
+    static let berlin = TimeZone(identifier: "Europe/Berlin")!
+
+    static func date(_ text: String) -> Date {
+        ISO8601DateFormatter().date(from: text)!
+    }
+
+    /// As Taskwarrior 2.6 writes it: one task a line, inside an array.
+    static let export = """
+        [
+        {"id":1,"description":"pay rent","due":"20261214T230000Z","entry":"20261123T195611Z","modified":"20261123T195700Z","priority":"H","project":"home.garden","status":"pending","uuid":"cc25735c-9a6d-47b4-a0a7-8289d666cc91","annotations":[{"entry":"20261123T195611Z","description":"IBAN in mail"},{"entry":"20261124T090000Z","description":"second note"}],"tags":["bills","urgent"],"urgency":11.2},
+        {"id":2,"description":"call mom","due":"20261215T133000Z","entry":"20261123T195611Z","modified":"20261123T195611Z","priority":"L","status":"waiting","uuid":"f6b6c06b-5129-4964-aab2-ebef61582b67","urgency":4.2},
+        {"id":3,"description":"water plants","due":"20261130T230000Z","entry":"20261123T195611Z","mask":"-","modified":"20261123T195611Z","recur":"weekly","rtype":"periodic","status":"recurring","uuid":"387470fa-43db-4a3a-a1fd-2b1b8a49ec3d","urgency":5.5},
+        {"id":4,"description":"water plants","due":"20261130T230000Z","entry":"20261123T195611Z","imask":0,"modified":"20261123T195611Z","parent":"387470fa-43db-4a3a-a1fd-2b1b8a49ec3d","recur":"weekly","rtype":"periodic","status":"pending","uuid":"a42ce24c-c134-4fd3-ae45-f405c7c6a71f","urgency":5.5},
+        {"id":0,"description":"old thing","end":"20261123T200000Z","entry":"20261120T100000Z","modified":"20261123T200000Z","status":"completed","uuid":"e971013a-bcb7-43a3-9fee-a1289156bd88","urgency":0},
+        {"id":0,"description":"to delete","end":"20261123T195611Z","entry":"20261123T195611Z","modified":"20261123T195611Z","status":"deleted","uuid":"16b4392f-32e8-4af8-91df-88521fc819f0","urgency":0}
+        ]
+        """
+
+    @Test func everyFieldOfAnExportIsRead() throws {
+        let items = try Taskwarrior.todos(fromExport: Data(Self.export.utf8), timeZone: Self.berlin)
+        #expect(items.map(\.text) == ["pay rent", "call mom", "water plants", "old thing"])
+        #expect(items == [
+            TodoItem(
+                id: UUID(uuidString: "cc25735c-9a6d-47b4-a0a7-8289d666cc91")!, text: "pay rent",
+                createdAt: Self.date("2026-11-23T19:56:11Z"), updatedAt: Self.date("2026-11-23T19:57:00Z"),
+                // 23:00 UTC is midnight in Berlin: the 15th, as a date.
+                due: .day(CalendarDay(year: 2026, month: 12, day: 15)!), priority: .high,
+                tags: ["bills", "home.garden", "urgent"], note: "2026-11-23 IBAN in mail\n2026-11-24 second note"
+            ),
+            TodoItem(
+                id: UUID(uuidString: "f6b6c06b-5129-4964-aab2-ebef61582b67")!, text: "call mom",
+                createdAt: Self.date("2026-11-23T19:56:11Z"),
+                due: .moment(Self.date("2026-12-15T13:30:00Z")), priority: .low
+            ),
+            TodoItem(
+                id: UUID(uuidString: "a42ce24c-c134-4fd3-ae45-f405c7c6a71f")!, text: "water plants",
+                createdAt: Self.date("2026-11-23T19:56:11Z"),
+                due: .day(CalendarDay(year: 2026, month: 12, day: 1)!), recurrence: TodoRepeat(parsing: "weekly")
+            ),
+            TodoItem(
+                id: UUID(uuidString: "e971013a-bcb7-43a3-9fee-a1289156bd88")!, text: "old thing", isDone: true,
+                createdAt: Self.date("2026-11-20T10:00:00Z"), updatedAt: Self.date("2026-11-23T20:00:00Z"),
+                completedAt: Self.date("2026-11-23T20:00:00Z")
+            ),
+        ])
+    }
+
+    @Test func theSameDueIsADateOrAMomentByTheTimeZone() throws {
+        let task = #"[{"description":"x","due":"20261214T230000Z","entry":"20261123T195611Z","status":"pending","uuid":"cc25735c-9a6d-47b4-a0a7-8289d666cc91"}]"#
+        let utc = try Taskwarrior.todos(fromExport: Data(task.utf8), timeZone: TimeZone(identifier: "UTC")!)
+        #expect(utc[0].due == .moment(Self.date("2026-12-14T23:00:00Z")))
+        let berlin = try Taskwarrior.todos(fromExport: Data(task.utf8), timeZone: Self.berlin)
+        #expect(berlin[0].due == .day(CalendarDay(year: 2026, month: 12, day: 15)!))
+    }
+
+    @Test func oneTaskALineWithoutAnArrayIsReadToo() throws {
+        let lines = Self.export.split(separator: "\n").dropFirst().dropLast().joined(separator: "\n")
+        let items = try Taskwarrior.todos(fromExport: Data(lines.utf8), timeZone: Self.berlin)
+        #expect(items == (try Taskwarrior.todos(fromExport: Data(Self.export.utf8), timeZone: Self.berlin)))
+    }
+
+    @Test(arguments: [
+        ("daily", "daily"), ("weekly", "weekly"), ("monthly", "monthly"), ("yearly", "yearly"), ("annual", "yearly"),
+        ("2d", "2d"), ("3wks", "3w"), ("2w", "2w"), ("1wk", "weekly"), ("6mo", "6m"), ("2m", "2m"), ("3months", "3m"),
+        ("quarterly", "3m"), ("2q", "6m"), ("biweekly", "2w"), ("fortnight", "2w"), ("semiannual", "6m"),
+        ("biannual", "2y"), ("2yrs", "2y"), ("day", "daily"), ("5days", "5d"),
+    ])
+    func recurBecomesARepeat(recur: String, repeats: String) {
+        #expect(Taskwarrior.repeating(recur)?.description == repeats)
+    }
+
+    @Test(arguments: ["weekdays", "3h", "30min", "1000d", "0d", "often"])
+    func recurWithoutARepeatOfItsOwn(recur: String) {
+        #expect(Taskwarrior.repeating(recur) == nil)
+    }
+
+    @Test func aRecurThatCannotBeARepeatIsKeptInTheNote() throws {
+        let task = #"[{"description":"stand-up","due":"20261124T080000Z","entry":"20261123T195611Z","recur":"weekdays","status":"pending","uuid":"cc25735c-9a6d-47b4-a0a7-8289d666cc91"}]"#
+        let item = try #require(try Taskwarrior.todos(fromExport: Data(task.utf8), timeZone: Self.berlin).first)
+        #expect(item.recurrence == nil)
+        #expect(item.note == "Taskwarrior recur: weekdays")
+    }
+
+    @Test func aBadTaskIsReportedOnItsLine() {
+        let bad = Self.export.replacingOccurrences(of: #""status":"waiting""#, with: #""status":"sleeping""#)
+        #expect(throws: InterchangeError(line: 3, "task f6b6c06b-5129-4964-aab2-ebef61582b67 (“call mom”): status 'sleeping' is not one Taskwarrior writes (pending, waiting, completed, deleted, recurring)")) {
+            try Taskwarrior.todos(fromExport: Data(bad.utf8), timeZone: Self.berlin)
+        }
+        let badDate = Self.export.replacingOccurrences(of: #""due":"20261215T133000Z""#, with: #""due":"tomorrow""#)
+        #expect(throws: InterchangeError(line: 3, "task f6b6c06b-5129-4964-aab2-ebef61582b67 (“call mom”): due 'tomorrow' is not a Taskwarrior date such as 20261214T230000Z")) {
+            try Taskwarrior.todos(fromExport: Data(badDate.utf8), timeZone: Self.berlin)
+        }
+        let noUUID = Self.export.replacingOccurrences(of: #""uuid":"e971013a-bcb7-43a3-9fee-a1289156bd88","#, with: "")
+        #expect(throws: InterchangeError(line: 6, "the task has no 'uuid': is this task export output?")) {
+            try Taskwarrior.todos(fromExport: Data(noUUID.utf8), timeZone: Self.berlin)
+        }
+        #expect(throws: InterchangeError.self) {
+            try Taskwarrior.todos(fromExport: Data("[{\"description\":".utf8), timeZone: Self.berlin)
+        }
+    }
+}
