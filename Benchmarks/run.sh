@@ -176,8 +176,7 @@ for size in "${size_list[@]}"; do
         "SELECT $planned FROM todoTag CROSS JOIN todo ON todo.seq = todoTag.seq WHERE todoTag.tag = 'home' AND todoTag.isDone = 0 ORDER BY todoTag.createdAt DESC, todoTag.seq DESC"
     bench sort-due "$size" todo -- "$todo" list --sort due
     bench sort-due "$size" sqlite3 -- sqlite3 "$floor" \
-        "SELECT $planned FROM todo WHERE todo.isDone = 0 AND todo.due IS NOT NULL ORDER BY todo.due, todo.createdAt DESC, todo.seq DESC;
-         SELECT $planned FROM todo WHERE todo.isDone = 0 AND todo.due IS NULL ORDER BY todo.createdAt DESC, todo.seq DESC"
+        "SELECT $planned FROM todo WHERE todo.isDone = 0 AND todo.due IS NOT NULL ORDER BY todo.due, todo.createdAt DESC, todo.seq DESC; SELECT $planned FROM todo WHERE todo.isDone = 0 AND todo.due IS NULL ORDER BY todo.createdAt DESC, todo.seq DESC"
 
     # add and done with every field, to set beside add and done above.
     every_field=(--due fri --priority high --tag home --tag bills --note "IBAN in mail" --repeat weekly)

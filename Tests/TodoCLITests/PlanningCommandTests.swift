@@ -71,6 +71,23 @@ struct PlanningCommandTests {
         #expect(added.hasSuffix("  tea  #home\n"))
     }
 
+    @Test func fieldsThatDoNotFitGoUnderTheTextOnATerminal() throws {
+        _ = try add(["a todo with a fairly long text", "--due", "2030-12-01", "--tag", "a\"b", "--tag", "zürich"])
+        let piped = try todo.ok(["list"])
+        #expect(piped.hasSuffix("  a todo with a fairly long text  due 2030-12-01 #a\"b #zürich\n"), "\(piped)")
+        let command = "\(TodoProcess.executable.path) list"
+        let narrow = try todo.run(
+            ["-c", "script -qc '\(command)' /dev/null"], shell: true, environment: ["NO_COLOR": "1", "COLUMNS": "50"]
+        ).stdout.replacingOccurrences(of: "\r", with: "")
+        let lines = narrow.split(separator: "\n")
+        #expect(lines.count == 2, "\(narrow)")
+        #expect(lines.last.map { $0.hasPrefix("          due 2030-12-01 #a\"b #zürich") } == true, "\(narrow)")
+        let wide = try todo.run(
+            ["-c", "script -qc '\(command)' /dev/null"], shell: true, environment: ["NO_COLOR": "1", "COLUMNS": "120"]
+        ).stdout.replacingOccurrences(of: "\r", with: "")
+        #expect(wide.split(separator: "\n").count == 1, "\(wide)")
+    }
+
     @Test func overdueIsRedOnATerminalOnly() throws {
         _ = try add(["tax", "--due", "2020-01-01"])
         _ = try add(["rent", "--due", "2999-01-01"])
