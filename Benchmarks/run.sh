@@ -150,9 +150,10 @@ for size in "${size_list[@]}"; do
     bench done "$size" sqlite3 --prepare "sqlite3 $floor \"UPDATE todo SET isDone = 0, completedAt = NULL WHERE id = '$target'\"" -- \
         sqlite3 -cmd "PRAGMA synchronous=NORMAL" "$floor" "UPDATE todo SET isDone = 1, completedAt = $now_ms, updatedAt = $now_ms WHERE id = '$target'"
 
+    # todo prints each todo's due date, priority and tags: so does the floor.
     bench list "$size" todo -- "$todo" list
     bench list "$size" sqlite3 -- sqlite3 "$floor" \
-        "SELECT substr(id, 1, idPrefixLength), text FROM todo WHERE isDone = 0 ORDER BY createdAt DESC, seq DESC"
+        "SELECT substr(id, 1, idPrefixLength), text, due, priority, tags FROM todo WHERE isDone = 0 ORDER BY createdAt DESC, seq DESC"
     for query in qu quokk; do
         bench "query-${#query}" "$size" todo -- "$todo" list --query "$query"
         bench "query-${#query}" "$size" sqlite3 -- sqlite3 "$floor" \

@@ -28,13 +28,6 @@ extension AppDatabase {
         try StorageError.wrap(path: path) {
             try dbWriter.read { db in
                 var remaining = request.limit ?? Int.max
-                // An ASCII text found by an ASCII query needs no confirming:
-                // its search text is the text lowercased, so LIKE's match is
-                // `TodoItem.matches`' own. Confirming builds two strings per
-                // row: `todo list --query " b"`, 46% of a million todos, took
-                // ... (Benchmarks/run.sh, query-2-wide); SearchPropertyTests
-                // checks this path against the selector.
-                let queryIsASCII = request.query.utf8.allSatisfy { $0 < 0x80 }
                 for part in Self.listSQL(request) where remaining > 0 {
                     let statement = try db.makeStatement(sql: part.sql)
                     try statement.setArguments(part.arguments)
@@ -48,7 +41,7 @@ extension AppDatabase {
                         // Columns follow `TodoItem.selection`: id, text, isDone, …, idPrefixLength, due, priority, tags.
                         let id = Self.bytes(handle, column: 0)
                         let text = Self.bytes(handle, column: 1)
-                        if !request.query.isEmpty, !(queryIsASCII && Self.isASCII(text)) {
+                        if !request.query.isEmpty {
                             let candidate = String(decoding: text, as: UTF8.self)
                             guard TodoItem.text(candidate, matches: request.query) else { continue }
                         }
@@ -67,10 +60,6 @@ extension AppDatabase {
                 }
             }
         }
-    }
-
-    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        bytes.allSatisfy { $0 < 0x80 }
     }
 
     private static func bytes(_ handle: OpaquePointer?, column: Int32) -> UnsafeBufferPointer<UInt8> {
