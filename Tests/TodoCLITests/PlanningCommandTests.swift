@@ -89,13 +89,18 @@ struct PlanningCommandTests {
     }
 
     @Test func overdueIsRedOnATerminalOnly() throws {
-        _ = try add(["tax", "--due", "2020-01-01"])
+        let tax = try add(["tax", "--due", "2020-01-01"])
         _ = try add(["rent", "--due", "2999-01-01"])
         let command = "\(TodoProcess.executable.path) list"
         let result = try todo.run(["-c", "script -qc '\(command)' /dev/null"], shell: true, environment: ["TERM": "xterm"])
         #expect(result.stdout.contains("\u{1B}[31mdue 2020-01-01\u{1B}[0m"), "\(result.stdout.debugDescription)")
         #expect(!result.stdout.contains("\u{1B}[31mdue 2999"))
         #expect(!(try todo.ok(["list"]).contains("\u{1B}")))
+        // Done, it is no longer overdue.
+        _ = try todo.ok(["done", tax])
+        let all = try todo.run(["-c", "script -qc '\(command) --all' /dev/null"], shell: true, environment: ["TERM": "xterm"])
+        #expect(all.stdout.contains("due 2020-01-01") && !all.stdout.contains("\u{1B}[31m"), "\(all.stdout.debugDescription)")
+        #expect(!(try todo.ok(["show", tax]).contains("overdue")))
     }
 
     @Test func listFiltersCombineAndSort() throws {
