@@ -7,7 +7,14 @@ Texts are 2 to 6 words drawn from mixed-case English and non-ASCII words
 (Crème, Straße, ÉCOLE, Zürich...). Exactly 1% of todos (every 100th) end with
 the word "Quokka", and no other word contains "qu", so the benchmark's queries
 "qu" (2 characters) and "quokk" (5 characters) each match exactly 1%. Half of
-the todos are done, chosen by the seeded generator.
+the todos are done, chosen by the seeded generator. The 2-character query " b"
+(a word starting with b) matches about 46% of the todos.
+
+todo-json also carries planning fields, drawn by a second generator so the texts,
+IDs and done marks stay those of the other formats: 30% of todos have a due date
+(a fifth of them with a time), from 30 days before today to 60 days after, so
+about a third of those are overdue; 20% have a priority; 25% have one or two tags
+from a vocabulary of six (`home` on about 6% of todos).
 """
 import argparse
 import datetime
@@ -20,6 +27,29 @@ WORDS = ["Buy", "milk", "Call", "bank", "Crème", "brûlée", "Straße", "ÉCOLE
          "Invoice", "review", "Paper", "dentist", "Lunch", "Ödön", "naïve", "Zürich",
          "report", "email", "fix", "bike", "book", "flight", "tax", "plan"]
 BASE = datetime.datetime(2024, 1, 1, tzinfo=datetime.timezone.utc)
+TAGS = ["home", "work", "errands", "bills", "health", "later"]
+PRIORITIES = ["high", "medium", "low"]
+
+
+def planning(size, seed, today):
+    """Due date, priority and tags for each todo, from their own generator."""
+    rng = random.Random(seed * 7919 + 1)
+    for _ in range(size):
+        due = priority = None
+        tags = []
+        if rng.random() < 0.30:
+            day = today + datetime.timedelta(days=rng.randint(-30, 60))
+            if rng.random() < 0.2:
+                moment = datetime.datetime(day.year, day.month, day.day, rng.randint(0, 23), rng.choice([0, 15, 30, 45]),
+                                           tzinfo=datetime.timezone.utc)
+                due = iso(moment)
+            else:
+                due = day.isoformat()
+        if rng.random() < 0.20:
+            priority = rng.choice(PRIORITIES)
+        if rng.random() < 0.25:
+            tags = sorted(set(rng.choice(TAGS) for _ in range(rng.randint(1, 2))))
+        yield due, priority, tags
 
 
 def todos(size, seed):
@@ -38,11 +68,12 @@ def iso(moment):
     return moment.strftime("%Y-%m-%dT%H:%M:%S.000Z")
 
 
-def write_todo_json(out, rows):
+def write_todo_json(out, rows, fields):
     out.write("[\n")
-    for n, (todo_id, text, done, created) in enumerate(rows):
+    for n, ((todo_id, text, done, created), (due, priority, tags)) in enumerate(zip(rows, fields)):
         item = {"id": todo_id, "text": text, "done": done, "createdAt": iso(created),
-                "updatedAt": iso(created), "completedAt": iso(created) if done else None}
+                "updatedAt": iso(created), "completedAt": iso(created) if done else None,
+                "due": due, "priority": priority, "tags": tags}
         out.write(("," if n else "") + json.dumps(item, ensure_ascii=False) + "\n")
     out.write("]\n")
 
@@ -95,10 +126,16 @@ def main():
     parser.add_argument("--seed", type=int, default=42)
     parser.add_argument("--format", required=True, choices=["todo-json", "taskwarrior", "todotxt", "server-sql", "server-json"])
     parser.add_argument("--out", required=True)
+    parser.add_argument("--today", help="the day due dates are drawn around (YYYY-MM-DD; default: today)")
     args = parser.parse_args()
-    writers = {"todo-json": write_todo_json, "todotxt": write_todotxt, "server-json": write_server_json, "server-sql": write_server_sql}
+    today = datetime.date.fromisoformat(args.today) if args.today else datetime.date.today()
+    writers = {"todotxt": write_todotxt, "server-json": write_server_json, "server-sql": write_server_sql}
     if args.format == "taskwarrior":
         write_taskwarrior(args.out, todos(args.size, args.seed))
+        return
+    if args.format == "todo-json":
+        with open(args.out, "w", encoding="utf-8") as out:
+            write_todo_json(out, todos(args.size, args.seed), planning(args.size, args.seed, today))
         return
     with open(args.out, "w", encoding="utf-8") as out:
         writers[args.format](out, todos(args.size, args.seed))

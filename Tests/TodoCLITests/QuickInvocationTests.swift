@@ -17,6 +17,8 @@ struct QuickInvocationTests {
         "milk", "3f2a", "", " ", "é", "buy milk", "--json", "--database", "/tmp/t.sqlite",
         "--query", "-q", "mi", "--all", "--done", "--pending", "--limit", "5", "--last-query",
         "--help", "-h", "--version", "--", "-", "-x", "--json=1", "-qmi", "--database=/tmp/t.sqlite",
+        "--due", "fri", "--priority", "high", "H", "none", "urgent", "--tag", "home", "--note", "--repeat", "weekly",
+        "--untag", "--sort", "due", "--tag=home",
     ]
     static let word = Gen.int(in: 0...(vocabulary.count - 1)).map { vocabulary[$0] }
     static let subcommand = Gen.int(in: 0...5).map { ["add", "done", "undone", "list", "ls", "help"][$0] }
@@ -34,6 +36,8 @@ struct QuickInvocationTests {
         ["add", "milk"],
         ["add", "buy", "oat", "milk", "--json"],
         ["add", "--database", "/tmp/t.sqlite", "milk"],
+        ["add", "pay", "rent", "--due", "fri", "--priority", "high", "--tag", "home", "--tag", "bills", "--note", "IBAN in mail", "--repeat", "monthly"],
+        ["add", "--priority", "none", "--due", "2026-12-01T14:30", "milk", "--tag", ""],
         ["add", "help"],
         ["add", ""],
         ["done", "3f2a", "91bc"],
@@ -61,6 +65,15 @@ struct QuickInvocationTests {
         ["add", "milk", "--help"],
         ["add", "milk", "--json", "--json"],
         ["done", "--query", "mi", "3f2a"],
+        ["add", "milk", "--priority", "urgent"],
+        ["add", "milk", "--due", "fri", "--due", "mon"],
+        ["add", "milk", "--due", "-1d"],
+        ["add", "milk", "--tag"],
+        ["add", "milk", "--tag=home"],
+        ["done", "3f2a", "--due", "fri"],
+        ["list", "--due", "overdue"],
+        ["list", "--tag", "home"],
+        ["list", "--sort", "due"],
         ["--database", "/tmp/t.sqlite", "list"],
         ["list", "--database", ""],
         ["--version"],
@@ -94,7 +107,7 @@ struct QuickInvocationTests {
         guard let command = try? TodoCommand.parseAsRoot(arguments) else { return nil }
         switch command {
         case let add as AddCommand:
-            return .add(words: add.words, options: options(add.database, add.output))
+            return .add(words: add.words, fields: add.fields, options: options(add.database, add.output))
         case let done as DoneCommand:
             return .setDone(true, ids: done.ids, options: options(done.database, done.output))
         case let undone as UndoneCommand:

@@ -38,10 +38,7 @@ public actor InMemoryStorage: TodoStorage {
 
     public func fetchTodos(_ request: TodoRequest) async throws -> [TodoItem] {
         try check()
-        let matching = items
-            .filter { request.status.includes($0) && $0.matches(request.query) }
-            .sorted { $0.createdAt > $1.createdAt }
-        return Array(matching.prefix(request.limit ?? .max))
+        return selectRequestedTodos(items: items.sorted { $0.createdAt > $1.createdAt }, request: request)
     }
 
     public func resolve(idPrefixes: [String]) async throws -> [TodoItem] {

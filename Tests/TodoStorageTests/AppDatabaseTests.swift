@@ -143,7 +143,9 @@ struct AppDatabaseTests {
     @Test(arguments: TodoRequest.Status.allCases)
     func shortQueriesScanTheCoveringIndexNotTheTable(status: TodoRequest.Status) throws {
         let db = try AppDatabase.inMemory()
-        let (sql, arguments) = AppDatabase.listSQL(TodoRequest(status: status, query: "mi"))
+        let statements = AppDatabase.listSQL(TodoRequest(status: status, query: "mi"))
+        #expect(statements.count == 1)
+        let (sql, arguments) = (statements[0].sql, statements[0].arguments)
         let plan = try db.dbWriter.read { db in
             try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map { $0["detail"] as String }
         }

@@ -37,6 +37,10 @@ struct SearchPropertyTests {
                     let expected = selectFilteredTodos(items: items.filter(status.includes), query: query)
                     let actual = try db.fetchListed(TodoRequest(status: status, query: query)).map(\.item)
                     #expect(actual == expected, "query \(query.debugDescription) in \(texts.map(\.debugDescription))")
+                    // The raw path `todo list` prints from confirms its candidates alike.
+                    var raw: [String] = []
+                    try db.forEachRawTodo(TodoRequest(status: status, query: query)) { raw.append(String(decoding: $0.id, as: UTF8.self)) }
+                    #expect(raw == expected.map(\.idString), "raw path, query \(query.debugDescription)")
                 }
             }
         }

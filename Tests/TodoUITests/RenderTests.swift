@@ -51,6 +51,36 @@ struct RenderTests {
         #expect(!lines[2].spans.contains { $0.style.reverse })
     }
 
+    @Test func rowsShowDuePriorityAndTagsAfterTheText() {
+        let berlin = TimeZone(identifier: "Europe/Berlin")!
+        func planned(_ text: String, n: Int, due: String, priority: TodoPriority?, tags: [String], done: Bool = false) -> TodoWindow.Row {
+            var row = Self.row(text, done: done, n: n)
+            row.item.due = TodoDue(text: due)
+            row.item.priority = priority
+            row.item.tags = tags
+            return row
+        }
+        let snapshot = TodoSnapshot(
+            rows: [
+                planned("rent", n: 3, due: "2026-12-01", priority: .high, tags: ["bills", "home"]),
+                planned("tax", n: 2, due: "2026-11-20", priority: nil, tags: []),
+                planned("call", n: 1, due: "2027-01-04T13:30:00.000Z", priority: .low, tags: ["work"], done: true),
+            ],
+            filter: .all, today: CalendarDay(parsing: "2026-11-23")!, timeZone: berlin
+        )
+        let lines = TodoView.render(snapshot, ViewState(), size: TerminalSize(columns: 80, rows: 6))
+        #expect(lines[1].text.hasPrefix(" 0000  [ ] rent  due 12-01 !high #bills #home "), "\(texts(lines))")
+        #expect(lines[2].text.hasPrefix(" 0000  [ ] tax  due 11-20 "), "\(texts(lines))")
+        #expect(lines[3].text.hasPrefix(" 0000  [x] call  due 2027-01-04 14:30 !low #work "), "\(texts(lines))")
+        // Overdue in red; a future date, or a done todo's, is not.
+        #expect(lines[2].spans.contains { $0.text == "  due 11-20" && $0.style.color == .red })
+        #expect(lines[1].spans.contains { $0.text == "  due 12-01" && $0.style.color != .red })
+        #expect(!lines[3].spans.contains { $0.style.color == .red })
+        // Narrow, the fields are cut like the text, and the frame still fits.
+        let narrow = TodoView.render(snapshot, ViewState(), size: TerminalSize(columns: 20, rows: 6))
+        #expect(narrow.allSatisfy { $0.displayWidth == 20 })
+    }
+
     @Test func anErrorShowsInRedInTheFooter() {
         let snapshot = TodoSnapshot(rows: [Self.row("milk")], error: .emptyText)
         let footer = TodoView.render(snapshot, ViewState(), size: Self.size).last!

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import TodoCore
 import TodoStorage
 
@@ -11,8 +12,12 @@ struct AddCommand: AsyncParsableCommand {
             must fit on one line, and holds at most \(TodoText.maximumLength) characters; \
             a tab becomes a space. Text that starts with a dash goes after --.
 
+            \(DueDateHelp.grammar)
+
             Examples:
               todo add "buy milk"
+              todo add "pay rent" --due fri --priority high --tag home --tag bills --note "IBAN in mail"
+              todo add water the plants --due today --repeat 3d
               todo add call the bank --json
               todo add -- -5 degrees
             """
@@ -21,18 +26,45 @@ struct AddCommand: AsyncParsableCommand {
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var output: OutputOptions
 
+    @Option(help: ArgumentHelp("When it is due: a date, or a date and time (see below).", valueName: "date"))
+    var due: String?
+
+    @Option(help: ArgumentHelp("How much it matters.", valueName: "priority"))
+    var priority: PriorityArgument?
+
+    @Option(name: .customLong("tag"), help: ArgumentHelp("A tag, one word; give --tag again for more.", valueName: "tag"))
+    var tags: [String] = []
+
+    @Option(help: ArgumentHelp("A note; it may hold several lines.", valueName: "text"))
+    var note: String?
+
+    @Option(
+        name: .customLong("repeat"),
+        help: ArgumentHelp(
+            "Repeat it, counted from its due date: daily, weekly, monthly, yearly, or Nd, Nw, Nm, Ny (3d, 2w). Needs --due.",
+            valueName: "repeat"
+        )
+    )
+    var recurrence: String?
+
     @Argument(help: "The todo's text.")
     var words: [String]
 
+    var fields: PlanningArguments {
+        PlanningArguments(due: due, priority: priority, tags: tags, note: note, recurrence: recurrence)
+    }
+
     @MainActor
     mutating func run() async throws {
-        try await Self.add(words: words, db: database.open(), json: output.json)
+        try await Self.add(words: words, fields: fields, db: database.open(), json: output.json)
     }
 
     /// Adds the todo and prints it; what `run` does, with plain values (see `QuickInvocation`).
     @MainActor
-    static func add(words: [String], db: AppDatabase, json: Bool) async throws {
-        let item = try await db.logic.addTodo(text: words.joined(separator: " "))
+    static func add(words: [String], fields: PlanningArguments = PlanningArguments(), db: AppDatabase, json: Bool) async throws {
+        let text = words.joined(separator: " ")
+        let edit = try fields.edit(text: text, now: Date(), timeZone: .current)
+        let item = try await db.logic.addTodo(text: text, fields: edit)
         let out = OutputBuffer()
         if json {
             out.write(TodoJSON.object(item) + "\n")

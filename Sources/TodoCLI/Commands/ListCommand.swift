@@ -25,10 +25,28 @@ struct ListCommand: AsyncParsableCommand {
             every character taken literally (% and _ are not wildcards). The query is \
             remembered: --last-query runs it again.
 
+            Filters combine with each other, with --query and with --pending, --done or \
+            --all. --tag keeps the todos that have every tag given. --due keeps: overdue, \
+            due on a day before today or at a time already past; today or tomorrow; week, \
+            due from today through this week's Sunday; or a date (see below), due on that \
+            day. A due time counts on the day it falls on here.
+
+            --sort due lists the soonest due first and todos without a due date last; \
+            --sort priority lists high first and todos without a priority last; ties stay \
+            newest first.
+
+            Each todo shows its due date (month-day this year, red once overdue on a \
+            terminal), !high, !medium or !low, and its #tags.
+
+            \(DueDateHelp.grammar)
+
             Examples:
               todo list
               todo list --query milk --all
               todo list --done --limit 10 --json
+              todo list --due overdue
+              todo list --tag home --tag bills --sort due
+              todo list --due week --priority high
             """,
         aliases: ["ls"]
     )
@@ -52,6 +70,18 @@ struct ListCommand: AsyncParsableCommand {
 
     @Flag(help: "Show pending and done todos.")
     var all = false
+
+    @Option(name: .customLong("tag"), help: ArgumentHelp("Only todos with this tag; give --tag again for todos with all of them.", valueName: "tag"))
+    var tags: [String] = []
+
+    @Option(help: ArgumentHelp("Only todos due: overdue, today, tomorrow, week, or on a date.", valueName: "when"))
+    var due: String?
+
+    @Option(help: ArgumentHelp("Only todos of this priority.", valueName: "priority"))
+    var priority: PriorityFilterArgument?
+
+    @Option(help: ArgumentHelp("The order: newest first, soonest due first, or highest priority first.", valueName: "order"))
+    var sort: SortArgument = .created
 
     // Unconditional, so that `--limit -1` is read as a number and refused as one.
     @Option(parsing: .unconditional, help: "Show at most this many todos.")
@@ -77,13 +107,44 @@ struct ListCommand: AsyncParsableCommand {
         if query != nil && lastQuery {
             throw ValidationError("--query and --last-query cannot be used together: pick one")
         }
+        for tag in tags {
+            do {
+                _ = try TodoTags.validated(tag)
+            } catch {
+                throw ValidationError(String(describing: error))
+            }
+        }
+        if let due {
+            _ = try Self.dueFilter(due, now: Date(), timeZone: .current)
+        }
+    }
+
+    /// What `--due` keeps, read at `now`.
+    static func dueFilter(_ text: String, now: Date, timeZone: TimeZone) throws -> DueFilter {
+        do {
+            return try DueFilter(parsing: text, now: now, in: timeZone)
+        } catch {
+            throw ValidationError(
+                "'\(text)' is not a due filter: use overdue, today, tomorrow, week, or a date such as fri, +3d or 2026-12-01"
+            )
+        }
+    }
+
+    /// The planning filters and order, read now.
+    var filters: ListFilters {
+        get throws {
+            ListFilters(
+                tags: tags, due: try due.map { try Self.dueFilter($0, now: Date(), timeZone: .current) },
+                priority: priority?.priority, sort: sort.sort
+            )
+        }
     }
 
     @MainActor
     mutating func run() async throws {
         try await Self.list(
             db: database.open(), json: output.json,
-            query: query, lastQuery: lastQuery, status: status, limit: limit
+            query: query, lastQuery: lastQuery, status: status, filters: try filters, limit: limit
         )
     }
 
@@ -91,7 +152,8 @@ struct ListCommand: AsyncParsableCommand {
     @MainActor
     static func list(
         db: AppDatabase, json: Bool,
-        query: String? = nil, lastQuery: Bool = false, status: StatusFilter = .pending, limit: Int? = nil
+        query: String? = nil, lastQuery: Bool = false, status: StatusFilter = .pending,
+        filters: ListFilters = ListFilters(), limit: Int? = nil
     ) async throws {
         let logic = db.logic
         if let query {
@@ -101,7 +163,10 @@ struct ListCommand: AsyncParsableCommand {
             try await logic.recoverLastQuery()
             guard !logic.state.query.isEmpty else { throw ListError.noSavedQuery }
         }
-        let request = TodoRequest(status: status.requestStatus, query: logic.state.query, limit: limit)
+        let request = TodoRequest(
+            status: status.requestStatus, query: logic.state.query, tags: filters.tags, due: filters.due,
+            priority: filters.priority, sort: filters.sort, limit: limit
+        )
         let out = OutputBuffer()
         if json {
             try TodoJSON.writeArray(to: out) { emit in
@@ -117,7 +182,7 @@ struct ListCommand: AsyncParsableCommand {
                 count += 1
             }
             guard count > 0 else {
-                out.write(emptyListMessage(status: status, query: request.query) + "\n")
+                out.write(emptyListMessage(status: status, query: request.query, filtered: filters.isFiltering) + "\n")
                 return
             }
             let formatter = TodoFormatter(usesColor: Terminal.usesColor(), idWidth: widest, columns: Terminal.columns())
@@ -130,7 +195,14 @@ struct ListCommand: AsyncParsableCommand {
     }
 
     /// What a terminal shows instead of an empty list: that it is empty, and what to do.
-    static func emptyListMessage(status: StatusFilter, query: String) -> String {
+    static func emptyListMessage(status: StatusFilter, query: String, filtered: Bool = false) -> String {
+        if filtered {
+            return switch status {
+            case .pending: "No pending todo passes these filters (--all looks at the done ones too)."
+            case .done: "No done todo passes these filters (--all looks at the pending ones too)."
+            case .all: "No todo passes these filters."
+            }
+        }
         if query.isEmpty {
             return switch status {
             case .pending: #"No pending todos. Add one with: todo add "…""#
@@ -144,6 +216,17 @@ struct ListCommand: AsyncParsableCommand {
         case .all: #"No todo contains "\#(query)"."#
         }
     }
+}
+
+/// `list`'s planning filters and order, read from its options.
+struct ListFilters: Equatable, Sendable {
+    var tags: [String] = []
+    var due: DueFilter?
+    var priority: TodoPriority?
+    var sort: TodoRequest.Sort = .created
+
+    /// Whether a filter (not just an order) is given.
+    var isFiltering: Bool { !tags.isEmpty || due != nil || priority != nil }
 }
 
 /// Why `list` could not list.

@@ -1,10 +1,12 @@
+import Foundation
 import TodoCore
 import TodoStorage
 import TodoTerminal
 
-/// Formats todos for people: one aligned line per todo.
+/// Formats todos for people: one aligned line per todo, its due date,
+/// priority and tags after the text.
 ///
-///     [ ] 3f2a  buy milk
+///     [ ] 3f2a  pay rent  due 12-01 !high #bills #home
 ///     [x] 91bc  call the bank
 struct TodoFormatter {
     var usesColor: Bool
@@ -12,17 +14,36 @@ struct TodoFormatter {
     var idWidth: Int
     /// On a terminal, its width: longer text wraps under the text column.
     /// Nil when piped: one line per todo, however long.
-    var columns: Int? = nil
+    var columns: Int?
+    /// Where due dates are shown and overdue reckoned.
+    let timeZone: TimeZone
+    /// Today in `timeZone` and now, in the stored forms of a due date: a due
+    /// date sorting before them is overdue.
+    let today: [UInt8]
+    let now: [UInt8]
+    let todayDay: CalendarDay
+
+    init(usesColor: Bool, idWidth: Int, columns: Int? = nil, now: Date = Date(), timeZone: TimeZone = .current) {
+        self.usesColor = usesColor
+        self.idWidth = idWidth
+        self.columns = columns
+        self.timeZone = timeZone
+        todayDay = CalendarDay(now, in: timeZone)
+        today = Array(todayDay.description.utf8)
+        self.now = Array(ISO8601.string(from: now).utf8)
+    }
 
     /// The narrowest text column worth wrapping into; narrower, lines run on.
-    private static let narrowestTextColumn = 10
+    static let narrowestTextColumn = 10
 
-    private static let yellow = "\u{1B}[33m"
-    private static let green = "\u{1B}[32m"
-    private static let dim = "\u{1B}[2m"
-    private static let reset = "\u{1B}[0m"
+    static let yellow = "\u{1B}[33m"
+    static let green = "\u{1B}[32m"
+    static let red = "\u{1B}[31m"
+    static let dim = "\u{1B}[2m"
+    static let reset = "\u{1B}[0m"
 
-    /// Writes one todo line for a row straight from SQLite, without building strings.
+    /// Writes one todo line for a row straight from SQLite, without building
+    /// strings for the many todos that have no planning fields.
     func write(_ row: RawTodoRow, to out: OutputBuffer) {
         let shown = min(row.idPrefixLength, row.id.count)
         if usesColor && row.isDone {
@@ -35,18 +56,22 @@ struct TodoFormatter {
         if usesColor { out.write(Self.reset) }
         out.write(UInt8(ascii: " "), count: max(0, idWidth - shown) + 2)
         if usesColor && row.isDone { out.write(Self.dim) }
-        writeText(row.text, to: out)
+        let lastLineWidth = writeText(row.text, to: out)
         if usesColor && row.isDone { out.write(Self.reset) }
+        if row.due.count > 0 || row.priority != 0 || row.tags.count > 0 {
+            writeFields(row, after: lastLineWidth, to: out)
+        }
         out.write(UInt8(ascii: "\n"))
     }
 
-    /// The text, wrapped under its column when it is wider than the terminal.
-    private func writeText(_ text: UnsafeBufferPointer<UInt8>, to out: OutputBuffer) {
+    /// The text, wrapped under its column when it is wider than the terminal;
+    /// returns the width of its last line (or, unwrapped, an upper bound).
+    private func writeText(_ text: UnsafeBufferPointer<UInt8>, to out: OutputBuffer) -> Int {
         let indent = 4 + idWidth + 2
         // Text takes at most one column a byte: short text needs no measuring.
         guard let columns, columns - indent >= Self.narrowestTextColumn, text.count > columns - indent else {
             out.write(text)
-            return
+            return text.count
         }
         let lines = String(decoding: text, as: UTF8.self).wrapped(toWidth: columns - indent)
         for (index, line) in lines.enumerated() {
@@ -56,26 +81,70 @@ struct TodoFormatter {
             }
             out.write(line)
         }
+        return lines.last?.displayWidth ?? 0
+    }
+
+    /// A due date in few characters (`TodoDue.shortText`).
+    func compact(_ due: TodoDue) -> String {
+        due.shortText(today: todayDay, in: timeZone)
     }
 
     /// A status line after a change, e.g. `Done  3f2a  buy milk`.
     func change(_ verb: String, _ todo: ListedTodo) -> String {
         let id = usesColor ? Self.yellow + todo.shortID + Self.reset : todo.shortID
-        return "\(verb) \(id)  \(todo.item.text)\n"
+        let fields = summary(todo.item)
+        return "\(verb) \(id)  \(todo.item.text)\(fields.isEmpty ? "" : "  " + fields)\n"
     }
 
-    /// Every detail of one todo.
+    /// `due 12-01 !high #home`, without colour; "" when the todo has none of them.
+    func summary(_ item: TodoItem) -> String {
+        var parts: [String] = []
+        if let due = item.due { parts.append("due " + compact(due)) }
+        if let priority = item.priority { parts.append("!" + priority.rawValue) }
+        parts += item.tags.map { "#" + $0 }
+        return parts.joined(separator: " ")
+    }
+
+    /// Every detail of one todo, every field named, the note on lines of its own.
     func details(_ todo: ListedTodo) -> String {
         let item = todo.item
         var out = ""
         out += "ID         \(item.idString) (short: \(todo.shortID))\n"
         out += "Text       \(item.text)\n"
         out += "Status     \(item.isDone ? "done" : "pending")\n"
+        out += "Due        \(item.due.map { longForm($0, isDone: item.isDone) } ?? "none")\n"
+        out += "Priority   \(item.priority?.rawValue ?? "none")\n"
+        out += "Tags       \(item.tags.isEmpty ? "none" : item.tags.joined(separator: " "))\n"
+        out += "Repeat     \(item.recurrence?.description ?? "none")\n"
         out += "Created    \(ISO8601.string(from: item.createdAt))\n"
         out += "Updated    \(ISO8601.string(from: item.updatedAt))\n"
         if let completedAt = item.completedAt {
             out += "Completed  \(ISO8601.string(from: completedAt))\n"
         }
+        if let note = item.note {
+            out += "Note\n"
+            for line in note.split(separator: "\n", omittingEmptySubsequences: false) {
+                out += "  \(line)\n"
+            }
+        } else {
+            out += "Note       none\n"
+        }
         return out
+    }
+
+    /// `2026-12-01 (Tue)`, or `2026-12-01 14:30 Europe/Berlin (Tue), 2026-12-01T13:30:00.000Z` for a time,
+    /// with `overdue` after a date already past (of a todo not done).
+    private func longForm(_ due: TodoDue, isDone: Bool) -> String {
+        let day = due.day(in: timeZone)
+        let weekday = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"][day.weekday - 1]
+        var text = day.description
+        if let time = due.timeOfDay(in: timeZone) {
+            text += " \(time) \(timeZone.identifier) (\(weekday)), \(due.text)"
+        } else {
+            text += " (\(weekday))"
+        }
+        let stored = Array(due.text.utf8)
+        if !isDone && stored.lexicographicallyPrecedes(stored.count == 10 ? today : now) { text += ", overdue" }
+        return text
     }
 }

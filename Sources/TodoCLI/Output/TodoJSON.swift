@@ -2,9 +2,11 @@ import Foundation
 import TodoCore
 
 /// The JSON form of todos, stable for scripts: an object per todo with the
-/// keys `id`, `text`, `done`, `createdAt`, `updatedAt`, `completedAt`, in
-/// that order; times are ISO 8601 UTC with milliseconds, `completedAt` is null
-/// when not done. Written by hand so a million todos stream out quickly;
+/// keys `id`, `text`, `done`, `createdAt`, `updatedAt`, `completedAt`, `due`,
+/// `priority`, `tags`, `note`, `repeat`, in that order; times are ISO 8601 UTC
+/// with milliseconds, `completedAt` is null when not done; `due` is
+/// `2026-12-01` or such a time; `tags` is a sorted array, the others null when
+/// unset. Written by hand so a million todos stream out quickly;
 /// `TodoItem`'s `Codable` conformance reads the same form back.
 enum TodoJSON {
     static func object(_ item: TodoItem) -> String {
@@ -16,10 +18,24 @@ enum TodoJSON {
         out += ",\"createdAt\":\"" + ISO8601.string(from: item.createdAt)
         out += "\",\"updatedAt\":\"" + ISO8601.string(from: item.updatedAt) + "\""
         if let completedAt = item.completedAt {
-            out += ",\"completedAt\":\"" + ISO8601.string(from: completedAt) + "\"}"
+            out += ",\"completedAt\":\"" + ISO8601.string(from: completedAt) + "\""
         } else {
-            out += ",\"completedAt\":null}"
+            out += ",\"completedAt\":null"
         }
+        out += ",\"due\":"
+        appendOptional(item.due?.text, to: &out)
+        out += ",\"priority\":"
+        appendOptional(item.priority?.rawValue, to: &out)
+        out += ",\"tags\":["
+        for (index, tag) in item.tags.enumerated() {
+            if index > 0 { out += "," }
+            appendString(tag, to: &out)
+        }
+        out += "],\"note\":"
+        appendOptional(item.note, to: &out)
+        out += ",\"repeat\":"
+        appendOptional(item.recurrence?.description, to: &out)
+        out += "}"
         return out
     }
 
@@ -33,6 +49,10 @@ enum TodoJSON {
             output.write(object(item))
         }
         output.write(first ? "]\n" : "\n]\n")
+    }
+
+    static func appendOptional(_ text: String?, to out: inout String) {
+        if let text { appendString(text, to: &out) } else { out += "null" }
     }
 
     static func appendString(_ text: String, to out: inout String) {

@@ -1,8 +1,9 @@
 import Foundation
 import TodoStorage
 
-/// The invocations typed most often (`todo add milk`, `todo done 3f2a`, `todo`,
-/// `todo list --query mi`), read straight from the arguments.
+/// The invocations typed most often (`todo add milk`, `todo add rent --due fri
+/// --tag home`, `todo done 3f2a`, `todo`, `todo list --query mi`), read
+/// straight from the arguments.
 ///
 /// ArgumentParser finds a command's options by reflection, and on Linux every
 /// generic type and dynamic cast it resolves at start-up scans the binary's
@@ -14,7 +15,7 @@ import TodoStorage
 /// checks that whenever this accepts arguments, ArgumentParser parses them to
 /// the same values.
 enum QuickInvocation: Equatable, Sendable {
-    case add(words: [String], options: CommonOptions)
+    case add(words: [String], fields: PlanningArguments, options: CommonOptions)
     case setDone(Bool, ids: [String], options: CommonOptions)
     case list(query: String?, status: StatusFilter, options: CommonOptions)
 
@@ -38,6 +39,8 @@ enum QuickInvocation: Equatable, Sendable {
         var positionals: [String] = []
         var query: String?
         var status: StatusFilter?
+        var fields = PlanningArguments()
+        let isAdd = name == "add"
         // An array, not a Set: a Set<String> is a generic type the runtime
         // resolves at start-up, a scan of every conformance in the binary.
         var seen: [String] = []
@@ -49,8 +52,8 @@ enum QuickInvocation: Equatable, Sendable {
                 positionals.append(argument)
                 continue
             }
-            // Each option at most once; a second one is ArgumentParser's to judge.
-            guard !seen.contains(argument) else { return nil }
+            // Each option at most once (but --tag); a second one is ArgumentParser's to judge.
+            guard argument == "--tag" || !seen.contains(argument) else { return nil }
             seen.append(argument)
             switch argument {
             case "--json":
@@ -67,6 +70,21 @@ enum QuickInvocation: Equatable, Sendable {
                     query = arguments[index]
                 }
                 index += 1
+            case "--due", "--priority", "--tag", "--note", "--repeat":
+                // The planning fields of add, each value read later as `add` reads it.
+                guard isAdd, index < arguments.endIndex, !arguments[index].hasPrefix("-") else { return nil }
+                let value = arguments[index]
+                index += 1
+                switch argument {
+                case "--due": fields.due = value
+                case "--priority":
+                    // A value ArgumentParser refuses is its to explain.
+                    guard let priority = PriorityArgument(argument: value) else { return nil }
+                    fields.priority = priority
+                case "--tag": fields.tags.append(value)
+                case "--note": fields.note = value
+                default: fields.recurrence = value
+                }
             case "--pending", "--done", "--all":
                 guard isList, status == nil else { return nil }
                 status = StatusFilter(rawValue: String(argument.dropFirst(2)))
@@ -78,7 +96,7 @@ enum QuickInvocation: Equatable, Sendable {
         switch name {
         case "add":
             guard !positionals.isEmpty else { return nil }
-            self = .add(words: positionals, options: options)
+            self = .add(words: positionals, fields: fields, options: options)
         case "done", "undone":
             guard !positionals.isEmpty else { return nil }
             self = .setDone(name == "done", ids: positionals, options: options)
@@ -90,7 +108,7 @@ enum QuickInvocation: Equatable, Sendable {
 
     var options: CommonOptions {
         switch self {
-        case .add(_, let options), .setDone(_, _, let options), .list(_, _, let options): options
+        case .add(_, _, let options), .setDone(_, _, let options), .list(_, _, let options): options
         }
     }
 
@@ -98,8 +116,8 @@ enum QuickInvocation: Equatable, Sendable {
     @MainActor
     func run(on db: AppDatabase) async throws {
         switch self {
-        case .add(let words, let options):
-            try await AddCommand.add(words: words, db: db, json: options.json)
+        case .add(let words, let fields, let options):
+            try await AddCommand.add(words: words, fields: fields, db: db, json: options.json)
         case .setDone(let done, let ids, let options):
             try await markDone(done, ids: ids, db: db, json: options.json)
         case .list(let query, let status, let options):

@@ -59,6 +59,9 @@ enum UsageProblem: Error, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The options of `add` and `edit` that take a value: neither they nor their values are text.
+    private static let optionsWithValues = ["--database", "--due", "--priority", "--tag", "--untag", "--note", "--repeat"]
+
     /// A word of `add`'s or `edit`'s text that ArgumentParser would take for an option.
     private static func textProblem(command: String, rest: [String]) -> UsageProblem? {
         var words: [String] = []
@@ -72,13 +75,13 @@ enum UsageProblem: Error, Equatable, CustomStringConvertible {
             case "--":
                 words += rest[index...]
                 index = rest.count
-            case "--database":
+            case _ where optionsWithValues.contains(argument):
                 index += 1
             case "--json":
                 break
             case "-h", "--help":
                 help = help ?? argument
-            case _ where argument.hasPrefix("--database="):
+            case _ where optionsWithValues.contains { argument.hasPrefix($0 + "=") }:
                 break
             case _ where argument.hasPrefix("-") && argument.count > 1:
                 dashed = dashed ?? argument

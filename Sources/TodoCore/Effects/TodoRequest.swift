@@ -1,18 +1,50 @@
-/// Which todos to fetch: a filter on the done flag, a search query and a limit.
+/// Which todos to fetch and in what order: the done flag, a search query,
+/// the planning filters (tags, due, priority), a sort and a limit.
+///
+/// `selectRequestedTodos` defines what a request selects; storage answers
+/// the same inside the database.
 public struct TodoRequest: Sendable, Equatable {
     public enum Status: Sendable, Equatable, CaseIterable {
         case pending, done, all
     }
 
+    /// The order of the list; ties always go newest first.
+    public enum Sort: String, Sendable, Equatable, CaseIterable {
+        /// Newest first, the default.
+        case created
+        /// Soonest due first (as due dates sort as text, `TodoDue.text`), todos with no due date last.
+        case due
+        /// High first, todos with no priority last.
+        case priority
+    }
+
     public var status: Status
     /// Case-insensitive substring, as `selectFilteredTodos` matches; "" selects everything.
     public var query: String
+    /// Todos carrying every one of these tags (exact, as stored); none: no condition.
+    public var tags: [String]
+    public var due: DueFilter?
+    public var priority: TodoPriority?
+    public var sort: Sort
     public var limit: Int?
 
-    public init(status: Status = .all, query: String = "", limit: Int? = nil) {
+    public init(
+        status: Status = .all, query: String = "", tags: [String] = [], due: DueFilter? = nil,
+        priority: TodoPriority? = nil, sort: Sort = .created, limit: Int? = nil
+    ) {
         self.status = status
         self.query = query
+        self.tags = TodoTags.normalized(tags)
+        self.due = due
+        self.priority = priority
+        self.sort = sort
         self.limit = limit
+    }
+
+    /// Whether the request filters or sorts by a planning field: what the
+    /// windowed view, which lists by status and query only, does not do.
+    public var usesPlanningFields: Bool {
+        !tags.isEmpty || due != nil || priority != nil || sort != .created
     }
 }
 

@@ -11,42 +11,52 @@ public struct RawTodoRow {
     public let text: UnsafeBufferPointer<UInt8>
     public let isDone: Bool
     public let idPrefixLength: Int
+    /// The stored form of `TodoDue` (`2026-12-01` or `2026-12-01T13:30:00.000Z`); empty for none.
+    public let due: UnsafeBufferPointer<UInt8>
+    /// `TodoPriority.rank`, 1 high to 3 low; 0 for none.
+    public let priority: Int
+    /// The tags as stored: a JSON array of strings (`TagList`); empty for none.
+    public let tags: UnsafeBufferPointer<UInt8>
 }
 
 extension AppDatabase {
-    /// Calls `body` with each todo `request` selects, newest first, straight
+    /// Calls `body` with each todo `request` selects, in its order, straight
     /// from SQLite's buffers: no `TodoItem`, no `String` per row unless a
     /// search match must be confirmed. This is how `todo list` prints a
     /// million todos at close to the speed of the sqlite3 shell.
     public func forEachRawTodo(_ request: TodoRequest, _ body: (RawTodoRow) throws -> Void) throws {
         try StorageError.wrap(path: path) {
             try dbWriter.read { db in
-                let (sql, arguments) = Self.listSQL(request)
-                let statement = try db.makeStatement(sql: sql)
-                try statement.setArguments(arguments)
-                let handle = statement.sqliteStatement
                 var remaining = request.limit ?? Int.max
-                while remaining > 0 {
-                    let code = sqlite3_step(handle)
-                    if code == SQLITE_DONE { break }
-                    guard code == SQLITE_ROW else {
-                        throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+                for part in Self.listSQL(request) where remaining > 0 {
+                    let statement = try db.makeStatement(sql: part.sql)
+                    try statement.setArguments(part.arguments)
+                    let handle = statement.sqliteStatement
+                    while remaining > 0 {
+                        let code = sqlite3_step(handle)
+                        if code == SQLITE_DONE { break }
+                        guard code == SQLITE_ROW else {
+                            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+                        }
+                        // Columns follow `TodoItem.selection`: id, text, isDone, …, idPrefixLength, due, priority, tags.
+                        let id = Self.bytes(handle, column: 0)
+                        let text = Self.bytes(handle, column: 1)
+                        if !request.query.isEmpty {
+                            let candidate = String(decoding: text, as: UTF8.self)
+                            guard TodoItem.text(candidate, matches: request.query) else { continue }
+                        }
+                        remaining -= 1
+                        let row = RawTodoRow(
+                            id: id,
+                            text: text,
+                            isDone: sqlite3_column_int(handle, 2) != 0,
+                            idPrefixLength: Int(sqlite3_column_int(handle, 6)),
+                            due: Self.bytes(handle, column: 7),
+                            priority: Int(sqlite3_column_int(handle, 8)),
+                            tags: Self.bytes(handle, column: 9)
+                        )
+                        try body(row)
                     }
-                    // Columns follow `TodoItem.selection`: id, text, isDone, …, idPrefixLength.
-                    let id = Self.bytes(handle, column: 0)
-                    let text = Self.bytes(handle, column: 1)
-                    if !request.query.isEmpty {
-                        let candidate = String(decoding: text, as: UTF8.self)
-                        guard TodoItem.text(candidate, matches: request.query) else { continue }
-                    }
-                    remaining -= 1
-                    let row = RawTodoRow(
-                        id: id,
-                        text: text,
-                        isDone: sqlite3_column_int(handle, 2) != 0,
-                        idPrefixLength: Int(sqlite3_column_int(handle, 6))
-                    )
-                    try body(row)
                 }
             }
         }

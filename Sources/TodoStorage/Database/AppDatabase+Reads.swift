@@ -72,17 +72,27 @@ extension AppDatabase {
 extension AppDatabase {
     /// Runs the SQL for `request` and hands over the rows that really match.
     static func forEachTodo(_ db: Database, _ request: TodoRequest, _ body: (ListedTodo) throws -> Bool) throws {
-        let (sql, arguments) = listSQL(request)
-        let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
         var remaining = request.limit ?? Int.max
-        while remaining > 0, let row = try cursor.next() {
-            guard let item = TodoItem(row: row), item.matches(request.query) else { continue }
-            remaining -= 1
-            guard try body(ListedTodo(item: item, idPrefixLength: row[6])) else { return }
+        for statement in listSQL(request) where remaining > 0 {
+            let cursor = try Row.fetchCursor(db, sql: statement.sql, arguments: statement.arguments)
+            while remaining > 0, let row = try cursor.next() {
+                guard let item = TodoItem(row: row), item.matches(request.query) else { continue }
+                remaining -= 1
+                guard try body(ListedTodo(item: item, idPrefixLength: row[6])) else { return }
+            }
         }
     }
 
-    /// The SQL that lists the todos `request` selects, newest first.
+    /// One statement of a list, run after the one before it.
+    struct ListStatement {
+        var sql: String
+        var arguments: StatementArguments
+    }
+
+    /// The SQL that lists the todos `request` selects, in its order: one
+    /// statement, or two run one after the other (`--sort due`: the todos
+    /// with a due date from its index, then those without, newest first; one
+    /// statement would sort every todo).
     ///
     /// The search runs inside SQLite on `searchText` (`TodoItem.searchKey`):
     /// from the trigram index when the query has three characters or more,
@@ -90,41 +100,106 @@ extension AppDatabase {
     /// possibly a few more (a letter inside a composed character), so callers
     /// confirm each candidate in Swift; only candidates are ever loaded, and
     /// a limit is applied in SQL only when there is nothing to confirm.
-    static func listSQL(_ request: TodoRequest) -> (String, StatementArguments) {
-        var sql = "SELECT \(TodoItem.selection) FROM todo"
-        var conditions: [String] = []
-        var arguments = StatementArguments()
+    ///
+    /// The planning filters follow `selectRequestedTodos`: `--tag` walks its
+    /// tag's run of `todoTag` (already newest first), `--due` a range of the
+    /// due index, `--priority` the priority index.
+    static func listSQL(_ request: TodoRequest) -> [ListStatement] {
         // A query made only of combining marks has an empty key: every todo is
         // a candidate then, and Swift decides.
         let key = TodoItem.searchKey(request.query)
-        if !key.isEmpty, request.status == .all, Self.trigrams(key).isEmpty {
-            return scanBothStatusesSQL(key: key)
+        if !key.isEmpty, request.status == .all, Self.trigrams(key).isEmpty, !request.usesPlanningFields {
+            return [scanBothStatusesSQL(key: key)]
+        }
+        var source = "todo"
+        var conditions: [String] = []
+        var arguments = StatementArguments()
+        var newestFirst = "todo.createdAt DESC, todo.seq DESC"
+        var isDoneColumn = "todo.isDone"
+        var tags = request.tags[...]
+        let trigrams = key.isEmpty ? [] : Self.trigrams(key)
+        if !trigrams.isEmpty {
+            // CROSS JOIN makes SQLite start from the index hits instead of
+            // walking every todo and probing the index for each.
+            source = "todoSearch CROSS JOIN todo ON todo.seq = todoSearch.rowid"
+            conditions.append("todoSearch MATCH ?")
+            _ = arguments.append(contentsOf: [trigrams.map(Self.quotedFTSString).joined(separator: " AND ")])
+        } else if let tag = tags.popFirst() {
+            // The tag's rows, by status, newest first: the list order without sorting.
+            source = "todoTag CROSS JOIN todo ON todo.seq = todoTag.seq"
+            conditions.append("todoTag.tag = ?")
+            _ = arguments.append(contentsOf: [tag])
+            newestFirst = "todoTag.createdAt DESC, todoTag.seq DESC"
+            isDoneColumn = "todoTag.isDone"
         }
         if !key.isEmpty {
-            let trigrams = Self.trigrams(key)
-            if !trigrams.isEmpty {
-                // CROSS JOIN makes SQLite start from the index hits instead of
-                // walking every todo and probing the index for each.
-                sql = "SELECT \(TodoItem.selection) FROM todoSearch CROSS JOIN todo ON todo.seq = todoSearch.rowid"
-                conditions.append("todoSearch MATCH ?")
-                _ = arguments.append(contentsOf: [trigrams.map(Self.quotedFTSString).joined(separator: " AND ")])
-            }
             conditions.append(Self.containsKeyCondition)
             _ = arguments.append(contentsOf: [Self.likePattern(containing: key)])
         }
         switch request.status {
-        case .pending: conditions.append("todo.isDone = 0")
-        case .done: conditions.append("todo.isDone = 1")
+        case .pending: conditions.append("\(isDoneColumn) = 0")
+        case .done: conditions.append("\(isDoneColumn) = 1")
         case .all: break
         }
-        if !conditions.isEmpty {
-            sql += " WHERE " + conditions.joined(separator: " AND ")
+        for tag in tags {
+            conditions.append("EXISTS (SELECT 1 FROM todoTag AS other WHERE other.seq = todo.seq AND other.tag = ?)")
+            _ = arguments.append(contentsOf: [tag])
         }
-        sql += " ORDER BY todo.createdAt DESC, todo.seq DESC"
-        if request.query.isEmpty, let limit = request.limit {
-            sql += " LIMIT \(max(0, limit))"
+        if let priority = request.priority {
+            conditions.append("todo.priority = ?")
+            _ = arguments.append(contentsOf: [priority.rank])
         }
-        return (sql, arguments)
+        if let due = request.due {
+            let (condition, values) = Self.dueCondition(due)
+            conditions.append(condition)
+            _ = arguments.append(contentsOf: values)
+        }
+        let limit = request.query.isEmpty ? request.limit.map { " LIMIT \(max(0, $0))" } ?? "" : ""
+        func statement(_ extra: String?, orderBy order: String) -> ListStatement {
+            let all = conditions + (extra.map { [$0] } ?? [])
+            let filter = all.isEmpty ? "" : " WHERE " + all.joined(separator: " AND ")
+            return ListStatement(
+                sql: "SELECT \(TodoItem.selection) FROM \(source)\(filter) ORDER BY \(order)\(limit)",
+                arguments: arguments
+            )
+        }
+        let field: String
+        switch request.sort {
+        case .created: return [statement(nil, orderBy: newestFirst)]
+        case .due: field = "todo.due"
+        case .priority: field = "todo.priority"
+        }
+        let withField = statement("\(field) IS NOT NULL", orderBy: "\(field), todo.createdAt DESC, todo.seq DESC")
+        // A filter on the field itself leaves no todo without it.
+        let filtersField = request.sort == .due ? request.due != nil : request.priority != nil
+        return filtersField ? [withField] : [withField, statement("\(field) IS NULL", orderBy: newestFirst)]
+    }
+
+    /// The condition on `todo.due` of a due filter, and its values.
+    ///
+    /// A day (`2026-11-23`, 10 characters) and a moment (`2026-11-23T08:00:00.000Z`,
+    /// UTC) sort together as text, the day among the moments of its UTC
+    /// date, so each kind gets its own bounds; the first condition is one
+    /// range that holds both, for the due index to walk.
+    static func dueCondition(_ filter: DueFilter) -> (String, StatementArguments) {
+        let range = "todo.due >= ? AND todo.due < ?"
+        switch filter {
+        case let .overdue(now, timeZone):
+            let today = CalendarDay(now, in: timeZone).description
+            let moment = ISO8601.string(from: now)
+            return (
+                "todo.due < ? AND CASE WHEN length(todo.due) = 10 THEN todo.due < ? ELSE todo.due < ? END",
+                [max(today, moment), today, moment]
+            )
+        case let .within(days, timeZone):
+            let first = days.lowerBound.description, afterLast = days.upperBound.adding(days: 1).description
+            let start = ISO8601.string(from: days.lowerBound.start(in: timeZone))
+            let end = ISO8601.string(from: days.upperBound.adding(days: 1).start(in: timeZone))
+            return (
+                "\(range) AND CASE WHEN length(todo.due) = 10 THEN \(range) ELSE \(range) END",
+                [min(first, start), max(afterLast, end), first, afterLast, start, end]
+            )
+        }
     }
 
     /// A short query over every todo: each status's run of the covering
@@ -132,12 +207,12 @@ extension AppDatabase {
     /// merged by SQLite (`MERGE (UNION ALL)`). One walk of the createdAt index
     /// would read each todo's row from the table for its search text: at a
     /// million todos, 1.8 s against 0.35 s.
-    private static func scanBothStatusesSQL(key: String) -> (String, StatementArguments) {
+    private static func scanBothStatusesSQL(key: String) -> ListStatement {
         let side = "SELECT \(TodoItem.selection), todo.seq AS seq FROM todo WHERE todo.isDone = ? AND \(containsKeyCondition)"
         let pattern = likePattern(containing: key)
-        return (
-            "\(side) UNION ALL \(side) ORDER BY createdAt DESC, seq DESC",
-            [false, pattern, true, pattern]
+        return ListStatement(
+            sql: "\(side) UNION ALL \(side) ORDER BY createdAt DESC, seq DESC",
+            arguments: [false, pattern, true, pattern]
         )
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import TodoCore
 
 /// What the view reads from `TodoState`, copied out: a plain value, so
@@ -16,11 +17,17 @@ public struct TodoSnapshot: Sendable, Equatable {
     public var isSyncing: Bool
     public var syncProgress: SyncProgress?
     public var lastSync: SyncSummary?
+    /// The day rows' due dates are shown against (a date before it is
+    /// overdue), and the time zone they are shown in. A day, not a clock: the
+    /// snapshot changes once a day for it, not at every frame.
+    public var today: CalendarDay
+    public var timeZone: TimeZone
 
     public init(
         rows: [TodoWindow.Row] = [], hasNewer: Bool = false, hasOlder: Bool = false, isComplete: Bool = true,
         filter: TodoRequest.Status = .pending, query: String = "", counts: TodoCounts? = nil,
-        error: TodoError? = nil, isSyncing: Bool = false, syncProgress: SyncProgress? = nil, lastSync: SyncSummary? = nil
+        error: TodoError? = nil, isSyncing: Bool = false, syncProgress: SyncProgress? = nil, lastSync: SyncSummary? = nil,
+        today: CalendarDay = CalendarDay(Date(), in: .current), timeZone: TimeZone = .current
     ) {
         self.rows = rows
         self.hasNewer = hasNewer
@@ -33,6 +40,8 @@ public struct TodoSnapshot: Sendable, Equatable {
         self.isSyncing = isSyncing
         self.syncProgress = syncProgress
         self.lastSync = lastSync
+        self.today = today
+        self.timeZone = timeZone
     }
 
     @MainActor

@@ -1,3 +1,4 @@
+import Foundation
 import TodoCore
 import TodoTerminal
 
@@ -94,24 +95,43 @@ public enum TodoView {
         let shown = rows[layout.top..<min(rows.count, layout.top + height)]
         let idWidth = shown.map(\.shortIDLength).max() ?? TodoID.minimumPrefixLength
         var lines = shown.enumerated().map { offset, row in
-            self.row(row, idWidth: idWidth, selected: layout.top + offset == layout.selected, width: width)
+            self.row(
+                row, idWidth: idWidth, selected: layout.top + offset == layout.selected, width: width,
+                today: snapshot.today, timeZone: snapshot.timeZone
+            )
         }
         lines += Array(repeating: Line("").fitted(toWidth: width), count: height - lines.count)
         return lines
     }
 
-    /// ` 3f2a  [x] call the bank`, the selected one in reverse video.
-    static func row(_ row: TodoWindow.Row, idWidth: Int, selected: Bool, width: Int) -> Line {
-        let done = row.item.isDone
+    /// ` 3f2a  [x] call the bank  due 12-01 !high #home`, the selected one in
+    /// reverse video; a due date before `today` in red.
+    static func row(
+        _ row: TodoWindow.Row, idWidth: Int, selected: Bool, width: Int,
+        today: CalendarDay, timeZone: TimeZone
+    ) -> Line {
+        let item = row.item
+        let done = item.isDone
         let id = row.shortID
-        let spans = [
+        var spans = [
             Span(" "),
             Span(id, TextStyle(color: .yellow, reverse: selected)),
             Span(String(repeating: " ", count: max(0, idWidth - id.count) + 2)),
             Span(done ? "[x]" : "[ ]", TextStyle(color: done ? .green : nil, reverse: selected)),
             Span(" "),
-            Span(row.item.text, TextStyle(dim: done && !selected, reverse: selected)),
-        ].map { span in
+            Span(item.text, TextStyle(dim: done && !selected, reverse: selected)),
+        ]
+        if let due = item.due {
+            let overdue = !done && due.day(in: timeZone) < today
+            spans.append(Span("  due " + due.shortText(today: today, in: timeZone), TextStyle(color: overdue ? .red : .cyan)))
+        }
+        if let priority = item.priority {
+            spans.append(Span(" !" + priority.rawValue, TextStyle(bold: priority == .high)))
+        }
+        if !item.tags.isEmpty {
+            spans.append(Span(" " + item.tags.map { "#" + $0 }.joined(separator: " "), TextStyle(dim: true)))
+        }
+        spans = spans.map { span in
             var span = span
             if selected { span.style.reverse = true }
             return span

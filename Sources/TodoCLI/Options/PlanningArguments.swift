@@ -1,0 +1,123 @@
+import ArgumentParser
+import Foundation
+import TodoCore
+
+/// `--priority`'s values: `high`, `medium`, `low` (or `h`, `m`, `l`), and
+/// `none` for no priority.
+enum PriorityArgument: Equatable, Sendable, ExpressibleByArgument {
+    case level(TodoPriority)
+    case cleared
+
+    init?(argument: String) {
+        if argument.lowercased() == PlanningArguments.none {
+            self = .cleared
+        } else if let priority = TodoPriority(parsing: argument) {
+            self = .level(priority)
+        } else {
+            return nil
+        }
+    }
+
+    static var allValueStrings: [String] { TodoPriority.allCases.map(\.rawValue) + ["none"] }
+
+    var priority: TodoPriority? {
+        switch self {
+        case let .level(priority): priority
+        case .cleared: nil
+        }
+    }
+}
+
+/// `list --priority`'s values: a filter has no `none`.
+enum PriorityFilterArgument: Equatable, Sendable, ExpressibleByArgument {
+    case level(TodoPriority)
+
+    init?(argument: String) {
+        guard let priority = TodoPriority(parsing: argument) else { return nil }
+        self = .level(priority)
+    }
+
+    static var allValueStrings: [String] { TodoPriority.allCases.map(\.rawValue) }
+
+    var priority: TodoPriority {
+        switch self {
+        case let .level(priority): priority
+        }
+    }
+}
+
+/// `list --sort`'s values.
+enum SortArgument: String, CaseIterable, Sendable, ExpressibleByArgument {
+    case created, due, priority
+
+    var sort: TodoRequest.Sort {
+        switch self {
+        case .created: .created
+        case .due: .due
+        case .priority: .priority
+        }
+    }
+}
+
+/// The planning fields of `add` and `edit` as typed, read into a `TodoEdit`
+/// when the command runs (a due date needs the clock): by both the commands
+/// and `QuickInvocation`, so both say the same about a bad value.
+struct PlanningArguments: Equatable, Sendable {
+    var due: String?
+    var priority: PriorityArgument?
+    var tags: [String] = []
+    var untags: [String] = []
+    var note: String?
+    var recurrence: String?
+
+    /// The word that clears a field.
+    static let none = "none"
+
+    /// The edit these arguments ask for, with dates read at `now` in
+    /// `timeZone`; `none` clears a field (on a new todo: leaves it empty).
+    func edit(text: String?, now: Date, timeZone: TimeZone) throws(TodoError) -> TodoEdit {
+        var edit = TodoEdit(text: text, addTags: tags, removeTags: untags)
+        do throws(TodoFieldError) {
+            if let due {
+                if due.lowercased() == Self.none {
+                    edit.due = .some(nil)
+                } else {
+                    edit.due = try DueDateGrammar.parse(due, now: now, in: timeZone)
+                }
+            }
+            if let priority { edit.priority = .some(priority.priority) }
+            if let note {
+                edit.note = note.lowercased() == Self.none ? .some(nil) : .some(note)
+            }
+            if let recurrence {
+                if recurrence.lowercased() == Self.none {
+                    edit.recurrence = .some(nil)
+                } else if let parsed = TodoRepeat(parsing: recurrence) {
+                    edit.recurrence = parsed
+                } else {
+                    throw TodoFieldError.badRepeat(recurrence)
+                }
+            }
+        } catch {
+            throw .invalidField(error)
+        }
+        return edit
+    }
+
+    /// Whether any field is given.
+    var isEmpty: Bool {
+        due == nil && priority == nil && tags.isEmpty && untags.isEmpty && note == nil && recurrence == nil
+    }
+}
+
+/// The date grammar, once, for every command's help.
+enum DueDateHelp {
+    static let grammar = """
+        Dates (--due): today, tomorrow, yesterday; a weekday, mon..sun or \
+        monday..sunday, meaning the next one after today; +3d, +2w, +1m, +1y from \
+        today (a month later keeps the day, or takes the month's last day); eow, this \
+        week's Sunday; eom, this month's last day; 2026-12-01; or 2026-12-01T14:30, a \
+        time on this machine's clock (its time zone, or $TZ). A date stays that date \
+        in every time zone; a time is kept as the moment it names.
+        """
+}

@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+import TodoCore
+
+/// `DueDateGrammar` with "now" and the time zone pinned, so every answer is exact.
+@Suite("Due date grammar")
+struct DueDateGrammarTests {
+    static let berlin = TimeZone(identifier: "Europe/Berlin")!
+    static let newYork = TimeZone(identifier: "America/New_York")!
+    /// Monday 23 November 2026, 11:00 in Berlin.
+    static let monday = moment("2026-11-23T10:00:00.000Z")
+
+    static func moment(_ text: String) -> Date { ISO8601.date(from: text)! }
+    static func day(_ text: String) -> TodoDue { .day(CalendarDay(parsing: text)!) }
+    static func parse(_ text: String, at now: Date = monday, in zone: TimeZone = berlin) throws -> TodoDue {
+        try DueDateGrammar.parse(text, now: now, in: zone)
+    }
+
+    @Test(arguments: [
+        ("today", "2026-11-23"), ("tomorrow", "2026-11-24"), ("yesterday", "2026-11-22"),
+        ("Today", "2026-11-23"), (" tomorrow ", "2026-11-24"),
+        // The next such day after today: today's own weekday is a week away.
+        ("mon", "2026-11-30"), ("monday", "2026-11-30"), ("MON", "2026-11-30"),
+        ("tue", "2026-11-24"), ("tuesday", "2026-11-24"), ("wed", "2026-11-25"), ("thu", "2026-11-26"),
+        ("fri", "2026-11-27"), ("friday", "2026-11-27"), ("sat", "2026-11-28"), ("sun", "2026-11-29"),
+        ("sunday", "2026-11-29"),
+        ("+0d", "2026-11-23"), ("+3d", "2026-11-26"), ("+10d", "2026-12-03"), ("+2w", "2026-12-07"),
+        ("+1m", "2026-12-23"), ("+2m", "2027-01-23"), ("+1y", "2027-11-23"),
+        ("eow", "2026-11-29"), ("eom", "2026-11-30"),
+        ("2026-12-01", "2026-12-01"), ("2024-02-29", "2024-02-29"),
+    ])
+    func wordsNameCalendarDays(text: String, expected: String) throws {
+        #expect(try Self.parse(text) == Self.day(expected))
+    }
+
+    @Test(arguments: [
+        // Month ends: a month later keeps the day, or takes the month's last day.
+        ("2026-01-31T12:00:00.000Z", "+1m", "2026-02-28"),
+        ("2028-01-31T12:00:00.000Z", "+1m", "2028-02-29"),
+        ("2026-03-31T12:00:00.000Z", "+1m", "2026-04-30"),
+        ("2026-12-31T12:00:00.000Z", "+1m", "2027-01-31"),
+        ("2026-01-31T12:00:00.000Z", "eom", "2026-01-31"),
+        ("2026-01-31T12:00:00.000Z", "tomorrow", "2026-02-01"),
+        // Leap years: 2028 and 2000 have a 29 February, 2100 has not.
+        ("2028-02-29T12:00:00.000Z", "+1y", "2029-02-28"),
+        ("2028-02-29T12:00:00.000Z", "+4y", "2032-02-29"),
+        ("2028-02-10T12:00:00.000Z", "eom", "2028-02-29"),
+        ("2100-02-10T12:00:00.000Z", "eom", "2100-02-28"),
+        ("2000-02-10T12:00:00.000Z", "eom", "2000-02-29"),
+        ("2028-02-28T12:00:00.000Z", "tomorrow", "2028-02-29"),
+        ("2027-02-28T12:00:00.000Z", "tomorrow", "2027-03-01"),
+        // On a Sunday the week ends today, and "sun" is the next Sunday.
+        ("2026-11-29T12:00:00.000Z", "eow", "2026-11-29"),
+        ("2026-11-29T12:00:00.000Z", "sun", "2026-12-06"),
+        ("2026-11-29T12:00:00.000Z", "mon", "2026-11-30"),
+        // A week that crosses a year.
+        ("2026-12-30T12:00:00.000Z", "eow", "2027-01-03"),
+    ])
+    func edgesOfMonthsYearsAndWeeks(now: String, text: String, expected: String) throws {
+        #expect(try Self.parse(text, at: Self.moment(now)) == Self.day(expected))
+    }
+
+    @Test func todayIsReckonedInTheTimeZone() throws {
+        // 23:30 UTC is already Tuesday in Berlin, still Monday evening in New York.
+        let late = Self.moment("2026-11-23T23:30:00.000Z")
+        #expect(try Self.parse("today", at: late, in: Self.berlin) == Self.day("2026-11-24"))
+        #expect(try Self.parse("today", at: late, in: Self.newYork) == Self.day("2026-11-23"))
+        #expect(try Self.parse("tue", at: late, in: Self.berlin) == Self.day("2026-12-01"))
+        #expect(try Self.parse("tue", at: late, in: Self.newYork) == Self.day("2026-11-24"))
+    }
+
+    @Test func aDateStaysThatDateInEveryTimeZone() throws {
+        for zone in [Self.berlin, Self.newYork, TimeZone(identifier: "Pacific/Kiritimati")!, TimeZone(identifier: "UTC")!] {
+            let due = try Self.parse("2026-12-01", in: zone)
+            #expect(due == Self.day("2026-12-01"))
+            #expect(due.text == "2026-12-01")
+            #expect(due.day(in: Self.newYork) == CalendarDay(parsing: "2026-12-01"))
+        }
+    }
+
+    @Test(arguments: [
+        ("2026-12-01T14:30", "2026-12-01T13:30:00.000Z"),
+        ("2026-12-01t14:30", "2026-12-01T13:30:00.000Z"),
+        ("2026-12-01T14:30:15", "2026-12-01T13:30:15.000Z"),
+        ("2026-07-01T14:30", "2026-07-01T12:30:00.000Z"),
+        ("2026-12-01T00:00", "2026-11-30T23:00:00.000Z"),
+        // Clocks go forward at 02:00 on 29 March 2026: 02:30 does not exist and
+        // is read as the same time after the change, 03:30 summer time.
+        ("2026-03-29T01:30", "2026-03-29T00:30:00.000Z"),
+        ("2026-03-29T02:30", "2026-03-29T01:30:00.000Z"),
+        ("2026-03-29T03:30", "2026-03-29T01:30:00.000Z"),
+        // Clocks go back at 03:00 on 25 October 2026: 02:30 happens twice, and is the first.
+        ("2026-10-25T01:30", "2026-10-24T23:30:00.000Z"),
+        ("2026-10-25T02:30", "2026-10-25T00:30:00.000Z"),
+        ("2026-10-25T03:30", "2026-10-25T02:30:00.000Z"),
+        // A time with its zone, as JSON shows it, is that moment.
+        ("2026-12-01T13:30:00.000Z", "2026-12-01T13:30:00.000Z"),
+        ("2026-12-01T14:30:00+01:00", "2026-12-01T13:30:00.000Z"),
+    ])
+    func aDateAndTimeIsLocalToTheTimeZone(text: String, expected: String) throws {
+        #expect(try Self.parse(text) == .moment(Self.moment(expected)))
+    }
+
+    @Test func aLocalTimeAcrossTheClockChangesInNewYork() throws {
+        // 8 March 2026: 02:00 becomes 03:00; 1 November 2026: 02:00 becomes 01:00.
+        #expect(try Self.parse("2026-03-08T02:30", in: Self.newYork) == .moment(Self.moment("2026-03-08T07:30:00.000Z")))
+        #expect(try Self.parse("2026-11-01T01:30", in: Self.newYork) == .moment(Self.moment("2026-11-01T05:30:00.000Z")))
+        #expect(try Self.parse("2026-11-01T02:30", in: Self.newYork) == .moment(Self.moment("2026-11-01T07:30:00.000Z")))
+    }
+
+    @Test(arguments: [
+        "", " ", "someday", "next week", "mo", "3d", "+3", "+d", "+3x", "+-3d", "-3d", "+1.5d", "+99999d",
+        "2026-02-30", "2026-13-01", "26-12-01", "2026-12-1", "2026-12-01T25:00", "2026-12-01T14:60",
+        "2026-12-01T14", "2026-12-01T14:30:99", "2026-12-01 14:30", "+٣d",
+    ])
+    func anythingElseIsRefusedSayingWhatToType(text: String) {
+        #expect(throws: TodoFieldError.badDue(text)) { try Self.parse(text) }
+        #expect(TodoFieldError.badDue(text).description.contains("2026-12-01T14:30"))
+    }
+
+    @Test func filtersReadOverdueTodayTomorrowWeekAndDates() throws {
+        func filter(_ text: String) throws -> DueFilter { try DueFilter(parsing: text, now: Self.monday, in: Self.berlin) }
+        let days = { (first: String, last: String) in CalendarDay(parsing: first)!...CalendarDay(parsing: last)! }
+        #expect(try filter("overdue") == .overdue(now: Self.monday, timeZone: Self.berlin))
+        #expect(try filter("today") == .within(days("2026-11-23", "2026-11-23"), timeZone: Self.berlin))
+        #expect(try filter("tomorrow") == .within(days("2026-11-24", "2026-11-24"), timeZone: Self.berlin))
+        #expect(try filter("week") == .within(days("2026-11-23", "2026-11-29"), timeZone: Self.berlin))
+        #expect(try filter("fri") == .within(days("2026-11-27", "2026-11-27"), timeZone: Self.berlin))
+        #expect(try filter("2026-12-01T14:30") == .within(days("2026-12-01", "2026-12-01"), timeZone: Self.berlin))
+        #expect(throws: TodoFieldError.badDue("soon")) { try filter("soon") }
+    }
+
+    @Test func overdueIsADayBeforeTodayOrAMomentBeforeNow() throws {
+        let overdue = try DueFilter(parsing: "overdue", now: Self.monday, in: Self.berlin)
+        #expect(overdue.includes(Self.day("2026-11-22")))
+        #expect(!overdue.includes(Self.day("2026-11-23")))
+        #expect(overdue.includes(.moment(Self.moment("2026-11-23T09:59:59.999Z"))))
+        #expect(!overdue.includes(.moment(Self.moment("2026-11-23T10:00:00.000Z"))))
+        #expect(!overdue.includes(nil))
+        let today = try DueFilter(parsing: "today", now: Self.monday, in: Self.berlin)
+        // A moment is today when it falls on today in the time zone: 23:30 UTC
+        // on the 22nd is 00:30 on the 23rd in Berlin.
+        #expect(today.includes(.moment(Self.moment("2026-11-22T23:30:00.000Z"))))
+        #expect(!today.includes(.moment(Self.moment("2026-11-23T23:30:00.000Z"))))
+        #expect(today.includes(Self.day("2026-11-23")))
+        #expect(!today.includes(Self.day("2026-11-24")))
+    }
+}
