@@ -28,6 +28,8 @@ extension AppDatabase {
         try StorageError.wrap(path: path) {
             try dbWriter.read { db in
                 var remaining = request.limit ?? Int.max
+                // Confirms candidates from their bytes (see `PreparedQuery`).
+                let query = PreparedQuery(request.query)
                 for part in Self.listSQL(request) where remaining > 0 {
                     let statement = try db.makeStatement(sql: part.sql)
                     try statement.setArguments(part.arguments)
@@ -42,8 +44,7 @@ extension AppDatabase {
                         let id = Self.bytes(handle, column: 0)
                         let text = Self.bytes(handle, column: 1)
                         if !request.query.isEmpty {
-                            let candidate = String(decoding: text, as: UTF8.self)
-                            guard TodoItem.text(candidate, matches: request.query) else { continue }
+                            guard query.matches(utf8: text) else { continue }
                         }
                         remaining -= 1
                         let row = RawTodoRow(
