@@ -186,7 +186,14 @@ struct TodoRoutesTests {
             let body = #"{"id":"x","title":"t","userId":1,"price":1.50,"tags":["a",{"b":null}],"nested":{"deep":[true,false]}}"#
             try await client.send(.post, "/todos", body)
             let text = try await client.send(.get, "/todos/x").text
-            #expect(text.hasPrefix(#"{"id":"x","title":"t","userId":1,"price":1.50,"tags":["a",{"b":null}],"nested":{"deep":[true,false]}"#))
+            switch backend {
+            case .sqlite:
+                #expect(text.hasPrefix(#"{"id":"x","title":"t","userId":1,"price":1.50,"tags":["a",{"b":null}],"nested":{"deep":[true,false]}"#))
+            case .postgres:
+                // jsonb keeps every value and a number's digits, not the order of keys or the spacing.
+                #expect(try JSON(parsing: text).withoutServerFields == JSON(parsing: body))
+                #expect(text.contains("1.50"))
+            }
         }
     }
 
