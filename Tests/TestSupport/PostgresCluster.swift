@@ -82,9 +82,9 @@ public final class PostgresCluster: Sendable {
     }
 
     /// Creates an empty database and returns its URL.
-    public func makeDatabase() throws -> String {
+    public func makeDatabase() async throws -> String {
         let name = "todo_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased())"
-        try psql("CREATE DATABASE \(name)")
+        try await offThePool { [self] in try psql("CREATE DATABASE \(name)") }
         return url(database: name)
     }
 
@@ -192,17 +192,31 @@ public struct ClusterError: Error, CustomStringConvertible {
 /// when the test process exits.
 private actor SharedCluster {
     static let instance = SharedCluster()
-    private var cluster: PostgresCluster?
+    private var starting: Task<PostgresCluster, any Error>?
 
-    func get() throws -> PostgresCluster {
-        if let cluster { return cluster }
-        let started = try PostgresCluster.start()
-        cluster = started
-        sharedClusterToStop.withLock { $0 = started }
-        atexit {
-            sharedClusterToStop.withLock { $0 }?.stop()
+    func get() async throws -> PostgresCluster {
+        if let starting { return try await starting.value }
+        let task = Task {
+            let started = try await offThePool { try PostgresCluster.start() }
+            sharedClusterToStop.withLock { $0 = started }
+            atexit {
+                sharedClusterToStop.withLock { $0 }?.stop()
+            }
+            return started
         }
-        return started
+        starting = task
+        return try await task.value
+    }
+}
+
+/// Runs blocking work (a program run to its end) on a thread of its own, not
+/// on one of the few threads every test's async code shares.
+@discardableResult
+public func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread {
+            continuation.resume(with: Result { try body() })
+        }
     }
 }
 

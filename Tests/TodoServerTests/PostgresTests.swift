@@ -30,10 +30,10 @@ struct DatabaseLocationTests {
 struct PostgresServerTests {
     @Test func aDatabaseWrittenByANewerServerIsRefusedInOneLine() async throws {
         let cluster = try await PostgresCluster.shared()
-        let url = try cluster.makeDatabase()
+        let url = try await cluster.makeDatabase()
         let listed = try ServerProcess(["user", "list", "--database", url])
         #expect(try await listed.exitStatus() == 0, "\(listed.printed)")
-        try cluster.psql("INSERT INTO todo_server_migration (identifier) VALUES ('server_pg_9999_future')", database: PostgresCluster.databaseName(in: url))
+        try await offThePool { try cluster.psql("INSERT INTO todo_server_migration (identifier) VALUES ('server_pg_9999_future')", database: PostgresCluster.databaseName(in: url)) }
 
         let server = try ServerProcess(["--port", "0", "--database", url])
         #expect(try await server.exitStatus() != 0)
@@ -43,9 +43,9 @@ struct PostgresServerTests {
 
     @Test func whilePostgreSQLIsDownServersAnswer503AndRecoverWithoutARestart() async throws {
         // A cluster of its own: stopping the shared one would fail other tests.
-        let cluster = try PostgresCluster.start()
+        let cluster = try await offThePool { try PostgresCluster.start() }
         defer { cluster.stop() }
-        let url = try cluster.makeDatabase()
+        let url = try await cluster.makeDatabase()
         let servers = [try ServerProcess(["--port", "0", "--database", url]), try ServerProcess(["--port", "0", "--database", url])]
         defer { for server in servers { kill(server.process.processIdentifier, SIGKILL) } }
         let ports = [try await servers[0].port(), try await servers[1].port()]
@@ -79,7 +79,7 @@ struct PostgresServerTests {
             }
             group.addTask {
                 await phase.waitForAcknowledgements(ports: ports)
-                try cluster.stopServer()
+                try await offThePool { try cluster.stopServer() }
                 await phase.set(.down)
                 // Health checks see the database gone too.
                 for port in ports {
@@ -90,7 +90,7 @@ struct PostgresServerTests {
                     }
                 }
                 await phase.waitUntilBothSawUnavailable()
-                try cluster.startServer()
+                try await offThePool { try cluster.startServer() }
                 await phase.set(.restarted)
                 return WriterLog()
             }

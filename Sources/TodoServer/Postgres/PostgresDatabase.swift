@@ -122,7 +122,11 @@ extension PostgresDatabase {
 
     /// Leases a connection within `connectionDeadline`, then runs `body` on it
     /// (with no deadline: a running query is never abandoned half-way).
-    private func leased<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    private func leased<T: Sendable>(
+        deadline: Duration? = nil,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        let deadline = deadline ?? connectionDeadline
         let lease = LeaseState()
         return try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask {
@@ -132,7 +136,7 @@ extension PostgresDatabase {
                 }
             }
             group.addTask {
-                try? await Task.sleep(for: connectionDeadline)
+                try? await Task.sleep(for: deadline)
                 if lease.giveUp() { throw ServerError.databaseUnavailable }
                 return nil
             }
@@ -234,7 +238,8 @@ extension PostgresDatabase {
     public func migrate() async throws {
         let migrations = ServerPostgresMigrations.all
         do {
-            try await leased { connection in
+            // At start PostgreSQL may be starting too: worth a longer wait than a request's.
+            try await leased(deadline: max(connectionDeadline, .seconds(30))) { connection in
                 try await connection.query("BEGIN", logger: logger)
                 do {
                     // Two servers starting at once: the second waits, then finds the work done.

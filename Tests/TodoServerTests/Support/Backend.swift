@@ -45,7 +45,8 @@ func makePostgresDatabase() async throws -> PostgresDatabase {
         try Test.cancel(Comment(rawValue: reason))
     }
     let url = try await PostgresCluster.shared().makeDatabase()
-    return PostgresDatabase(try PostgresLocation(url: url), logger: quietLogger)
+    // Generous: a loaded test machine may take seconds to open a connection.
+    return PostgresDatabase(try PostgresLocation(url: url), connectionDeadline: .seconds(60), logger: quietLogger)
 }
 
 /// Where a `todo-server` process keeps a test's data, as `--database` takes
