@@ -25,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3" ..< "5.0.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // State, logic and selectors: no database, no HTTP.
@@ -44,6 +45,7 @@ let package = Package(
                 .embedInCode("0008_undo_journal.sql"),
                 .embedInCode("server_0001_create_item.sql"),
                 .embedInCode("server_0002_accounts.sql"),
+                .embedInCode("server_pg_0001_create.sql"),
             ],
             swiftSettings: strict
         ),
@@ -101,6 +103,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 // The connection guard sits between NIO's HTTP/1 parser and Hummingbird.
                 .product(name: "HummingbirdCore", package: "hummingbird"),

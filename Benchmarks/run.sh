@@ -334,6 +334,96 @@ for ssize in "${server_size_list[@]}"; do
     stop_server
 done
 
+# ---- todo-server on PostgreSQL -------------------------------------------------------
+# A private cluster (as the postgres user when run as root: PostgreSQL refuses root),
+# with PostgreSQL's default durability (fsync, synchronous commit), as SQLite's `full`.
+# The same wrk runs as above with an account's token, on one instance, then on two
+# instances of one database at once (their req/s summed); then 50 writers across both
+# for 30 s (3 s with --quick), whose acknowledged creates are counted in the database.
+pg_bin=/usr/lib/postgresql/15/bin
+if [ -x "$pg_bin/initdb" ] && command -v wrk >/dev/null; then
+    pgsize=$([ "$quick" = 1 ] && echo 1000 || echo 100000)
+    writers_time=$([ "$quick" = 1 ] && echo 3s || echo 30s)
+    echo "== todo-server on PostgreSQL with $pgsize todos" >&2
+    pgdir=$work/pg
+    rm -rf "$pgdir"; mkdir -p "$pgdir"
+    as_pg=()
+    if [ "$(id -u)" = 0 ]; then chown postgres "$pgdir"; as_pg=(runuser -u postgres --); fi
+    pgport=$(free_port)
+    (cd /tmp && "${as_pg[@]}" "$pg_bin/initdb" -D "$pgdir/data" -U postgres --auth=trust --encoding=UTF8 --locale=C.UTF-8 >/dev/null)
+    (cd /tmp && "${as_pg[@]}" "$pg_bin/pg_ctl" -D "$pgdir/data" -l "$pgdir/log" -w start \
+        -o "-c listen_addresses=127.0.0.1 -p $pgport -k $pgdir -c max_connections=200" >/dev/null)
+    second_pid=""
+    trap '[ -n "$server_pid" ] && kill $server_pid 2>/dev/null; [ -n "$second_pid" ] && kill $second_pid 2>/dev/null;
+        (cd /tmp && "${as_pg[@]}" "$pg_bin/pg_ctl" -D "$pgdir/data" -m immediate stop >/dev/null 2>&1) || true' EXIT
+    psql_bench() { "$pg_bin/psql" -h 127.0.0.1 -p "$pgport" -U postgres -d "${2:-bench}" -X -A -t -q -c "$1"; }
+    psql_bench "CREATE DATABASE bench" postgres
+    pgurl="postgres://postgres@127.0.0.1:$pgport/bench?sslmode=disable"
+    token=$("$server" user add bench --database "$pgurl" 2>/dev/null)
+    psql_bench "INSERT INTO item (account, id, body, version, updated_at, change_seq)
+        SELECT a.id, 't' || g, jsonb_build_object('id', 't' || g, 'title', 'todo number ' || g, 'completed', g % 2 = 0,
+            'version', 1, 'updatedAt', '2026-11-21T09:30:00.000Z'), 1, 1795253400000, g
+        FROM account AS a, generate_series(1, $pgsize) AS g WHERE a.name = 'bench';
+        UPDATE account SET last_change_seq = $pgsize WHERE name = 'bench'"
+    psql_bench "VACUUM ANALYZE item"
+    pdir=$work/pg-bench; mkdir -p "$pdir"
+    printf 'wrk.headers["Authorization"] = "Bearer %s"\n' "$token" > "$pdir/auth.lua"
+    printf 'wrk.method = "PATCH"\nwrk.body = "{\\"completed\\": true}"\nwrk.headers["Content-Type"] = "application/json"\n' > "$pdir/patch.lua"
+    cat "$pdir/patch.lua" "$pdir/auth.lua" > "$pdir/patch-auth.lua"
+    printf 'wrk.method = "POST"\nwrk.body = "{\\"title\\": \\"written under load\\"}"\nwrk.headers["Content-Type"] = "application/json"\n' > "$pdir/post.lua"
+    cat "$pdir/post.lua" "$pdir/auth.lua" > "$pdir/post-auth.lua"
+    item=t1
+    port=$(free_port); port2=$(free_port)
+    "$server" --port "$port" --database "$pgurl" 2>/dev/null &
+    server_pid=$!
+    "$server" --port "$port2" --database "$pgurl" 2>/dev/null &
+    second_pid=$!
+    wait_for "http://127.0.0.1:$port/health"; wait_for "http://127.0.0.1:$port2/health"
+    url=http://127.0.0.1:$port; url2=http://127.0.0.1:$port2
+    # wrk_rps CONNECTIONS URL LUA [TIME]: requests per second.
+    wrk_rps() { wrk -t2 -c"$1" -d"${4:-$wrk_time}" -s "$3" "$2" | awk '/Requests\/sec/ {print $2}'; }
+    record get-one-account-pg "$pgsize" todo-server "$(wrk_rps 32 "$url/todos/$item" "$pdir/auth.lua")" req/s
+    record patch-one-account-pg "$pgsize" todo-server "$(wrk_rps 32 "$url/todos/$item" "$pdir/patch-auth.lua")" req/s
+    # Two instances at once, 16 connections each: the sum.
+    for run in get:auth patch:patch-auth; do
+        name=${run%%:*}; lua=$pdir/${run#*:}.lua
+        wrk_rps 16 "$url/todos/$item" "$lua" > "$pdir/one.rps" &
+        first=$!
+        two=$(wrk_rps 16 "$url2/todos/$item" "$lua")
+        wait "$first"
+        record "$name-one-account-pg-two-instances" "$pgsize" todo-server "$(python3 -c "print(round($(cat "$pdir/one.rps") + $two, 2))")" req/s
+    done
+    # 50 writers across both instances, creating todos; then the count: every
+    # acknowledged create is a row, and no row is left over beyond the creates still in
+    # flight when wrk stopped (at most one per writer).
+    before=$(psql_bench "SELECT count(*) FROM item")
+    wrk -t1 -c25 -d"$writers_time" -s "$pdir/post-auth.lua" "$url/todos" > "$pdir/writers-1.txt" &
+    first=$!
+    wrk -t1 -c25 -d"$writers_time" -s "$pdir/post-auth.lua" "$url2/todos" > "$pdir/writers-2.txt"
+    wait "$first"
+    sleep 1
+    after=$(psql_bench "SELECT count(*) FROM item")
+    acknowledged=0; failed=0
+    for file in "$pdir"/writers-*.txt; do
+        acknowledged=$((acknowledged + $(awk '/requests in/ {print $1}' "$file")))
+        failed=$((failed + $(awk '/Non-2xx/ {print $NF}' "$file" | grep . || echo 0)))
+    done
+    acknowledged=$((acknowledged - failed))
+    created=$((after - before))
+    feed=$(curl -sf -H "Authorization: Bearer $token" "$url2/todos?_since=$pgsize" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["items"]))')
+    echo "50 writers on two instances for $writers_time: $acknowledged acknowledged creates, $failed non-2xx, $created rows created, $feed in the feed" >&2
+    if [ "$failed" != 0 ] || [ "$created" -lt "$acknowledged" ] || [ "$created" -gt $((acknowledged + 50)) ] || [ "$feed" -lt "$created" ]; then
+        echo "run.sh: writes lost, duplicated or refused on PostgreSQL" >&2
+        exit 1
+    fi
+    record writers-50-pg-two-instances "$pgsize" todo-server "$acknowledged" creates
+    kill "$second_pid" 2>/dev/null; wait "$second_pid" 2>/dev/null || true; second_pid=""
+    stop_server
+    (cd /tmp && "${as_pg[@]}" "$pg_bin/pg_ctl" -D "$pgdir/data" -m fast stop >/dev/null)
+else
+    echo "run.sh: PostgreSQL 15 or wrk not installed: todo-server on PostgreSQL skipped (apt-get install postgresql wrk)" >&2
+fi
+
 # A plain json-server-style server: no change feed, so every sync reads the full list.
 jsize=$([ "$quick" = 1 ] && echo 1000 || echo 10000)
 echo "== json-server-style server with $jsize todos" >&2

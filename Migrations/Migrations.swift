@@ -50,3 +50,33 @@ public enum ServerMigrations {
         ),
     ]
 }
+
+/// The `todo-server` schema on PostgreSQL, in the order it applies.
+///
+/// The same rules as the SQLite set: compiled in, never edited once landed, a
+/// change is a new file. Each file's statements end with a semicolon at the
+/// end of a line: the server runs them one at a time, as PostgreSQL's
+/// extended protocol takes one statement per query.
+public enum ServerPostgresMigrations {
+    public static let all: [AppMigrations.Migration] = [
+        AppMigrations.Migration(
+            identifier: "server_pg_0001_create",
+            sql: String(decoding: PackageResources.server_pg_0001_create_sql, as: UTF8.self)
+        ),
+    ]
+
+    /// A migration's statements, split where a line ends with a semicolon;
+    /// comments after the last one are dropped.
+    public static func statements(in sql: String) -> [String] {
+        var statements: [String] = []
+        var current: [Substring] = []
+        for line in sql.split(separator: "\n", omittingEmptySubsequences: false) {
+            current.append(line)
+            if line.reversed().drop(while: { $0 == " " || $0 == "\t" || $0 == "\r" }).first == ";" {
+                statements.append(current.joined(separator: "\n"))
+                current = []
+            }
+        }
+        return statements
+    }
+}

@@ -85,30 +85,45 @@ struct TodoServerCommand: AsyncParsableCommand {
             LoggingSystem.bootstrap { label in JSONLogHandler(label: label) }
         }
         let logger = Logger(label: "todo-server")
-        let environmentToken = ProcessInfo.processInfo.environment["TODO_SERVER_TOKEN"]
-        let path = ServerDatabaseLocation.resolve(explicit: location.database)
-        let repository: SQLiteTodoRepository
-        let accounts: SQLiteAccountStore
+        let retention = Duration.seconds(tombstoneDays * 86_400)
+        switch try location.resolve() {
+        case .sqlite(let path):
+            let repository: SQLiteTodoRepository
+            do {
+                repository = try SQLiteTodoRepository.open(path: path, durability: durability, tombstoneRetention: retention)
+            } catch {
+                throw ValidationError("Cannot open the database \(path): \(error)")
+            }
+            try await serve(repository, accounts: repository.accountStore, database: path, logger: logger)
+        case .postgres(let postgres):
+            var poolLogger = logger
+            poolLogger.logLevel = .warning
+            let database = PostgresDatabase(postgres, logger: poolLogger)
+            // The pool runs beside the server and stops after it, once the
+            // requests in flight have their answers.
+            try await database.whileRunning {
+                let repository = try await PostgresTodoRepository.open(database, tombstoneRetention: retention)
+                try await serve(repository, accounts: repository.accountStore, database: postgres.displayName, logger: logger)
+            }
+        }
+    }
+
+    /// Serves `repository` until SIGINT or SIGTERM.
+    private func serve(_ repository: some TodoRepository, accounts: some AccountStore, database: String, logger: Logger) async throws {
         let hasAccounts: Bool
         do {
-            repository = try SQLiteTodoRepository.open(
-                path: path,
-                durability: durability,
-                tombstoneRetention: .seconds(tombstoneDays * 86_400)
-            )
-            accounts = repository.accountStore
             hasAccounts = try await accounts.hasAccounts()
         } catch {
-            throw ValidationError("Cannot open the database \(path): \(error)")
+            throw ValidationError("Cannot open the database \(database): \(error)")
         }
-        let sharedToken = token ?? environmentToken
+        let sharedToken = token ?? ProcessInfo.processInfo.environment["TODO_SERVER_TOKEN"]
         if hasAccounts, sharedToken != nil {
             throw ValidationError(
-                "\(path) has accounts, so each request needs its account's token: drop --token (and TODO_SERVER_TOKEN)."
+                "\(database) has accounts, so each request needs its account's token: drop --token (and TODO_SERVER_TOKEN)."
             )
         }
         let auth = hasAccounts ? "accounts" : sharedToken == nil ? "none" : "bearer"
-        logger.info("Serving todos", metadata: ["database": "\(path)", "auth": "\(auth)"])
+        logger.info("Serving todos", metadata: ["database": "\(database)", "auth": "\(auth)"])
         let app = buildApplication(
             repository: repository,
             // Accounts are looked up on each request, so one added while the

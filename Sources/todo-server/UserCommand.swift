@@ -18,16 +18,37 @@ struct UserCommand: AsyncParsableCommand {
 
 /// `--database`, as the server takes it.
 struct DatabaseOption: ParsableArguments {
-    @Option(help: "The SQLite database file (default: $XDG_DATA_HOME/todo/todo-server.sqlite).")
+    @Option(
+        help: """
+            The SQLite database file, or postgres://USER@HOST:PORT/DB for PostgreSQL \
+            (default: $TODO_SERVER_DATABASE, else $XDG_DATA_HOME/todo/todo-server.sqlite).
+            """
+    )
     var database: String?
 
-    /// The accounts of the database, opened and migrated.
-    func openAccounts() throws -> SQLiteAccountStore {
-        let path = ServerDatabaseLocation.resolve(explicit: database)
-        do {
-            return try SQLiteAccountStore.open(path: path)
-        } catch {
-            throw ValidationError("Cannot open the database \(path): \(error)")
+    /// Where the data lives: `--database`, else `TODO_SERVER_DATABASE`, else the default file.
+    func resolve() throws -> DatabaseLocation {
+        try DatabaseLocation.resolve(explicit: database)
+    }
+
+    /// Runs `body` on the accounts of the database, opened and migrated.
+    func withAccounts<T: Sendable>(_ body: @Sendable (any AccountStore) async throws -> T) async throws -> T {
+        let location = try resolve()
+        switch location {
+        case .sqlite(let path):
+            let accounts: SQLiteAccountStore
+            do {
+                accounts = try SQLiteAccountStore.open(path: path)
+            } catch {
+                throw ValidationError("Cannot open the database \(path): \(error)")
+            }
+            return try await body(accounts)
+        case .postgres(let postgres):
+            let database = PostgresDatabase(postgres, logger: PostgresDatabase.quietLogger)
+            return try await database.whileRunning {
+                try await database.migrate()
+                return try await body(PostgresAccountStore(database))
+            }
         }
     }
 }
@@ -48,9 +69,11 @@ extension UserCommand {
         @OptionGroup var database: DatabaseOption
 
         func run() async throws {
-            let accounts = try database.openAccounts()
-            let first = try await !accounts.hasAccounts()
-            let token = try await accounts.addAccount(name: name, tokenLabel: label, expiresInDays: expires)
+            let (name, label, expires) = (name, label, expires)
+            let (first, token) = try await database.withAccounts { accounts in
+                let first = try await !accounts.hasAccounts()
+                return (first, try await accounts.addAccount(name: name, tokenLabel: label, expiresInDays: expires))
+            }
             print(token)
             var notes = "Account \(name) created; its token (\(label)) is above and will not be shown again."
             if first {
@@ -75,7 +98,8 @@ extension UserCommand {
         @OptionGroup var database: DatabaseOption
 
         func run() async throws {
-            let token = try await database.openAccounts().issueToken(account: account, label: label, expiresInDays: expires)
+            let (account, label, expires) = (account, label, expires)
+            let token = try await database.withAccounts { try await $0.issueToken(account: account, label: label, expiresInDays: expires) }
             print(token)
         }
     }
@@ -86,7 +110,7 @@ extension UserCommand {
         @OptionGroup var database: DatabaseOption
 
         func run() async throws {
-            let accounts = try await database.openAccounts().accounts()
+            let accounts = try await database.withAccounts { try await $0.accounts() }
             if accounts.isEmpty {
                 print("No accounts: the server serves one list. Create one with `todo-server user add NAME`.")
             }
@@ -123,7 +147,8 @@ extension UserCommand {
         @OptionGroup var database: DatabaseOption
 
         func run() async throws {
-            let count = try await database.openAccounts().revokeTokens(account: account, label: label)
+            let (account, label) = (account, label)
+            let count = try await database.withAccounts { try await $0.revokeTokens(account: account, label: label) }
             print("Revoked \(count) token\(count == 1 ? "" : "s") of \(account).")
         }
     }
@@ -137,7 +162,8 @@ extension UserCommand {
         @OptionGroup var database: DatabaseOption
 
         func run() async throws {
-            try await database.openAccounts().removeAccount(name: account)
+            let account = account
+            try await database.withAccounts { try await $0.removeAccount(name: account) }
             print("Removed \(account), its todos and its tokens.")
         }
     }

@@ -7,8 +7,9 @@ import Testing
 
 /// Accounts: each token reaches its own account's todos, feed and ids only.
 struct AccountTests {
-    @Test func twoAccountsMayBothHaveTodo1AndNeitherReachesTheOthers() async throws {
-        try await withAccountsServer(["alice", "bob"]) { client, tokens, _ in
+    @Test(arguments: Backend.allCases)
+    func twoAccountsMayBothHaveTodo1AndNeitherReachesTheOthers(_ backend: Backend) async throws {
+        try await withAccountsServer(["alice", "bob"], backend: backend) { client, tokens, _ in
             let (alice, bob) = (bearer(tokens[0]), bearer(tokens[1]))
             #expect(try await client.send(.post, "/todos", #"{"id":1,"title":"alice's"}"#, headers: alice).status == .created)
             #expect(try await client.send(.post, "/todos", #"{"id":1,"title":"bob's"}"#, headers: bob).status == .created)
@@ -31,8 +32,9 @@ struct AccountTests {
         }
     }
 
-    @Test func theFirstAccountLocksARunningOpenServerAtOnce() async throws {
-        try await withAccountsServer([]) { client, _, accounts in
+    @Test(arguments: Backend.allCases)
+    func theFirstAccountLocksARunningOpenServerAtOnce(_ backend: Backend) async throws {
+        try await withAccountsServer([], backend: backend) { client, _, accounts in
             #expect(try await client.send(.post, "/todos", #"{"id":"before"}"#).status == .created)
             #expect(try await client.send(.get, "/todos", headers: bearer("todo_anything")).status == .ok)
             let token = try await accounts.addAccount(name: "alice", tokenLabel: "default", expiresInDays: nil)
@@ -44,9 +46,10 @@ struct AccountTests {
         }
     }
 
-    @Test func unknownRevokedAndExpiredTokensGetTheSame401() async throws {
+    @Test(arguments: Backend.allCases)
+    func unknownRevokedAndExpiredTokensGetTheSame401(_ backend: Backend) async throws {
         let clock = TestClock()
-        try await withAccountsServer(["alice"], clock: clock) { client, tokens, accounts in
+        try await withAccountsServer(["alice"], backend: backend, clock: clock) { client, tokens, accounts in
             let revoked = try await accounts.issueToken(account: "alice", label: "laptop", expiresInDays: nil)
             let expiring = try await accounts.issueToken(account: "alice", label: "phone", expiresInDays: 1)
             #expect(try await client.send(.get, "/todos", headers: bearer(revoked)).status == .ok)
@@ -66,9 +69,10 @@ struct AccountTests {
         }
     }
 
-    @Test func moreThanTenFailuresFromAnAddressGet429UntilTheMinutePasses() async throws {
+    @Test(arguments: Backend.allCases)
+    func moreThanTenFailuresFromAnAddressGet429UntilTheMinutePasses(_ backend: Backend) async throws {
         let clock = TestClock()
-        try await withAccountsServer(["alice"], clock: clock) { client, tokens, accounts in
+        try await withAccountsServer(["alice"], backend: backend, clock: clock) { client, tokens, accounts in
             for _ in 0..<AuthThrottle.maxFailures + 1 {
                 #expect(try await client.send(.get, "/todos", headers: bearer("todo_guess")).status == .unauthorized)
             }
@@ -99,9 +103,10 @@ struct AccountTests {
         #expect(try await other.retryAfter(address: "198.51.100.1") == 60)
     }
 
-    @Test func listShowsLabelsAndDatesAndRemoveTakesTheTodos() async throws {
+    @Test(arguments: Backend.allCases)
+    func listShowsLabelsAndDatesAndRemoveTakesTheTodos(_ backend: Backend) async throws {
         let clock = TestClock()
-        try await withAccountsServer(["alice", "bob"], clock: clock) { client, tokens, accounts in
+        try await withAccountsServer(["alice", "bob"], backend: backend, clock: clock) { client, tokens, accounts in
             #expect(try await client.send(.post, "/todos", #"{"id":"a"}"#, headers: bearer(tokens[0])).status == .created)
             _ = try await accounts.issueToken(account: "alice", label: "phone", expiresInDays: 7)
             let listed = try await accounts.accounts()

@@ -7,8 +7,9 @@ import Testing
 struct AuthTests {
     let options = ServerOptions(token: "s3cret", requestLogLevel: .trace)
 
-    @Test func withoutTheRightTokenEveryRequestIs401() async throws {
-        try await withServer(options: options) { client in
+    @Test(arguments: Backend.allCases)
+    func withoutTheRightTokenEveryRequestIs401(_ backend: Backend) async throws {
+        try await withServer(backend, options: options) { client in
             for headers: HTTPFields in [[:], [.authorization: "Bearer wrong"], [.authorization: "Bearer s3cre"], [.authorization: "s3cret"],
                 [.authorization: "Basic czNjcmV0"], [.authorization: "Bearer s3cretX"]]
             {
@@ -23,24 +24,26 @@ struct AuthTests {
         }
     }
 
-    @Test func withTheTokenRequestsGoThrough() async throws {
-        try await withServer(options: options) { client async throws in
+    @Test(arguments: Backend.allCases)
+    func withTheTokenRequestsGoThrough(_ backend: Backend) async throws {
+        try await withServer(backend, options: options) { client async throws in
             let auth: HTTPFields = [.authorization: "Bearer s3cret"]
             #expect(try await client.send(.post, "/todos", #"{"id":"a"}"#, headers: auth).status == .created)
             #expect(try await client.send(.get, "/todos/a", headers: auth).status == .ok)
         }
     }
 
-    @Test func failuresAreCountedAndThrottledAsWithAccounts() async throws {
-        let repository = try makeRepository()
-        let app = makeApp(repository, accounts: repository.accountStore, options: options)
-        try await app.test(.router) { client in
-            for _ in 0..<AuthThrottle.maxFailures + 1 {
-                #expect(try await client.send(.get, "/todos", headers: [.authorization: "Bearer wrong"]).status == .unauthorized)
+    @Test(arguments: Backend.allCases)
+    func failuresAreCountedAndThrottledAsWithAccounts(_ backend: Backend) async throws {
+        try await withTestDatabase(backend) { [options] repository, accounts in
+            try await makeApp(repository, accounts: accounts, options: options).test(.router) { client in
+                for _ in 0..<AuthThrottle.maxFailures + 1 {
+                    #expect(try await client.send(.get, "/todos", headers: [.authorization: "Bearer wrong"]).status == .unauthorized)
+                }
+                let refused = try await client.send(.get, "/todos", headers: [.authorization: "Bearer s3cret"])
+                #expect(refused.status == .tooManyRequests)
+                #expect(refused.headers[.retryAfter] == "60")
             }
-            let refused = try await client.send(.get, "/todos", headers: [.authorization: "Bearer s3cret"])
-            #expect(refused.status == .tooManyRequests)
-            #expect(refused.headers[.retryAfter] == "60")
         }
     }
 

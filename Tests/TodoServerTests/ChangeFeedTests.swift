@@ -7,8 +7,9 @@ import TodoServer
 
 /// `GET /todos?_since=CURSOR`: changes and tombstones after a cursor.
 struct ChangeFeedTests {
-    @Test func sinceZeroReturnsEverythingAndTheCursor() async throws {
-        try await withServer { client in
+    @Test(arguments: Backend.allCases)
+    func sinceZeroReturnsEverythingAndTheCursor(_ backend: Backend) async throws {
+        try await withServer(backend) { client in
             try await client.send(.post, "/todos", #"{"id":"a"}"#)
             try await client.send(.post, "/todos", #"{"id":"b"}"#)
             let feed = try await client.send(.get, "/todos?_since=0")
@@ -22,8 +23,9 @@ struct ChangeFeedTests {
         }
     }
 
-    @Test func returnsOnlyChangesAfterTheCursorWithTombstones() async throws {
-        try await withServer { client in
+    @Test(arguments: Backend.allCases)
+    func returnsOnlyChangesAfterTheCursorWithTombstones(_ backend: Backend) async throws {
+        try await withServer(backend) { client in
             try await client.send(.post, "/todos", #"{"id":"a"}"#)
             try await client.send(.post, "/todos", #"{"id":"b"}"#)
             try await client.send(.post, "/todos", #"{"id":"c"}"#)
@@ -39,8 +41,9 @@ struct ChangeFeedTests {
         }
     }
 
-    @Test func limitPagesTheFeed() async throws {
-        try await withServer { client in
+    @Test(arguments: Backend.allCases)
+    func limitPagesTheFeed(_ backend: Backend) async throws {
+        try await withServer(backend) { client in
             for id in 1...5 {
                 try await client.send(.post, "/todos", #"{"id":"\#(id)"}"#)
             }
@@ -51,28 +54,31 @@ struct ChangeFeedTests {
         }
     }
 
-    @Test func aCursorAheadOfTheServerIs410() async throws {
-        try await withServer { client in
+    @Test(arguments: Backend.allCases)
+    func aCursorAheadOfTheServerIs410(_ backend: Backend) async throws {
+        try await withServer(backend) { client in
             let response = try await client.send(.get, "/todos?_since=99")
             #expect(response.status == .gone)
             #expect(response.errorMessage?.contains("full resync") == true)
         }
     }
 
-    @Test func aCursorOlderThanPurgedTombstonesIs410() async throws {
+    @Test(arguments: Backend.allCases)
+    func aCursorOlderThanPurgedTombstonesIs410(_ backend: Backend) async throws {
         let clock = TestClock()
-        let repository = try makeRepository(clock: clock, tombstoneRetention: .seconds(86_400))
-        try await makeApp(repository).test(.router) { client in
-            try await client.send(.post, "/todos", #"{"id":"a"}"#)
-            try await client.send(.post, "/todos", #"{"id":"b"}"#)
-            try await client.send(.delete, "/todos/a")  // change 3
-            clock.advance(days: 2)
-            try await client.send(.delete, "/todos/b")  // change 4; purges a's tombstone
-            let old = try await client.send(.get, "/todos?_since=2")
-            #expect(old.status == .gone)
-            #expect(old.errorMessage?.contains("tombstones are kept 1 days") == true)
-            let fresh = try await client.send(.get, "/todos?_since=3").json
-            #expect(fresh["deleted"]?.count == 1)
+        try await withTestDatabase(backend, clock: clock, tombstoneRetention: .seconds(86_400)) { repository, _ in
+            try await makeApp(repository).test(.router) { client in
+                try await client.send(.post, "/todos", #"{"id":"a"}"#)
+                try await client.send(.post, "/todos", #"{"id":"b"}"#)
+                try await client.send(.delete, "/todos/a")  // change 3
+                clock.advance(days: 2)
+                try await client.send(.delete, "/todos/b")  // change 4; purges a's tombstone
+                let old = try await client.send(.get, "/todos?_since=2")
+                #expect(old.status == .gone)
+                #expect(old.errorMessage?.contains("tombstones are kept 1 days") == true)
+                let fresh = try await client.send(.get, "/todos?_since=3").json
+                #expect(fresh["deleted"]?.count == 1)
+            }
         }
     }
 

@@ -5,8 +5,9 @@ import TodoServer
 
 /// Versions, ETags and conditional writes.
 struct PreconditionTests {
-    @Test func everyChangeIncreasesTheVersion() async throws {
-        try await withServer { client in
+    @Test(arguments: Backend.allCases)
+    func everyChangeIncreasesTheVersion(_ backend: Backend) async throws {
+        try await withServer(backend) { client in
             try await client.send(.post, "/todos", #"{"id":"x"}"#)
             try await client.send(.patch, "/todos/x", #"{"title":"a"}"#)
             try await client.send(.put, "/todos/x", #"{"title":"b"}"#)
@@ -14,9 +15,9 @@ struct PreconditionTests {
         }
     }
 
-    @Test(arguments: [HTTPRequest.Method.put, .patch, .delete])
-    func aStaleIfMatchGets412AndChangesNothing(_ method: HTTPRequest.Method) async throws {
-        try await withServer { client in
+    @Test(arguments: Backend.allCases, [HTTPRequest.Method.put, .patch, .delete])
+    func aStaleIfMatchGets412AndChangesNothing(_ backend: Backend, _ method: HTTPRequest.Method) async throws {
+        try await withServer(backend) { client in
             try await client.send(.post, "/todos", #"{"id":"x","title":"original"}"#)
             try await client.send(.patch, "/todos/x", #"{"completed":false}"#)
             let body: String? = method == .delete ? nil : #"{"title":"changed"}"#
@@ -30,8 +31,9 @@ struct PreconditionTests {
         }
     }
 
-    @Test func aMatchingOrStarIfMatchWrites() async throws {
-        try await withServer { client in
+    @Test(arguments: Backend.allCases)
+    func aMatchingOrStarIfMatchWrites(_ backend: Backend) async throws {
+        try await withServer(backend) { client in
             try await client.send(.post, "/todos", #"{"id":"x"}"#)
             let first = try await client.send(.patch, "/todos/x", #"{"title":"a"}"#, headers: [.ifMatch: #""7", "1""#])
             #expect(first.status == .ok)
@@ -42,15 +44,17 @@ struct PreconditionTests {
         }
     }
 
-    @Test func ifMatchOnAMissingTodoIs404() async throws {
-        try await withServer { client in
+    @Test(arguments: Backend.allCases)
+    func ifMatchOnAMissingTodoIs404(_ backend: Backend) async throws {
+        try await withServer(backend) { client in
             let response = try await client.send(.put, "/todos/none", #"{}"#, headers: [.ifMatch: "*"])
             #expect(response.status == .notFound)
         }
     }
 
-    @Test func twoWritersRacingOnOneVersionOneWinsTheOtherGets412() async throws {
-        try await withServer { client in
+    @Test(arguments: Backend.allCases)
+    func twoWritersRacingOnOneVersionOneWinsTheOtherGets412(_ backend: Backend) async throws {
+        try await withServer(backend) { client in
             for round in 1...20 {
                 try await client.send(.post, "/todos", #"{"id":"r\#(round)"}"#)
                 let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in

@@ -6,8 +6,8 @@ import TodoServer
 /// json-server's filters, search, sorting and paging on `GET /todos`.
 struct QueryTests {
     /// Five todos: titles b, A, c, é, d; even ones completed.
-    func seeded(_ test: @Sendable @escaping (any TestClientProtocol) async throws -> Void) async throws {
-        try await withServer { client in
+    func seeded(_ backend: Backend, _ test: @Sendable @escaping (any TestClientProtocol) async throws -> Void) async throws {
+        try await withServer(backend) { client in
             for (index, title) in ["b", "A", "c", "École", "d"].enumerated() {
                 try await client.send(.post, "/todos", #"{"id":"\#(index + 1)","title":"\#(title)","completed":\#(index % 2 == 1),"userId":\#(index % 2 + 1)}"#)
             }
@@ -20,15 +20,17 @@ struct QueryTests {
         return items.compactMap { $0["id"]?.string }
     }
 
-    @Test func filtersByCompleted() async throws {
-        try await seeded { client async throws in
+    @Test(arguments: Backend.allCases)
+    func filtersByCompleted(_ backend: Backend) async throws {
+        try await seeded(backend) { client async throws in
             #expect(try ids(await client.send(.get, "/todos?completed=true")) == ["2", "4"])
             #expect(try ids(await client.send(.get, "/todos?completed=false")) == ["1", "3", "5"])
         }
     }
 
-    @Test func filtersByAnyFieldAndRepeatedValues() async throws {
-        try await seeded { client async throws in
+    @Test(arguments: Backend.allCases)
+    func filtersByAnyFieldAndRepeatedValues(_ backend: Backend) async throws {
+        try await seeded(backend) { client async throws in
             #expect(try ids(await client.send(.get, "/todos?userId=2")) == ["2", "4"])
             #expect(try ids(await client.send(.get, "/todos?title=c")) == ["3"])
             #expect(try ids(await client.send(.get, "/todos?id=1&id=5")) == ["1", "5"])
@@ -36,16 +38,18 @@ struct QueryTests {
         }
     }
 
-    @Test func searchIsACaseInsensitiveSubstring() async throws {
-        try await seeded { client async throws in
+    @Test(arguments: Backend.allCases)
+    func searchIsACaseInsensitiveSubstring(_ backend: Backend) async throws {
+        try await seeded(backend) { client async throws in
             #expect(try ids(await client.send(.get, "/todos?q=a")) == ["2"])
             #expect(try ids(await client.send(.get, "/todos?q=%C3%89COLE")) == ["4"])
             #expect(try ids(await client.send(.get, "/todos?q=col")) == ["4"])
         }
     }
 
-    @Test func sortsAscendingDescendingAndByOrder() async throws {
-        try await seeded { client async throws in
+    @Test(arguments: Backend.allCases)
+    func sortsAscendingDescendingAndByOrder(_ backend: Backend) async throws {
+        try await seeded(backend) { client async throws in
             #expect(try ids(await client.send(.get, "/todos?_sort=title")) == ["2", "1", "3", "5", "4"])
             #expect(try ids(await client.send(.get, "/todos?_sort=-title")) == ["4", "5", "3", "1", "2"])
             #expect(try ids(await client.send(.get, "/todos?_sort=title&_order=desc")) == ["4", "5", "3", "1", "2"])
@@ -53,8 +57,9 @@ struct QueryTests {
         }
     }
 
-    @Test func pagesWithLimitAreBareArraysWithATotal() async throws {
-        try await seeded { client async throws in
+    @Test(arguments: Backend.allCases)
+    func pagesWithLimitAreBareArraysWithATotal(_ backend: Backend) async throws {
+        try await seeded(backend) { client async throws in
             let response = try await client.send(.get, "/todos?_page=2&_limit=2")
             #expect(try ids(response) == ["3", "4"])
             #expect(response.headers[.init("X-Total-Count")!] == "5")
@@ -62,8 +67,9 @@ struct QueryTests {
         }
     }
 
-    @Test func pagesWithPerPageUseJsonServerV1Envelope() async throws {
-        try await seeded { client async throws in
+    @Test(arguments: Backend.allCases)
+    func pagesWithPerPageUseJsonServerV1Envelope(_ backend: Backend) async throws {
+        try await seeded(backend) { client async throws in
             let page = try await client.send(.get, "/todos?_page=3&_per_page=2").json
             #expect(page["first"] == 1)
             #expect(page["prev"] == 2)

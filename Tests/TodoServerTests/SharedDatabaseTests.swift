@@ -12,14 +12,11 @@ import TodoServer
 struct SharedDatabaseTests {
     static let writesPerWriter = 60
 
-    @Test func aFeedReaderFollowingOneServerRebuildsTheListWrittenThroughBoth() async throws {
-        let path = temporaryDatabasePath()
+    @Test(arguments: Backend.allCases)
+    func aFeedReaderFollowingOneServerRebuildsTheListWrittenThroughBoth(_ backend: Backend) async throws {
+        let path = try await makeDatabaseArgument(backend)
         defer { removeDatabase(at: path) }
-        let accounts = try SQLiteAccountStore.open(path: path)
-        let tokens = [
-            try await accounts.addAccount(name: "alice", tokenLabel: "default", expiresInDays: nil),
-            try await accounts.addAccount(name: "bob", tokenLabel: "default", expiresInDays: nil),
-        ]
+        let tokens = [try await addAccount("alice", database: path), try await addAccount("bob", database: path)]
         let servers = [try ServerProcess(["--port", "0", "--database", path]), try ServerProcess(["--port", "0", "--database", path])]
         let ports = [try await servers[0].port(), try await servers[1].port()]
         defer { for server in servers { kill(server.process.processIdentifier, SIGKILL) } }
@@ -62,10 +59,11 @@ struct SharedDatabaseTests {
         }
     }
 
-    @Test func killing9OneProcessDuringWritesLosesNoAcknowledgedWrite() async throws {
-        let path = temporaryDatabasePath()
+    @Test(arguments: Backend.allCases)
+    func killing9OneProcessDuringWritesLosesNoAcknowledgedWrite(_ backend: Backend) async throws {
+        let path = try await makeDatabaseArgument(backend)
         defer { removeDatabase(at: path) }
-        let token = try await SQLiteAccountStore.open(path: path).addAccount(name: "alice", tokenLabel: "default", expiresInDays: nil)
+        let token = try await addAccount("alice", database: path)
         let servers = [try ServerProcess(["--port", "0", "--database", path]), try ServerProcess(["--port", "0", "--database", path])]
         defer { for server in servers { kill(server.process.processIdentifier, SIGKILL) } }
         let ports = [try await servers[0].port(), try await servers[1].port()]

@@ -20,8 +20,9 @@ struct UserCommandTests {
         #expect(printed.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3, "\(printed)")
     }
 
-    @Test func anAccountsTokenOpensItsListAndNothingElseDoes() async throws {
-        let path = temporaryDatabasePath()
+    @Test(arguments: Backend.allCases)
+    func anAccountsTokenOpensItsListAndNothingElseDoes(_ backend: Backend) async throws {
+        let path = try await makeDatabaseArgument(backend)
         defer { removeDatabase(at: path) }
         let added = try await run(["user", "add", "alice", "--database", path])
         #expect(added.status == 0)
@@ -61,14 +62,15 @@ struct UserCommandTests {
         #expect(printed.hasPrefix("Error: ") && printed.contains("has accounts"), "\(printed)")
     }
 
-    @Test(arguments: [
+    @Test(arguments: Backend.allCases, [
         (["user", "token", "nobody", "--name", "x"], "No account is named nobody"),
         (["user", "add", "a b"], "is not an account name"),
         (["user", "remove", "nobody"], "No account is named nobody"),
         (["user", "revoke", "nobody"], "No account is named nobody"),
     ])
-    func mistakesExitNonZeroWithOneLine(_ arguments: [String], _ message: String) async throws {
-        let path = temporaryDatabasePath()
+    func mistakesExitNonZeroWithOneLine(_ backend: Backend, _ mistake: ([String], String)) async throws {
+        let (arguments, message) = mistake
+        let path = try await makeDatabaseArgument(backend)
         defer { removeDatabase(at: path) }
         let (status, printed) = try await run(arguments + ["--database", path])
         #expect(status != 0)

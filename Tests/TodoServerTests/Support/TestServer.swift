@@ -74,29 +74,32 @@ func makeApp(
 
 /// Runs `test` against a fresh server through the router, without a socket.
 func withServer(
+    _ backend: Backend = .sqlite,
     clock: TestClock = TestClock(),
     options: ServerOptions = ServerOptions(requestLogLevel: .trace),
     _ test: @Sendable (any TestClientProtocol) async throws -> Void
 ) async throws {
-    let app = makeApp(try makeRepository(clock: clock), options: options)
-    try await app.test(.router) { client in try await test(client) }
+    try await withTestDatabase(backend, clock: clock) { repository, _ in
+        try await makeApp(repository, options: options).test(.router) { client in try await test(client) }
+    }
 }
 
 /// A server with accounts: `accounts` are created first, and `test` gets
 /// each one's token in the same order, and the store.
 func withAccountsServer(
     _ names: [String],
+    backend: Backend = .sqlite,
     clock: TestClock = TestClock(),
-    _ test: @Sendable (any TestClientProtocol, [String], SQLiteAccountStore) async throws -> Void
+    _ test: @Sendable (any TestClientProtocol, [String], any AccountStore) async throws -> Void
 ) async throws {
-    let repository = try makeRepository(clock: clock)
-    let accounts = repository.accountStore
-    var tokens: [String] = []
-    for name in names {
-        tokens.append(try await accounts.addAccount(name: name, tokenLabel: "default", expiresInDays: nil))
+    try await withTestDatabase(backend, clock: clock) { repository, accounts in
+        var tokens: [String] = []
+        for name in names {
+            tokens.append(try await accounts.addAccount(name: name, tokenLabel: "default", expiresInDays: nil))
+        }
+        let app = makeApp(repository, accounts: accounts)
+        try await app.test(.router) { [tokens] client in try await test(client, tokens, accounts) }
     }
-    let app = makeApp(repository, accounts: accounts)
-    try await app.test(.router) { [tokens] client in try await test(client, tokens, accounts) }
 }
 
 /// `Authorization: Bearer TOKEN`.
