@@ -11,8 +11,9 @@ struct PlanningFieldsTests {
         return items.compactMap { $0["id"]?.string }
     }
 
-    @Test func planningFieldsAreKeptAndTheNoteIsSearched() async throws {
-        try await withServer { client in
+    @Test(arguments: Backend.allCases)
+    func planningFieldsAreKeptAndTheNoteIsSearched(backend: Backend) async throws {
+        try await withServer(backend) { client in
             try await client.send(.post, "/todos", #"""
                 {"id":"1","title":"pay rent","dueDate":"2026-12-01","priority":"high","tags":["bills","home"],"note":"IBAN in the\nbank mail","repeat":"monthly"}
                 """#)
