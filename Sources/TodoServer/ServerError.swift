@@ -38,6 +38,25 @@ public struct ServerError: Error, Equatable, Sendable {
     }
 
     /// The account was removed while its token was in use.
+    /// A feed cursor below the deletions still remembered: only a full resync can follow it.
+    static func cursorTooOld(_ cursor: Int, retentionDays: Int64) -> ServerError {
+        ServerError(
+            .gone,
+            "Cursor \(cursor) is older than the deletions this server still remembers "
+                + "(tombstones are kept \(retentionDays) days). Do a full resync: GET /todos, "
+                + "then continue from its X-Cursor header."
+        )
+    }
+
+    /// A feed cursor beyond the latest change: the data was replaced.
+    static func cursorAhead(_ cursor: Int, latest: Int) -> ServerError {
+        ServerError(
+            .gone,
+            "Cursor \(cursor) is ahead of this server (its latest is \(latest)): the server's data was "
+                + "replaced. Do a full resync: GET /todos, then continue from its X-Cursor header."
+        )
+    }
+
     static let accountGone = ServerError(
         .unauthorized,
         "This token's account no longer exists; ask the server's operator for a new one.",

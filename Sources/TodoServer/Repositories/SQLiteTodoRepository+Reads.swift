@@ -67,19 +67,10 @@ extension SQLiteTodoRepository {
             let last: Int = feed["lastChangeSeq"]
             let purged: Int = feed["purgedThrough"]
             if cursor < purged {
-                throw ServerError(
-                    .gone,
-                    "Cursor \(cursor) is older than the deletions this server still remembers "
-                        + "(tombstones are kept \(retentionDays) days). Do a full resync: GET /todos, "
-                        + "then continue from its X-Cursor header."
-                )
+                throw ServerError.cursorTooOld(cursor, retentionDays: retentionDays)
             }
             if cursor > last {
-                throw ServerError(
-                    .gone,
-                    "Cursor \(cursor) is ahead of this server (its latest is \(last)): the server's data was "
-                        + "replaced. Do a full resync: GET /todos, then continue from its X-Cursor header."
-                )
+                throw ServerError.cursorAhead(cursor, latest: last)
             }
             let rows = try Row.fetchAll(
                 db,
