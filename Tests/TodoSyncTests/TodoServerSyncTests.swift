@@ -85,6 +85,55 @@ struct TodoServerSyncTests {
     }
 }
 
+/// Two batches are on their way at once. A server that refuses one as too
+/// large (413) gets its writes one by one, but not those of a batch still on
+/// its way that it took: every create reaches it exactly once.
+@Suite struct BatchFallbackTests {
+    @Test func aRefusedBatchGoesOneByOneAndABatchTakenMeanwhileIsNotSentAgain() async throws {
+        try await withLiveTodoServer { url in
+            let refusing = RefusingFirstBatch(AsyncHTTPTransport(timeout: .seconds(30)))
+            let a = try Replica(transport: refusing, server: url)
+            try await a.sync()
+            for index in 0..<1_200 { try a.add("todo \(index)") }
+            #expect(try await a.sync().pushed == 1_200)
+            let (refused, takenInBatches, single) = await (refusing.refused, refusing.takenInBatches, refusing.singleCreates)
+            #expect(refused == 1)
+            // 3 batches of at most 500: one refused, then one create a request for it, none twice.
+            #expect(takenInBatches + single == 1_200, "\(takenInBatches) in batches, \(single) alone")
+            let b = try Replica(transport: AsyncHTTPTransport(timeout: .seconds(30)), server: url)
+            try await b.sync()
+            #expect(try b.todos().count == 1_200)
+            #expect(try b.contents() == a.contents())
+        }
+    }
+}
+
+/// Answers the first batch request with a 413 without passing it on, and
+/// counts the creates the server is sent: in batches it took, and alone.
+actor RefusingFirstBatch: HTTPTransport {
+    let base: any HTTPTransport
+    private(set) var refused = 0
+    private(set) var takenInBatches = 0
+    private(set) var singleCreates = 0
+
+    init(_ base: any HTTPTransport) { self.base = base }
+
+    func send(_ request: HTTPRequestData) async throws -> HTTPResponseData {
+        let path = URL(string: request.url)?.path ?? request.url
+        if request.method == "POST", path.hasSuffix("/_batch") {
+            if refused == 0 {
+                refused += 1
+                return HTTPResponseData(status: 413, headers: [:], body: Array(#"{"error":"too large"}"#.utf8))
+            }
+            let response = try await base.send(request)
+            takenInBatches += String(decoding: response.body, as: UTF8.self).components(separatedBy: #""status":201"#).count - 1
+            return response
+        }
+        if request.method == "POST" { singleCreates += 1 }
+        return try await base.send(request)
+    }
+}
+
 /// Records each request's method and path.
 actor Logged: HTTPTransport {
     let base: any HTTPTransport

@@ -18,6 +18,9 @@ public struct SQLiteTodoRepository: TodoRepository {
     let tombstoneRetention: Duration
     let now: @Sendable () -> Date
     let makeID: @Sendable () -> String
+    /// Whether a batch's runs of creates are stored in bulk (`createAll`);
+    /// off, each is stored alone, as the equivalence tests compare.
+    var bulkCreates = true
 
     public static let defaultTombstoneRetention: Duration = .seconds(30 * 24 * 3600)
 

@@ -186,7 +186,7 @@ extension AppDatabase {
     }
 
     /// How many values one `IN (...)` list binds: well under SQLite's limit.
-    static let chunkSize = 500
+    package static let chunkSize = 500
 
     /// Runs `body`, a transaction writing many rows (when `large`), the way a
     /// bulk load is cheapest:

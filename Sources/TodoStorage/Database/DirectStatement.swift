@@ -71,35 +71,53 @@ package struct DirectStatement {
 /// page once per run, thousands of times in all.
 package struct ChunkedInsert {
     static let rowsPerStatement = 1_000
+    /// Fewer rows than this go one run a row: preparing a statement for
+    /// them would cost more than the runs.
+    static let fewestRowsPerStatement = 16
 
-    private let chunk: DirectStatement
-    private let single: DirectStatement
+    private let db: Database
+    private let target: String
+    private let clause: String
     private let columns: Int
 
     /// `into` names the table and columns (`todo (id, text)`); `then` follows
     /// the values (an `ON CONFLICT` clause).
     package init(_ db: Database, into target: String, columns: Int, then clause: String = "") throws {
-        let row = "(" + Array(repeating: "?", count: columns).joined(separator: ", ") + ")"
-        chunk = try DirectStatement(db, sql: "INSERT INTO \(target) VALUES "
-            + Array(repeating: row, count: Self.rowsPerStatement).joined(separator: ", ") + " " + clause)
-        single = try DirectStatement(db, sql: "INSERT INTO \(target) VALUES \(row) \(clause)")
+        self.db = db
+        self.target = target
+        self.clause = clause
         self.columns = columns
     }
 
-    /// Inserts `count` rows in order; `bind` binds row `row`'s values from parameter `first` on.
+    /// Inserts `count` rows in order; `bind` binds row `row`'s values from
+    /// parameter `first` on. Runs of up to `rowsPerStatement` rows each, the
+    /// last run as long as the rows left (a sync storing 500 bases prepares
+    /// one statement of 500 rows), and a few rows left over one at a time.
     package func insert(count: Int, bind: (_ statement: DirectStatement, _ row: Int, _ first: Int32) -> Void) throws {
         var row = 0
-        while count - row >= Self.rowsPerStatement {
-            for offset in 0..<Self.rowsPerStatement {
+        var prepared: (rows: Int, statement: DirectStatement)?
+        while count - row >= Self.fewestRowsPerStatement {
+            let rows = min(count - row, Self.rowsPerStatement)
+            if prepared?.rows != rows { prepared = (rows, try statement(rows: rows)) }
+            guard let chunk = prepared?.statement else { break }
+            for offset in 0..<rows {
                 bind(chunk, row + offset, Int32(offset * columns + 1))
             }
             try chunk.run()
-            row += Self.rowsPerStatement
+            row += rows
         }
+        guard row < count else { return }
+        let single = try statement(rows: 1)
         while row < count {
             bind(single, row, 1)
             try single.run()
             row += 1
         }
+    }
+
+    private func statement(rows: Int) throws -> DirectStatement {
+        let row = "(" + Array(repeating: "?", count: columns).joined(separator: ", ") + ")"
+        return try DirectStatement(db, sql: "INSERT INTO \(target) VALUES "
+            + Array(repeating: row, count: rows).joined(separator: ", ") + " " + clause)
     }
 }

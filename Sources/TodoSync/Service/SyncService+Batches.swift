@@ -27,36 +27,54 @@ extension SyncService {
             chunks.append(indices[start..<end])
             start = end
         }
-        // One batch is on its way while the answers of the one before are
-        // stored here: the server's transaction and ours overlap.
-        var inFlight: Task<[RemoteCollection.WriteResult]?, any Error>?
+        // Up to `batchesInFlight` batches are on their way while the answers
+        // of the one before are stored here: the server reads one while it
+        // writes another, and our transactions overlap theirs.
+        func handleAll(_ chunk: ArraySlice<Int>, _ results: [RemoteCollection.WriteResult]) async throws {
+            for (index, result) in zip(chunk, results) {
+                try await handle(index, try await remoteResult(plan.steps[index], result))
+            }
+        }
+        var inFlight: [Int: Task<[RemoteCollection.WriteResult]?, any Error>] = [:]
+        var started = 0
         for (number, chunk) in chunks.enumerated() {
-            let results: [RemoteCollection.WriteResult]?
-            if let sent = inFlight {
-                results = try await sent.value
-            } else {
-                results = try await sendBatch(chunk, of: plan, locals: locals).value
+            while started < chunks.count, started < number + Self.batchesInFlight {
+                inFlight[started] = try await sendBatch(chunks[started], of: plan, locals: locals)
+                started += 1
             }
-            inFlight = nil
-            guard let results else {
-                // No batch route (an older todo-server): one request per write from here on.
-                return try await sendAll(Array(indices[chunk.startIndex...]), of: plan, locals: locals, kind: kind, width: width, handle: handle)
+            guard let results = try await inFlight.removeValue(forKey: number)?.value else {
+                // No batch route (an older todo-server), or a smaller body
+                // limit: one request per write from here on, but for a batch
+                // still on its way that the server took.
+                var rest = Array(chunk)
+                for later in number + 1..<started {
+                    if let taken = try await inFlight.removeValue(forKey: later)?.value {
+                        try await handleAll(chunks[later], taken)
+                    } else {
+                        rest += chunks[later]
+                    }
+                }
+                rest += chunks[started...].joined()
+                return try await sendAll(rest, of: plan, locals: locals, kind: kind, width: width, handle: handle)
             }
-            if number + 1 < chunks.count {
-                inFlight = try await sendBatch(chunks[number + 1], of: plan, locals: locals)
+            if started < chunks.count {
+                inFlight[started] = try await sendBatch(chunks[started], of: plan, locals: locals)
+                started += 1
             }
             do {
-                for (index, result) in zip(chunk, results) {
-                    try await handle(index, try await remoteResult(plan.steps[index], result))
-                }
+                try await handleAll(chunk, results)
             } catch {
-                // The next batch may be applied there: its creates are marked,
-                // and the next pass finds them; nothing else in it needs undoing.
-                if let inFlight { _ = try? await inFlight.value }
+                // The batches still on their way may be applied there: their
+                // creates are marked, and the next pass finds them; nothing
+                // else in them needs undoing.
+                for task in inFlight.values { _ = try? await task.value }
                 throw error
             }
         }
     }
+
+    /// How many batch requests are on their way at once.
+    static let batchesInFlight = 2
 
     /// Marks a batch's creates in flight, then sends it, without waiting for the answer.
     private func sendBatch(

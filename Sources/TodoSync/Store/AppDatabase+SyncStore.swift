@@ -103,7 +103,27 @@ extension AppDatabase: SyncStore {
     }
 
     public func apply(_ writes: [SyncWrite]) async throws -> [Bool] {
-        try write { db in try writes.map { try Self.apply(db, $0) } }
+        try write { db in try Self.apply(db, writes, recordPushesInBulk: true) }
+    }
+
+    /// Each write, in one transaction; a push's records (most of a sync that
+    /// sends) in bulk when `recordPushesInBulk`, which leaves exactly what
+    /// applying them one by one leaves (`RecordPushesTests`).
+    static func apply(_ db: Database, _ writes: [SyncWrite], recordPushesInBulk: Bool) throws -> [Bool] {
+        let pushes = recordPushesInBulk ? writes.indices.filter { writes[$0].onlyRecordsAPush } : []
+        // One write a todo, as a plan has one step a todo; otherwise in order, one by one.
+        guard pushes.count >= 8, Set(writes.lazy.map(\.todoId)).count == writes.count else {
+            return try writes.map { try apply(db, $0) }
+        }
+        var applied = [Bool](repeating: false, count: writes.count)
+        let inBulk = Set(pushes)
+        for index in writes.indices where !inBulk.contains(index) {
+            applied[index] = try apply(db, writes[index])
+        }
+        for (index, stored) in zip(pushes, try recordPushes(db, pushes.map { writes[$0] })) {
+            applied[index] = stored
+        }
+        return applied
     }
 
     public func storePulls(_ pulls: [SyncPull]) async throws -> [Bool] {
@@ -154,33 +174,7 @@ extension AppDatabase: SyncStore {
                 try db.executeCached(sql: "DELETE FROM syncPending WHERE todoId = ?", arguments: [keys[index]])
             }
         }
-        // Into an empty table (a first sync) nothing can conflict: a plain
-        // insert spares SQLite the upsert's conflict handling per row.
-        let setBase = try ChunkedInsert(
-            db, into: "syncBase(\(Self.baseColumns))", columns: 17,
-            then: isEmpty(db, "syncBase") ? "" : setBaseConflictClause
-        )
-        try setBase.insert(count: new.count) { statement, row, first in
-            let base = pulls[new[row]].base
-            let fields = base.fields, times = base.editedAt
-            statement.bind(first, keys[new[row]])
-            statement.bind(first + 1, base.remoteId)
-            statement.bind(first + 2, fields.text)
-            statement.bind(first + 3, fields.isDone)
-            statement.bind(first + 4, base.remoteVersion.map(Int64.init))
-            statement.bind(first + 5, times.text?.millisecondsSince1970)
-            statement.bind(first + 6, times.done?.millisecondsSince1970)
-            statement.bind(first + 7, fields.due?.text)
-            statement.bind(first + 8, fields.priority.map { Int64($0.rank) })
-            statement.bind(first + 9, TagList.encode(fields.tags))
-            statement.bind(first + 10, fields.note)
-            statement.bind(first + 11, fields.recurrence?.description)
-            statement.bind(first + 12, times.due?.millisecondsSince1970)
-            statement.bind(first + 13, times.priority?.millisecondsSince1970)
-            statement.bind(first + 14, times.tags?.millisecondsSince1970)
-            statement.bind(first + 15, times.note?.millisecondsSince1970)
-            statement.bind(first + 16, times.recurrence?.millisecondsSince1970)
-        }
+        try insertBases(db, new.map { pulls[$0].base }, keys: new.map { keys[$0] })
         // A create of one of them that got no answer: the server has it, settled.
         if try !isEmpty(db, "syncCreateInFlight") {
             for index in new {
@@ -190,7 +184,7 @@ extension AppDatabase: SyncStore {
         return stored
     }
 
-    private static func apply(_ db: Database, _ step: SyncWrite) throws -> Bool {
+    static func apply(_ db: Database, _ step: SyncWrite) throws -> Bool {
         let key = step.todoId.lowercasedString
         let rev = try Int64.fetchOne(db.cachedStatement(sql: "SELECT rev FROM syncPending WHERE todoId = ?"), arguments: [key])
         guard rev == step.expectedRev else { return false }
@@ -261,31 +255,8 @@ extension AppDatabase: SyncStore {
         }
     }
 
-    /// The columns of a base, as `setBaseSQL` and the bulk insert of pulled bases write them.
-    private static let baseColumns = """
-        todoId, remoteId, text, isDone, remoteVersion, textEditedAt, doneEditedAt, \
-        due, priority, tags, note, recurrence, \
-        dueEditedAt, priorityEditedAt, tagsEditedAt, noteEditedAt, recurrenceEditedAt
-        """
-
-    private static let setBaseSQL = """
-        INSERT INTO syncBase(\(baseColumns))
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-        \(setBaseConflictClause)
-        """
-
-    private static let setBaseConflictClause = """
-        ON CONFLICT(todoId) DO UPDATE SET remoteId = excluded.remoteId, text = excluded.text,
-            isDone = excluded.isDone, remoteVersion = excluded.remoteVersion,
-            textEditedAt = excluded.textEditedAt, doneEditedAt = excluded.doneEditedAt,
-            due = excluded.due, priority = excluded.priority, tags = excluded.tags, note = excluded.note,
-            recurrence = excluded.recurrence, dueEditedAt = excluded.dueEditedAt,
-            priorityEditedAt = excluded.priorityEditedAt, tagsEditedAt = excluded.tagsEditedAt,
-            noteEditedAt = excluded.noteEditedAt, recurrenceEditedAt = excluded.recurrenceEditedAt
-        """
-
     /// The queued rev of each of these todos that has one.
-    private static func pendingRevs(_ db: Database, _ keys: [String]) throws -> [String: Int64] {
+    static func pendingRevs(_ db: Database, _ keys: [String]) throws -> [String: Int64] {
         var revs: [String: Int64] = [:]
         guard try !isEmpty(db, "syncPending") else { return revs }
         try forEachRow(db, "SELECT todoId, rev FROM syncPending WHERE todoId IN", keys) { row in

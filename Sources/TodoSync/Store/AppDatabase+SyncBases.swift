@@ -1,0 +1,110 @@
+import Foundation
+import GRDB
+import TodoCore
+import TodoStorage
+
+// MARK: - Database Access: bases and pushes in bulk
+// A sync that pulls or pushes thousands of todos records as many bases. One
+// statement a row costs more than the server's side of the push; these
+// write many rows a statement.
+
+extension SyncWrite {
+    /// The write only records that the server took this todo's change (a
+    /// push): the todo stays as it is, its base is set, nothing else.
+    var onlyRecordsAPush: Bool {
+        guard case .keep = todo, case .set = base else { return false }
+        return conflicts.isEmpty && !awaitsListing
+    }
+}
+
+extension AppDatabase {
+    /// Records pushes (`onlyRecordsAPush`) as `apply` records each: a push
+    /// whose todo changed here since it was planned is refused, the others
+    /// are no longer queued nor in flight and have their new base.
+    static func recordPushes(_ db: Database, _ writes: [SyncWrite]) throws -> [Bool] {
+        let keys = writes.map { $0.todoId.lowercasedString }
+        let revs = try pendingRevs(db, keys)
+        let applied = zip(writes, keys).map { write, key in revs[key] == write.expectedRev }
+        var stored: [(key: String, base: SyncBase)] = []
+        stored.reserveCapacity(writes.count)
+        for (index, write) in writes.enumerated() where applied[index] {
+            if case let .set(base) = write.base { stored.append((keys[index], base)) }
+        }
+        let storedKeys = stored.map(\.key)
+        if try !isEmpty(db, "syncCreateInFlight") {
+            try executeForEach(db, "DELETE FROM syncCreateInFlight WHERE todoId IN", storedKeys)
+        }
+        if !revs.isEmpty {
+            try executeForEach(db, "DELETE FROM syncPending WHERE todoId IN", storedKeys)
+        }
+        try insertBases(db, stored.map(\.base), keys: storedKeys)
+        return applied
+    }
+
+    /// Stores these bases (of the todos `keys` names), replacing any there,
+    /// a thousand rows a statement.
+    static func insertBases(_ db: Database, _ bases: [SyncBase], keys: [String]) throws {
+        guard !bases.isEmpty else { return }
+        // Into an empty table (a first sync) nothing can conflict: a plain
+        // insert spares SQLite the upsert's conflict handling per row.
+        let setBase = try ChunkedInsert(
+            db, into: "syncBase(\(Self.baseColumns))", columns: 17,
+            then: isEmpty(db, "syncBase") ? "" : setBaseConflictClause
+        )
+        try setBase.insert(count: bases.count) { statement, row, first in
+            let base = bases[row]
+            let fields = base.fields, times = base.editedAt
+            statement.bind(first, keys[row])
+            statement.bind(first + 1, base.remoteId)
+            statement.bind(first + 2, fields.text)
+            statement.bind(first + 3, fields.isDone)
+            statement.bind(first + 4, base.remoteVersion.map(Int64.init))
+            statement.bind(first + 5, times.text?.millisecondsSince1970)
+            statement.bind(first + 6, times.done?.millisecondsSince1970)
+            statement.bind(first + 7, fields.due?.text)
+            statement.bind(first + 8, fields.priority.map { Int64($0.rank) })
+            statement.bind(first + 9, TagList.encode(fields.tags))
+            statement.bind(first + 10, fields.note)
+            statement.bind(first + 11, fields.recurrence?.description)
+            statement.bind(first + 12, times.due?.millisecondsSince1970)
+            statement.bind(first + 13, times.priority?.millisecondsSince1970)
+            statement.bind(first + 14, times.tags?.millisecondsSince1970)
+            statement.bind(first + 15, times.note?.millisecondsSince1970)
+            statement.bind(first + 16, times.recurrence?.millisecondsSince1970)
+        }
+    }
+
+    /// Runs `statement` (ending in `IN`) for every value, a few hundred
+    /// values a statement.
+    static func executeForEach(_ db: Database, _ statement: String, _ values: [String]) throws {
+        for start in stride(from: 0, to: values.count, by: chunkSize) {
+            let chunk = values[start..<min(start + chunkSize, values.count)]
+            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+            try db.cachedStatement(sql: "\(statement) (\(marks))").execute(arguments: StatementArguments(chunk))
+        }
+    }
+
+    /// The columns of a base, as `setBaseSQL` and the bulk insert of pulled bases write them.
+    static let baseColumns = """
+        todoId, remoteId, text, isDone, remoteVersion, textEditedAt, doneEditedAt, \
+        due, priority, tags, note, recurrence, \
+        dueEditedAt, priorityEditedAt, tagsEditedAt, noteEditedAt, recurrenceEditedAt
+        """
+
+    static let setBaseSQL = """
+        INSERT INTO syncBase(\(baseColumns))
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        \(setBaseConflictClause)
+        """
+
+    static let setBaseConflictClause = """
+        ON CONFLICT(todoId) DO UPDATE SET remoteId = excluded.remoteId, text = excluded.text,
+            isDone = excluded.isDone, remoteVersion = excluded.remoteVersion,
+            textEditedAt = excluded.textEditedAt, doneEditedAt = excluded.doneEditedAt,
+            due = excluded.due, priority = excluded.priority, tags = excluded.tags, note = excluded.note,
+            recurrence = excluded.recurrence, dueEditedAt = excluded.dueEditedAt,
+            priorityEditedAt = excluded.priorityEditedAt, tagsEditedAt = excluded.tagsEditedAt,
+            noteEditedAt = excluded.noteEditedAt, recurrenceEditedAt = excluded.recurrenceEditedAt
+        """
+
+}
