@@ -53,6 +53,9 @@ struct FastPathPropertyTests {
         let moments = Gen.int(in: -11_676_096_000_000...253_402_300_799_999)
         await propertyCheck(count: 500, input: moments) { milliseconds in
             let text = ISO8601.string(fromMilliseconds: Int64(milliseconds))
+            let (days, msOfDay) = Int64(milliseconds).quotientAndRemainder(dividingBy: 86_400_000)
+            let (day, ms) = msOfDay < 0 ? (days - 1, msOfDay + 86_400_000) : (days, msOfDay)
+            #expect(text == ISO8601.paddedString(CalendarDay(daysSince1970: Int(day)), ms))
             #expect(ISO8601.canonicalMilliseconds(text) == Int64(milliseconds), "\(text)")
             #expect(ISO8601.date(from: text) == ISO8601.dateByFormatStyle(text), "\(text)")
         }

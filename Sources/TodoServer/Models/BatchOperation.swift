@@ -94,7 +94,7 @@ public struct BatchOperation: Sendable, Equatable {
         var payload: TodoPayload?
         if let bodyRange = fields["body"] {
             guard method != .delete else { throw .badRequest("a DELETE takes no \"body\".") }
-            payload = try TodoPayload(body: Array(body[bodyRange]))
+            payload = try TodoPayload(partOf: body, range: bodyRange)
         } else if method != .delete {
             throw .badRequest("a \(method.rawValue) needs a \"body\", the todo as it would be sent alone.")
         }
@@ -104,6 +104,9 @@ public struct BatchOperation: Sendable, Equatable {
     /// A JSON string's value, or nil if the bytes are not a string.
     private static func string(_ body: [UInt8], _ range: Range<Int>) throws(ServerError) -> String? {
         guard body[range.lowerBound] == UInt8(ascii: "\"") else { return nil }
+        let inner = body[(range.lowerBound + 1)..<(range.upperBound - 1)]
+        // Without an escape, a string the reader accepted is its own text.
+        if !inner.contains(UInt8(ascii: "\\")) { return String(decoding: inner, as: UTF8.self) }
         return try? JSONDecoder().decode(String.self, from: Data(body[range]))
     }
 }

@@ -48,6 +48,55 @@ public struct TodoPayload: Sendable, Equatable {
         self.id = try fields["id"].map(Self.id(from:))
     }
 
+    /// The payload at `range` of a body `StrictJSONReader` has accepted
+    /// whole (a batch's): its members are found without reading it again.
+    /// What cannot be settled from its bytes alone (an escaped name or id, an
+    /// id that is not a plain integer, too many members) goes through
+    /// `init(body:)`, so the payload and any error are always that init's
+    /// (`BatchPayloadTests`). A batch of 500 creates read each twice before.
+    init(partOf bytes: [UInt8], range: Range<Int>) throws(ServerError) {
+        if let payload = Self.plain(bytes, range) {
+            self = payload
+        } else {
+            try self.init(body: Array(bytes[range]))
+        }
+    }
+
+    private init(json: String, id: TodoID?) {
+        self.json = json
+        self.id = id
+    }
+
+    private static func plain(_ bytes: [UInt8], _ range: Range<Int>) -> TodoPayload? {
+        guard bytes[range.lowerBound] == UInt8(ascii: "{") else { return nil }
+        let members = JSONSlices.members(of: bytes, in: range)
+        guard members.count <= maxFields else { return nil }
+        var id: TodoID?
+        for (name, value) in members {
+            guard !name.contains(UInt8(ascii: "\\")) else { return nil }
+            let first = bytes[value.lowerBound]
+            if name.elementsEqual("title".utf8) {
+                guard first == UInt8(ascii: "\"") else { return nil }
+            } else if name.elementsEqual("completed".utf8) {
+                guard bytes[value].elementsEqual("true".utf8) || bytes[value].elementsEqual("false".utf8) else { return nil }
+            } else if name.elementsEqual("id".utf8) {
+                let text = bytes[value]
+                if first == UInt8(ascii: "\"") {
+                    let inner = text.dropFirst().dropLast()
+                    guard !inner.contains(UInt8(ascii: "\\")) else { return nil }
+                    let key = String(decoding: inner, as: UTF8.self)
+                    guard TodoID.problem(with: key) == nil else { return nil }
+                    id = .string(key)
+                } else {
+                    guard !text.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }),
+                          let number = Int64(String(decoding: text, as: UTF8.self)) else { return nil }
+                    id = .number(number)
+                }
+            }
+        }
+        return TodoPayload(json: String(decoding: bytes[range], as: UTF8.self), id: id)
+    }
+
     /// Checks text as a body; for tests and callers that hold a string.
     public init(json text: String) throws(ServerError) {
         try self.init(body: Array(text.utf8))

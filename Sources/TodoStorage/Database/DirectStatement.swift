@@ -12,8 +12,11 @@ package struct DirectStatement {
     private let statement: Statement
     private let connection: SQLiteConnection?
 
-    init(_ db: Database, sql: String) throws {
-        statement = try db.makeStatement(sql: sql)
+    /// A cached statement is prepared once per connection: a sync storing
+    /// its bases 500 at a time parses the 8,500 parameters of their insert
+    /// once, not once per batch (10 ms each).
+    init(_ db: Database, sql: String, cached: Bool = false) throws {
+        statement = try cached ? db.cachedStatement(sql: sql) : db.makeStatement(sql: sql)
         connection = db.sqliteConnection
     }
 
@@ -118,6 +121,6 @@ package struct ChunkedInsert {
     private func statement(rows: Int) throws -> DirectStatement {
         let row = "(" + Array(repeating: "?", count: columns).joined(separator: ", ") + ")"
         return try DirectStatement(db, sql: "INSERT INTO \(target) VALUES "
-            + Array(repeating: row, count: rows).joined(separator: ", ") + " " + clause)
+            + Array(repeating: row, count: rows).joined(separator: ", ") + " " + clause, cached: true)
     }
 }

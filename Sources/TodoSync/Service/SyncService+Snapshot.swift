@@ -181,8 +181,10 @@ extension SyncService {
         sorted.removeLast(sorted.count - kept)
         let skipped = listing.skipped + copies.sorted { $0.index < $1.index }.map(\.note)
         // Todos the list lacks: queued here (maybe never pushed), or learnt while running.
+        let pending = try await store.pendingChanges()
         var extra: [UUID: RemoteTodo?] = [:]
-        for (todoId, _) in try await store.pendingChanges() { extra[todoId] = .some(nil) }
+        extra.reserveCapacity(pending.count + known.count)
+        for (todoId, _) in pending { extra[todoId] = .some(nil) }
         for (todoId, item) in known { extra[todoId] = item }
         let listed = Set(extra.isEmpty ? [] : sorted.map(\.todoId))
         let others = extra.filter { !listed.contains($0.key) }

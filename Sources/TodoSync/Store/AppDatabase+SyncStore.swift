@@ -12,9 +12,12 @@ import TodoStorage
 extension AppDatabase: SyncStore {
     public func pendingChanges() async throws -> [(todoId: UUID, rev: Int64)] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT todoId, rev FROM syncPending ORDER BY rev").compactMap { row in
-                UUID(parsing: row[0]).map { ($0, row[1]) }
+            var changes: [(todoId: UUID, rev: Int64)] = []
+            let rows = try Row.fetchCursor(db, sql: "SELECT todoId, rev FROM syncPending ORDER BY rev")
+            while let row = try rows.next() {
+                if let todoId = UUID(parsing: row[0]) { changes.append((todoId, row[1])) }
             }
+            return changes
         }
     }
 
@@ -25,8 +28,13 @@ extension AppDatabase: SyncStore {
     public func markCreatesInFlight(_ todoIds: [UUID]) async throws {
         guard !todoIds.isEmpty else { return }
         try write { db in
-            for todoId in todoIds {
-                try db.executeCached(sql: "INSERT OR IGNORE INTO syncCreateInFlight(todoId) VALUES (?)", arguments: [todoId.lowercasedString])
+            // A few hundred rows a statement: a push marks each batch's creates before sending it.
+            let keys = todoIds.map(\.lowercasedString)
+            for start in stride(from: 0, to: keys.count, by: Self.chunkSize) {
+                let chunk = keys[start..<min(start + Self.chunkSize, keys.count)]
+                let rows = Array(repeating: "(?)", count: chunk.count).joined(separator: ",")
+                try db.cachedStatement(sql: "INSERT OR IGNORE INTO syncCreateInFlight(todoId) VALUES \(rows)")
+                    .execute(arguments: StatementArguments(chunk))
             }
         }
     }
@@ -61,22 +69,34 @@ extension AppDatabase: SyncStore {
             let (noBases, noTodos) = (try Self.isEmpty(db, "syncBase"), try Self.isEmpty(db, "todo"))
             if noBases, noTodos, try Self.isEmpty(db, "syncPending") { return [:] }
             let keys = todoIds.map { $0.lowercasedString }
-            var bases: [String: SyncBase] = [:]
+            var bases: [UUID: SyncBase] = [:]
             if !noBases {
                 try Self.forEachRow(db, "SELECT * FROM syncBase WHERE todoId IN", keys) { row in
-                    if let base = SyncBase(row: row) { bases[row["todoId"]] = base }
+                    if let base = SyncBase(row: row) { bases[base.todoId] = base }
                 }
             }
-            var locals: [String: TodoItem] = [:]
+            var locals: [UUID: TodoItem] = [:]
             if !noTodos {
-                try Self.forEachRow(db, "SELECT \(TodoItem.selection) FROM todo WHERE id IN", keys) { row in
-                    if let item = TodoItem(row: row) { locals[row[0]] = item }
+                locals.reserveCapacity(todoIds.count)
+                // Most of the table (a push of 10,000 new todos): one pass
+                // over it costs less than looking each one up.
+                if try Self.upperBoundOfRows(db, "todo") <= 2 * keys.count {
+                    let wanted = Set(todoIds)
+                    let rows = try Row.fetchCursor(db, sql: "SELECT \(TodoItem.selection) FROM todo")
+                    while let row = try rows.next() {
+                        if let item = TodoItem(row: row), wanted.contains(item.id) { locals[item.id] = item }
+                    }
+                } else {
+                    try Self.forEachRow(db, "SELECT \(TodoItem.selection) FROM todo WHERE id IN", keys) { row in
+                        if let item = TodoItem(row: row) { locals[item.id] = item }
+                    }
                 }
             }
             let revs = try Self.pendingRevs(db, keys)
             var rows: [UUID: SyncRow] = [:]
+            rows.reserveCapacity(todoIds.count)
             for (id, key) in zip(todoIds, keys) {
-                let base = bases[key], local = locals[key], rev = revs[key]
+                let base = bases[id], local = locals[id], rev = revs[key]
                 if base != nil || local != nil || rev != nil {
                     rows[id] = SyncRow(todoId: id, base: base, local: local, pendingRev: rev)
                 }
@@ -255,14 +275,28 @@ extension AppDatabase: SyncStore {
         }
     }
 
-    /// The queued rev of each of these todos that has one.
+    /// The queued rev of each of these todos that has one, and maybe of
+    /// others: when they are most of the queue, all of it is read in one pass.
     static func pendingRevs(_ db: Database, _ keys: [String]) throws -> [String: Int64] {
         var revs: [String: Int64] = [:]
-        guard try !isEmpty(db, "syncPending") else { return revs }
-        try forEachRow(db, "SELECT todoId, rev FROM syncPending WHERE todoId IN", keys) { row in
-            revs[row[0]] = row[1]
+        let queued = try Int.fetchOne(db, sql: "SELECT count(*) FROM syncPending") ?? 0
+        guard queued > 0 else { return revs }
+        revs.reserveCapacity(min(queued, keys.count))
+        if queued <= 2 * keys.count {
+            let rows = try Row.fetchCursor(db, sql: "SELECT todoId, rev FROM syncPending")
+            while let row = try rows.next() { revs[row[0]] = row[1] }
+        } else {
+            try forEachRow(db, "SELECT todoId, rev FROM syncPending WHERE todoId IN", keys) { row in
+                revs[row[0]] = row[1]
+            }
         }
         return revs
+    }
+
+    /// At least the number of rows of `table` (a name from the migrations,
+    /// with an integer primary key `seq`), without counting them.
+    static func upperBoundOfRows(_ db: Database, _ table: String) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT ifnull(max(seq), 0) FROM \(table)") ?? 0
     }
 
     func read<T>(_ body: (Database) throws -> T) throws -> T {
