@@ -24,7 +24,8 @@ extension SQLiteTodoRepository {
     /// its versions going on.
     func createAll(_ db: Database, _ creates: [(payload: TodoPayload, key: String)], ms: Int64) throws -> [BatchResult] {
         let existing = try existingVersions(db, keys: creates.map(\.key))
-        var results = [BatchResult?](repeating: nil, count: creates.count)
+        // Every place is set below: a 409, or the todo created.
+        var results = [BatchResult](repeating: BatchResult(status: 0), count: creates.count)
         var rows: [(index: Int, version: Int)] = []
         rows.reserveCapacity(creates.count)
         var taken = Set<String>()
@@ -37,7 +38,7 @@ extension SQLiteTodoRepository {
             }
             rows.append((index, (old?.version ?? 0) + 1))
         }
-        guard !rows.isEmpty else { return results.map { $0! } }
+        guard !rows.isEmpty else { return results }
         let lastSeq = try Int64.fetchOne(
             db.cachedStatement(sql: "UPDATE account SET lastChangeSeq = lastChangeSeq + ? WHERE id = ? RETURNING lastChangeSeq"),
             arguments: [rows.count, account.rawValue]
@@ -77,7 +78,7 @@ extension SQLiteTodoRepository {
             guard let body = bodies[offset] else { throw ServerError.storage("a created todo was not stored") }
             results[row.index] = BatchResult(status: 201, todo: StoredTodo(id: creates[row.index].key, version: row.version, json: body))
         }
-        return results.map { $0! }
+        return results
     }
 
     /// The version and state of each of these ids stored in the account:

@@ -22,7 +22,8 @@ extension SQLiteTodoRepository {
                 // in a few statements instead of four and a savepoint each.
                 let run = bulk ? Self.createRun(in: operations, from: index) : index..<index
                 if run.count >= 2 {
-                    results += try createAll(db, run.map { (operations[$0].payload!, keys[$0]) }, ms: ms)
+                    let creates = run.compactMap { index in operations[index].payload.map { ($0, keys[index]) } }
+                    results += try createAll(db, creates, ms: ms)
                     index = run.upperBound
                     continue
                 }
