@@ -193,6 +193,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
+                // A second client of the test's PostgreSQL, holding locks against the server's.
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             // `todo-server`'s pinned --help, read from the source tree by ServerHelpTextTests.
             exclude: ["Help"],

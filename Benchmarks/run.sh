@@ -2,7 +2,7 @@
 # Benchmarks: `todo` and `todo-server` side by side with the sqlite3 shell doing the
 # same SQL (the floor), and with Taskwarrior and todo.txt where installed.
 #
-#   Benchmarks/run.sh [--sizes 1000,100000,1000000] [--quick] [--ui-only] [--peer-max 100000] [--out FILE]
+#   Benchmarks/run.sh [--sizes 1000,100000,1000000] [--quick] [--ui-only] [--pg-only] [--peer-max 100000] [--out FILE]
 #
 # Builds release binaries, generates seeded data sets (Benchmarks/generate.py),
 # times whole processes with hyperfine after warm-up, and prints a markdown table
@@ -10,6 +10,7 @@
 # --quick: sizes 1000 and 2000 only, few runs, debug binaries: checks that the script
 #   works (CI runs it); its figures say nothing of speed.
 # --ui-only: only `todo ui` (Benchmarks/ui_bench.py, through a pseudo-terminal).
+# --pg-only: only todo-server on PostgreSQL, beside SQLite in the same run.
 # Needs: swift, python3, sqlite3, hyperfine; optional: wrk (server throughput),
 # task (Taskwarrior 2.6), todo-txt (todo.txt CLI).
 set -euo pipefail
@@ -18,6 +19,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 sizes=1000,100000,1000000
 quick=0
 ui_only=0
+pg_only=0
 peer_max=100000
 out=""
 while [ $# -gt 0 ]; do
@@ -25,9 +27,10 @@ while [ $# -gt 0 ]; do
         --sizes) sizes=$2; shift 2 ;;
         --quick) quick=1; shift ;;
         --ui-only) ui_only=1; shift ;;
+        --pg-only) pg_only=1; shift ;;
         --peer-max) peer_max=$2; shift 2 ;;
         --out) out=$2; shift 2 ;;
-        -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "run.sh: unknown option $1 (see --help)" >&2; exit 64 ;;
     esac
 done
@@ -114,6 +117,165 @@ now_ms="CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)"
 
 IFS=, read -r -a size_list <<< "$sizes"
 largest=${size_list[-1]}
+
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+wait_for() { for _ in $(seq 100); do curl -s -o /dev/null "$1" && return 0; sleep 0.1; done; echo "run.sh: nothing answers at $1" >&2; return 1; }
+server_pid=""
+trap '[ -n "$server_pid" ] && kill $server_pid 2>/dev/null || true' EXIT
+
+# start_todo_server SIZE: a todo-server holding SIZE todos; sets port and server_pid.
+start_todo_server() {
+    local size=$1 dir=$work/server-$1
+    rm -rf "$dir"; mkdir -p "$dir"
+    port=$(free_port)
+    "$server" --port "$port" --database "$dir/server.sqlite" 2>/dev/null &
+    server_pid=$!
+    wait_for "http://127.0.0.1:$port/health"
+    kill "$server_pid"; wait "$server_pid" 2>/dev/null || true
+    python3 "$root/Benchmarks/generate.py" --size "$size" --format server-sql --out "$dir/items.sql"
+    sqlite3 "$dir/server.sqlite" < "$dir/items.sql"
+    "$server" --port "$port" --database "$dir/server.sqlite" 2>/dev/null &
+    server_pid=$!
+    wait_for "http://127.0.0.1:$port/health"
+}
+stop_server() { kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; server_pid=""; }
+# account_server SIZE: start_todo_server's todos moved to a new account, bench, whose
+# token it sets; the server restarts to see it has accounts. Sets item to a todo's id.
+account_server() {
+    local dir=$work/server-$1
+    item=$(sqlite3 "$dir/server.sqlite" "SELECT id FROM item WHERE deleted = 0 LIMIT 1")
+    stop_server
+    token=$("$server" user add bench --database "$dir/server.sqlite" 2>/dev/null)
+    sqlite3 "$dir/server.sqlite" "UPDATE item SET account = (SELECT id FROM account WHERE name = 'bench');
+        UPDATE account SET lastChangeSeq = (SELECT max(changeSeq) FROM item) WHERE name = 'bench'"
+    "$server" --port "$port" --database "$dir/server.sqlite" 2>/dev/null &
+    server_pid=$!
+    wait_for "http://127.0.0.1:$port/todos/$item"
+}
+
+# ---- todo-server on PostgreSQL -------------------------------------------------------
+# A private cluster (as the postgres user when run as root: PostgreSQL refuses root),
+# with PostgreSQL's default durability (fsync, synchronous commit), as SQLite's `full`.
+# The same wrk runs as above with an account's token, taking turns with a SQLite
+# todo-server holding the same number of todos (each figure the median of 3 turns, 1
+# with --quick), so both see the same machine; then on two instances of one database at
+# once (their req/s summed); then 50 writers across both for 30 s (3 s with --quick),
+# whose acknowledged creates are counted in the database.
+postgres_benchmarks() {
+pg_bin=/usr/lib/postgresql/15/bin
+if [ -x "$pg_bin/initdb" ] && command -v wrk >/dev/null; then
+    pgsize=$([ "$quick" = 1 ] && echo 1000 || echo 100000)
+    writers_time=$([ "$quick" = 1 ] && echo 3s || echo 30s)
+    echo "== todo-server on PostgreSQL with $pgsize todos" >&2
+    pgdir=$work/pg
+    rm -rf "$pgdir"; mkdir -p "$pgdir"
+    as_pg=()
+    if [ "$(id -u)" = 0 ]; then chown postgres "$pgdir"; as_pg=(runuser -u postgres --); fi
+    pgport=$(free_port)
+    (cd /tmp && "${as_pg[@]}" "$pg_bin/initdb" -D "$pgdir/data" -U postgres --auth=trust --encoding=UTF8 --locale=C.UTF-8 >/dev/null)
+    (cd /tmp && "${as_pg[@]}" "$pg_bin/pg_ctl" -D "$pgdir/data" -l "$pgdir/log" -w start \
+        -o "-c listen_addresses=127.0.0.1 -p $pgport -k $pgdir -c max_connections=200" >/dev/null)
+    second_pid="" sqlite_pid=""
+    trap '[ -n "$server_pid" ] && kill $server_pid 2>/dev/null; [ -n "$second_pid" ] && kill $second_pid 2>/dev/null;
+        [ -n "$sqlite_pid" ] && kill $sqlite_pid 2>/dev/null;
+        (cd /tmp && "${as_pg[@]}" "$pg_bin/pg_ctl" -D "$pgdir/data" -m immediate stop >/dev/null 2>&1) || true' EXIT
+    psql_bench() { "$pg_bin/psql" -h 127.0.0.1 -p "$pgport" -U postgres -d "${2:-bench}" -X -A -t -q -c "$1"; }
+    psql_bench "CREATE DATABASE bench" postgres
+    pgurl="postgres://postgres@127.0.0.1:$pgport/bench?sslmode=disable"
+    token=$("$server" user add bench --database "$pgurl" 2>/dev/null)
+    psql_bench "INSERT INTO item (account, id, body, version, updated_at, change_seq)
+        SELECT a.id, 't' || g, jsonb_build_object('id', 't' || g, 'title', 'todo number ' || g, 'completed', g % 2 = 0,
+            'version', 1, 'updatedAt', '2026-11-21T09:30:00.000Z'), 1, 1795253400000, g
+        FROM account AS a, generate_series(1, $pgsize) AS g WHERE a.name = 'bench';
+        UPDATE account SET last_change_seq = $pgsize WHERE name = 'bench'"
+    psql_bench "VACUUM ANALYZE item"
+    pdir=$work/pg-bench; mkdir -p "$pdir"
+    printf 'wrk.headers["Authorization"] = "Bearer %s"\n' "$token" > "$pdir/auth.lua"
+    printf 'wrk.method = "PATCH"\nwrk.body = "{\\"completed\\": true}"\nwrk.headers["Content-Type"] = "application/json"\n' > "$pdir/patch.lua"
+    cat "$pdir/patch.lua" "$pdir/auth.lua" > "$pdir/patch-auth.lua"
+    printf 'wrk.method = "POST"\nwrk.body = "{\\"title\\": \\"written under load\\"}"\nwrk.headers["Content-Type"] = "application/json"\n' > "$pdir/post.lua"
+    cat "$pdir/post.lua" "$pdir/auth.lua" > "$pdir/post-auth.lua"
+    # The SQLite server to take turns with, on its own port; the PostgreSQL ones after it.
+    pg_token=$token
+    start_todo_server "$pgsize"
+    account_server "$pgsize"
+    sqlite_pid=$server_pid sqlite_item=$item
+    sqlite_url=http://127.0.0.1:$port
+    printf 'wrk.headers["Authorization"] = "Bearer %s"\n' "$token" > "$pdir/sqlite-auth.lua"
+    cat "$pdir/patch.lua" "$pdir/sqlite-auth.lua" > "$pdir/sqlite-patch-auth.lua"
+    token=$pg_token
+    item=t1
+    port=$(free_port); port2=$(free_port)
+    "$server" --port "$port" --database "$pgurl" 2>/dev/null &
+    server_pid=$!
+    "$server" --port "$port2" --database "$pgurl" 2>/dev/null &
+    second_pid=$!
+    wait_for "http://127.0.0.1:$port/health"; wait_for "http://127.0.0.1:$port2/health"
+    url=http://127.0.0.1:$port; url2=http://127.0.0.1:$port2
+    # wrk_rps CONNECTIONS URL LUA [TIME]: requests per second.
+    wrk_rps() { wrk -t2 -c"$1" -d"${4:-$wrk_time}" -s "$3" "$2" | awk '/Requests\/sec/ {print $2}'; }
+    median() { python3 -c 'import statistics, sys; print(statistics.median(float(x) for x in sys.argv[1:]))' "$@"; }
+    turns=$([ "$quick" = 1 ] && echo 1 || echo 3)
+    sq_get=() pg_get=() sq_patch=() pg_patch=()
+    for _ in $(seq "$turns"); do
+        sq_get+=("$(wrk_rps 32 "$sqlite_url/todos/$sqlite_item" "$pdir/sqlite-auth.lua")")
+        pg_get+=("$(wrk_rps 32 "$url/todos/$item" "$pdir/auth.lua")")
+        sq_patch+=("$(wrk_rps 32 "$sqlite_url/todos/$sqlite_item" "$pdir/sqlite-patch-auth.lua")")
+        pg_patch+=("$(wrk_rps 32 "$url/todos/$item" "$pdir/patch-auth.lua")")
+    done
+    echo "turns of GET: SQLite ${sq_get[*]}, PostgreSQL ${pg_get[*]}; of PATCH: SQLite ${sq_patch[*]}, PostgreSQL ${pg_patch[*]}" >&2
+    record get-one-account-sqlite-beside-pg "$pgsize" todo-server "$(median "${sq_get[@]}")" req/s
+    record get-one-account-pg "$pgsize" todo-server "$(median "${pg_get[@]}")" req/s
+    record patch-one-account-sqlite-beside-pg "$pgsize" todo-server "$(median "${sq_patch[@]}")" req/s
+    record patch-one-account-pg "$pgsize" todo-server "$(median "${pg_patch[@]}")" req/s
+    kill "$sqlite_pid" 2>/dev/null; wait "$sqlite_pid" 2>/dev/null || true; sqlite_pid=""
+    # Two instances at once, 16 connections each: the sum.
+    for run in get:auth patch:patch-auth; do
+        name=${run%%:*}; lua=$pdir/${run#*:}.lua
+        wrk_rps 16 "$url/todos/$item" "$lua" > "$pdir/one.rps" &
+        first=$!
+        two=$(wrk_rps 16 "$url2/todos/$item" "$lua")
+        wait "$first"
+        record "$name-one-account-pg-two-instances" "$pgsize" todo-server "$(python3 -c "print(round($(cat "$pdir/one.rps") + $two, 2))")" req/s
+    done
+    # 50 writers across both instances, creating todos; then the count: every
+    # acknowledged create is a row, and no row is left over beyond the creates still in
+    # flight when wrk stopped (at most one per writer).
+    before=$(psql_bench "SELECT count(*) FROM item")
+    wrk -t1 -c25 -d"$writers_time" -s "$pdir/post-auth.lua" "$url/todos" > "$pdir/writers-1.txt" &
+    first=$!
+    wrk -t1 -c25 -d"$writers_time" -s "$pdir/post-auth.lua" "$url2/todos" > "$pdir/writers-2.txt"
+    wait "$first"
+    sleep 1
+    after=$(psql_bench "SELECT count(*) FROM item")
+    acknowledged=0; failed=0
+    for file in "$pdir"/writers-*.txt; do
+        acknowledged=$((acknowledged + $(awk '/requests in/ {print $1}' "$file")))
+        failed=$((failed + $(awk '/Non-2xx/ {print $NF}' "$file" | grep . || echo 0)))
+    done
+    acknowledged=$((acknowledged - failed))
+    created=$((after - before))
+    feed=$(curl -sf -H "Authorization: Bearer $token" "$url2/todos?_since=$pgsize" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["items"]))')
+    echo "50 writers on two instances for $writers_time: $acknowledged acknowledged creates, $failed non-2xx, $created rows created, $feed in the feed" >&2
+    if [ "$failed" != 0 ] || [ "$created" -lt "$acknowledged" ] || [ "$created" -gt $((acknowledged + 50)) ] || [ "$feed" -lt "$created" ]; then
+        echo "run.sh: writes lost, duplicated or refused on PostgreSQL" >&2
+        exit 1
+    fi
+    record writers-50-pg-two-instances "$pgsize" todo-server "$acknowledged" creates
+    kill "$second_pid" 2>/dev/null; wait "$second_pid" 2>/dev/null || true; second_pid=""
+    stop_server
+    (cd /tmp && "${as_pg[@]}" "$pg_bin/pg_ctl" -D "$pgdir/data" -m fast stop >/dev/null)
+else
+    echo "run.sh: PostgreSQL 15 or wrk not installed: todo-server on PostgreSQL skipped (apt-get install postgresql wrk)" >&2
+fi
+}
+if [ "$pg_only" = 1 ]; then
+    postgres_benchmarks
+    report=$(python3 "$root/Benchmarks/report.py" "$results")
+    if [ -n "$out" ]; then printf '%s\n' "$report" > "$out"; fi
+    printf '%s\n' "$report"
+    exit 0
+fi
 
 # What starting a process that does nothing costs here: no command takes less.
 [ "$ui_only" = 1 ] || bench process-start 0 true -- /bin/true
@@ -250,28 +412,6 @@ if [ "${#size_list[@]}" -gt 1 ]; then
 fi
 
 # ---- todo-server and todo sync on loopback ----------------------------------------
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-wait_for() { for _ in $(seq 100); do curl -s -o /dev/null "$1" && return 0; sleep 0.1; done; echo "run.sh: nothing answers at $1" >&2; return 1; }
-server_pid=""
-trap '[ -n "$server_pid" ] && kill $server_pid 2>/dev/null || true' EXIT
-
-# start_todo_server SIZE: a todo-server holding SIZE todos; sets port and server_pid.
-start_todo_server() {
-    local size=$1 dir=$work/server-$1
-    rm -rf "$dir"; mkdir -p "$dir"
-    port=$(free_port)
-    "$server" --port "$port" --database "$dir/server.sqlite" 2>/dev/null &
-    server_pid=$!
-    wait_for "http://127.0.0.1:$port/health"
-    kill "$server_pid"; wait "$server_pid" 2>/dev/null || true
-    python3 "$root/Benchmarks/generate.py" --size "$size" --format server-sql --out "$dir/items.sql"
-    sqlite3 "$dir/server.sqlite" < "$dir/items.sql"
-    "$server" --port "$port" --database "$dir/server.sqlite" 2>/dev/null &
-    server_pid=$!
-    wait_for "http://127.0.0.1:$port/health"
-}
-stop_server() { kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; server_pid=""; }
-
 # sync_benchmarks KIND SIZE URL DIR: first sync, no-op sync, and their floors.
 sync_benchmarks() {
     local kind=$1 size=$2 url=$3 dir=$4
@@ -316,13 +456,7 @@ for ssize in "${server_size_list[@]}"; do
             # The same with accounts: each request's token is looked up, and its
             # address's failures checked, in the database. The todos move to
             # the account, and the server restarts to see it has accounts.
-            stop_server
-            token=$("$server" user add bench --database "$sdir/server.sqlite" 2>/dev/null)
-            sqlite3 "$sdir/server.sqlite" "UPDATE item SET account = (SELECT id FROM account WHERE name = 'bench');
-                UPDATE account SET lastChangeSeq = (SELECT max(changeSeq) FROM item) WHERE name = 'bench'"
-            "$server" --port "$port" --database "$sdir/server.sqlite" 2>/dev/null &
-            server_pid=$!
-            wait_for "http://127.0.0.1:$port/todos/$item"
+            account_server "$ssize"
             printf 'wrk.headers["Authorization"] = "Bearer %s"\n' "$token" > "$sdir/auth.lua"
             cat "$sdir/patch.lua" "$sdir/auth.lua" > "$sdir/patch-auth.lua"
             throughput get-one-account "$url/todos/$item" "$sdir/auth.lua"
@@ -334,95 +468,7 @@ for ssize in "${server_size_list[@]}"; do
     stop_server
 done
 
-# ---- todo-server on PostgreSQL -------------------------------------------------------
-# A private cluster (as the postgres user when run as root: PostgreSQL refuses root),
-# with PostgreSQL's default durability (fsync, synchronous commit), as SQLite's `full`.
-# The same wrk runs as above with an account's token, on one instance, then on two
-# instances of one database at once (their req/s summed); then 50 writers across both
-# for 30 s (3 s with --quick), whose acknowledged creates are counted in the database.
-pg_bin=/usr/lib/postgresql/15/bin
-if [ -x "$pg_bin/initdb" ] && command -v wrk >/dev/null; then
-    pgsize=$([ "$quick" = 1 ] && echo 1000 || echo 100000)
-    writers_time=$([ "$quick" = 1 ] && echo 3s || echo 30s)
-    echo "== todo-server on PostgreSQL with $pgsize todos" >&2
-    pgdir=$work/pg
-    rm -rf "$pgdir"; mkdir -p "$pgdir"
-    as_pg=()
-    if [ "$(id -u)" = 0 ]; then chown postgres "$pgdir"; as_pg=(runuser -u postgres --); fi
-    pgport=$(free_port)
-    (cd /tmp && "${as_pg[@]}" "$pg_bin/initdb" -D "$pgdir/data" -U postgres --auth=trust --encoding=UTF8 --locale=C.UTF-8 >/dev/null)
-    (cd /tmp && "${as_pg[@]}" "$pg_bin/pg_ctl" -D "$pgdir/data" -l "$pgdir/log" -w start \
-        -o "-c listen_addresses=127.0.0.1 -p $pgport -k $pgdir -c max_connections=200" >/dev/null)
-    second_pid=""
-    trap '[ -n "$server_pid" ] && kill $server_pid 2>/dev/null; [ -n "$second_pid" ] && kill $second_pid 2>/dev/null;
-        (cd /tmp && "${as_pg[@]}" "$pg_bin/pg_ctl" -D "$pgdir/data" -m immediate stop >/dev/null 2>&1) || true' EXIT
-    psql_bench() { "$pg_bin/psql" -h 127.0.0.1 -p "$pgport" -U postgres -d "${2:-bench}" -X -A -t -q -c "$1"; }
-    psql_bench "CREATE DATABASE bench" postgres
-    pgurl="postgres://postgres@127.0.0.1:$pgport/bench?sslmode=disable"
-    token=$("$server" user add bench --database "$pgurl" 2>/dev/null)
-    psql_bench "INSERT INTO item (account, id, body, version, updated_at, change_seq)
-        SELECT a.id, 't' || g, jsonb_build_object('id', 't' || g, 'title', 'todo number ' || g, 'completed', g % 2 = 0,
-            'version', 1, 'updatedAt', '2026-11-21T09:30:00.000Z'), 1, 1795253400000, g
-        FROM account AS a, generate_series(1, $pgsize) AS g WHERE a.name = 'bench';
-        UPDATE account SET last_change_seq = $pgsize WHERE name = 'bench'"
-    psql_bench "VACUUM ANALYZE item"
-    pdir=$work/pg-bench; mkdir -p "$pdir"
-    printf 'wrk.headers["Authorization"] = "Bearer %s"\n' "$token" > "$pdir/auth.lua"
-    printf 'wrk.method = "PATCH"\nwrk.body = "{\\"completed\\": true}"\nwrk.headers["Content-Type"] = "application/json"\n' > "$pdir/patch.lua"
-    cat "$pdir/patch.lua" "$pdir/auth.lua" > "$pdir/patch-auth.lua"
-    printf 'wrk.method = "POST"\nwrk.body = "{\\"title\\": \\"written under load\\"}"\nwrk.headers["Content-Type"] = "application/json"\n' > "$pdir/post.lua"
-    cat "$pdir/post.lua" "$pdir/auth.lua" > "$pdir/post-auth.lua"
-    item=t1
-    port=$(free_port); port2=$(free_port)
-    "$server" --port "$port" --database "$pgurl" 2>/dev/null &
-    server_pid=$!
-    "$server" --port "$port2" --database "$pgurl" 2>/dev/null &
-    second_pid=$!
-    wait_for "http://127.0.0.1:$port/health"; wait_for "http://127.0.0.1:$port2/health"
-    url=http://127.0.0.1:$port; url2=http://127.0.0.1:$port2
-    # wrk_rps CONNECTIONS URL LUA [TIME]: requests per second.
-    wrk_rps() { wrk -t2 -c"$1" -d"${4:-$wrk_time}" -s "$3" "$2" | awk '/Requests\/sec/ {print $2}'; }
-    record get-one-account-pg "$pgsize" todo-server "$(wrk_rps 32 "$url/todos/$item" "$pdir/auth.lua")" req/s
-    record patch-one-account-pg "$pgsize" todo-server "$(wrk_rps 32 "$url/todos/$item" "$pdir/patch-auth.lua")" req/s
-    # Two instances at once, 16 connections each: the sum.
-    for run in get:auth patch:patch-auth; do
-        name=${run%%:*}; lua=$pdir/${run#*:}.lua
-        wrk_rps 16 "$url/todos/$item" "$lua" > "$pdir/one.rps" &
-        first=$!
-        two=$(wrk_rps 16 "$url2/todos/$item" "$lua")
-        wait "$first"
-        record "$name-one-account-pg-two-instances" "$pgsize" todo-server "$(python3 -c "print(round($(cat "$pdir/one.rps") + $two, 2))")" req/s
-    done
-    # 50 writers across both instances, creating todos; then the count: every
-    # acknowledged create is a row, and no row is left over beyond the creates still in
-    # flight when wrk stopped (at most one per writer).
-    before=$(psql_bench "SELECT count(*) FROM item")
-    wrk -t1 -c25 -d"$writers_time" -s "$pdir/post-auth.lua" "$url/todos" > "$pdir/writers-1.txt" &
-    first=$!
-    wrk -t1 -c25 -d"$writers_time" -s "$pdir/post-auth.lua" "$url2/todos" > "$pdir/writers-2.txt"
-    wait "$first"
-    sleep 1
-    after=$(psql_bench "SELECT count(*) FROM item")
-    acknowledged=0; failed=0
-    for file in "$pdir"/writers-*.txt; do
-        acknowledged=$((acknowledged + $(awk '/requests in/ {print $1}' "$file")))
-        failed=$((failed + $(awk '/Non-2xx/ {print $NF}' "$file" | grep . || echo 0)))
-    done
-    acknowledged=$((acknowledged - failed))
-    created=$((after - before))
-    feed=$(curl -sf -H "Authorization: Bearer $token" "$url2/todos?_since=$pgsize" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["items"]))')
-    echo "50 writers on two instances for $writers_time: $acknowledged acknowledged creates, $failed non-2xx, $created rows created, $feed in the feed" >&2
-    if [ "$failed" != 0 ] || [ "$created" -lt "$acknowledged" ] || [ "$created" -gt $((acknowledged + 50)) ] || [ "$feed" -lt "$created" ]; then
-        echo "run.sh: writes lost, duplicated or refused on PostgreSQL" >&2
-        exit 1
-    fi
-    record writers-50-pg-two-instances "$pgsize" todo-server "$acknowledged" creates
-    kill "$second_pid" 2>/dev/null; wait "$second_pid" 2>/dev/null || true; second_pid=""
-    stop_server
-    (cd /tmp && "${as_pg[@]}" "$pg_bin/pg_ctl" -D "$pgdir/data" -m fast stop >/dev/null)
-else
-    echo "run.sh: PostgreSQL 15 or wrk not installed: todo-server on PostgreSQL skipped (apt-get install postgresql wrk)" >&2
-fi
+postgres_benchmarks
 
 # A plain json-server-style server: no change feed, so every sync reads the full list.
 jsize=$([ "$quick" = 1 ] && echo 1000 || echo 10000)

@@ -21,6 +21,9 @@ public final class ServerProcess: @unchecked Sendable {
     public let process = Process()
     private let lock = NSLock()
     private var output = Data()
+    /// True while the reader has taken bytes from the pipe but not yet kept them.
+    private var reading = false
+    private let pipe = Pipe()
 
     /// Runs the binary with `arguments`, collecting what it prints.
     public convenience init(_ arguments: [String], environment: [String: String] = [:]) throws {
@@ -33,13 +36,16 @@ public final class ServerProcess: @unchecked Sendable {
         process.executableURL = binary
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
         pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            self?.lock.withLock { self?.reading = true }
             let data = handle.availableData
             guard let self else { return }
-            lock.withLock { output.append(data) }
+            lock.withLock {
+                output.append(data)
+                reading = false
+            }
         }
         try process.run()
     }
@@ -72,7 +78,19 @@ public final class ServerProcess: @unchecked Sendable {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
+        // What it printed last may still be in the pipe. Not its end: another
+        // child started meanwhile may hold the pipe open too.
+        while unread > 0 || lock.withLock({ reading }), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
         return process.terminationStatus
+    }
+
+    /// Bytes in the pipe not yet read.
+    private var unread: Int32 {
+        var count: Int32 = 0
+        _ = ioctl(pipe.fileHandleForReading.fileDescriptor, UInt(FIONREAD), &count)
+        return count
     }
 
     deinit {

@@ -14,7 +14,7 @@ public struct PostgresAccountStore: AccountStore {
         self.now = now
     }
 
-    private var nowMilliseconds: Int64 { Int64((now().timeIntervalSince1970 * 1000).rounded(.down)) }
+    var nowMilliseconds: Int64 { Int64((now().timeIntervalSince1970 * 1000).rounded(.down)) }
     private var logger: Logger { database.logger }
 }
 
@@ -32,48 +32,8 @@ extension PostgresAccountStore {
         }
     }
 
-    public func authenticate(token: [UInt8]?, address: String) async throws -> Authentication {
-        let now = nowMilliseconds
-        let hash = token.map { ByteBuffer(bytes: AccessToken.hash($0)) }
-        // One statement: it runs before every request of a server with accounts.
-        let found = try await database.withConnection { connection -> (Bool, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?)? in
-            let rows = try await connection.query(
-                """
-                SELECT EXISTS (SELECT 1 FROM account WHERE id <> 0),
-                    f.window_start, f.failures, t.id, t.account, t.expires_at, t.last_used_at
-                FROM (SELECT 1) AS one LEFT JOIN auth_failure AS f ON f.address = \(address)
-                    LEFT JOIN access_token AS t ON t.hash = \(hash)
-                """,
-                logger: logger
-            )
-            for try await row in rows.decode((Bool, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?).self) {
-                return row
-            }
-            return nil
-        }
-        // Checked on every request, so the first `todo-server user add` locks
-        // a running server at once, without a restart.
-        guard let found, found.0 else { return .noAccounts }
-        if let windowStart = found.1, let failures = found.2,
-            let seconds = Self.retryAfter(windowStart: windowStart, failures: failures, now: now)
-        {
-            return .throttled(retryAfter: seconds)
-        }
-        guard let tokenID = found.3, let account = found.4, found.5.map({ $0 > now }) ?? true else {
-            try await recordFailedAuthentication(address: address)
-            return .refused
-        }
-        // "Last used" is written at most once a minute, not on every request.
-        if found.6.map({ $0 <= now - 60_000 }) ?? true {
-            try await database.withConnection { connection in
-                _ = try await connection.query("UPDATE access_token SET last_used_at = \(now) WHERE id = \(tokenID)", logger: logger)
-            }
-        }
-        return .account(AccountID(account))
-    }
-
     /// Seconds left in a window with too many failures, or nil.
-    private static func retryAfter(windowStart: Int64, failures: Int64, now: Int64) -> Int? {
+    static func retryAfter(windowStart: Int64, failures: Int64, now: Int64) -> Int? {
         guard failures > AuthThrottle.maxFailures else { return nil }
         let windowEnd = windowStart + AuthThrottle.windowMilliseconds
         guard windowEnd > now else { return nil }

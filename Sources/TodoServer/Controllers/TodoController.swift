@@ -47,7 +47,13 @@ public struct TodoController<Repository: TodoRepository>: Sendable {
     /// `GET /todos/:id`; 304 when `If-None-Match` names its current version.
     @Sendable func get(_ request: Request, context: TodoRequestContext) async throws -> Response {
         let id = try Self.id(context)
-        guard let todo = try await todos(of: context).get(id: id) else {
+        let read: StoredTodo? =
+            if let prefetched = context.prefetchedTodo, prefetched.id == id {
+                prefetched.todo
+            } else {
+                try await todos(of: context).get(id: id)
+            }
+        guard let todo = read else {
             throw ServerError.notFound(id: id)
         }
         let etag = ETag.string(for: todo.version)
@@ -122,12 +128,7 @@ public struct TodoController<Repository: TodoRepository>: Sendable {
         guard let raw = context.parameters.get("id") else {
             throw ServerError.badRequest("The URL has no todo id.")
         }
-        // Most ids have no escapes: they skip Foundation's decoder, 4% of a GET's time.
-        let id = raw.utf8.contains(UInt8(ascii: "%")) ? raw.removingPercentEncoding ?? raw : raw
-        if let problem = TodoID.problem(with: id) {
-            throw ServerError.badRequest("The todo id in the URL \(problem).")
-        }
-        return id
+        return try TodoID.key(inPath: raw)
     }
 
     /// The body as a checked payload: 413 past the size limit, 400 if not a todo.

@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import PostgresNIO
-import TodoMigrations
 
 /// The server's PostgreSQL database: a pool of connections, the schema's
 /// migrations, and the one way queries run (a deadline to get a connection,
@@ -88,41 +87,77 @@ extension PostgresDatabase {
         }
     }
 
+    /// Runs one prepared statement on a connection of the pool and returns its rows.
+    func rows<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [Statement.Row] where Statement.Row: Sendable {
+        try await withConnection { connection in try await Self.rows(statement, on: connection, logger: logger) }
+    }
+
+    /// Runs one prepared statement on `connection` and returns its rows: a
+    /// prepared statement is parsed and planned once per connection, then
+    /// each run is a bind and an execute.
+    static func rows<Statement: PostgresPreparedStatement>(
+        _ statement: Statement,
+        on connection: PostgresConnection,
+        logger: Logger
+    ) async throws -> [Statement.Row] {
+        var rows: [Statement.Row] = []
+        for try await row in try await connection.execute(statement, logger: logger) {
+            rows.append(row)
+        }
+        return rows
+    }
+
+    /// Runs `body` on a connection of the pool, outside a transaction, again
+    /// from the start after a serialization failure or a deadlock: for a write
+    /// that is one statement, which PostgreSQL runs as a transaction of its
+    /// own and rolls back whole when it fails.
+    func autocommit<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        try await retrying { try await leased(body) }
+    }
+
     /// Runs `body` in a transaction, again from the start after a
-    /// serialization failure or a deadlock (SQLSTATE 40001, 40P01).
+    /// serialization failure or a deadlock.
     func transaction<T: Sendable>(
         _ isolation: String = "READ COMMITTED",
         _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
-        var attempt = 1
+        try await retrying {
+            try await leased { connection in
+                try await connection.query("BEGIN ISOLATION LEVEL \(unescaped: isolation)", logger: logger)
+                let value: T
+                do {
+                    value = try await body(connection)
+                } catch {
+                    // A lost connection rolls back by itself.
+                    _ = try? await connection.query("ROLLBACK", logger: logger)
+                    throw error
+                }
+                try await connection.query("COMMIT", logger: logger)
+                return value
+            }
+        }
+    }
+
+    /// Runs `attempt` until it does not fail with a serialization failure or
+    /// a deadlock (SQLSTATE 40001, 40P01), at most `maxAttempts` times; then
+    /// that failure is a 503. Every failure leaves as a `ServerError`.
+    private func retrying<T: Sendable>(_ attempt: () async throws -> T) async throws -> T {
+        var attempts = 1
         while true {
             do {
-                return try await leased { connection in
-                    try await connection.query("BEGIN ISOLATION LEVEL \(unescaped: isolation)", logger: logger)
-                    let value: T
-                    do {
-                        value = try await body(connection)
-                    } catch {
-                        // A lost connection rolls back by itself.
-                        _ = try? await connection.query("ROLLBACK", logger: logger)
-                        throw error
-                    }
-                    try await connection.query("COMMIT", logger: logger)
-                    return value
-                }
+                return try await attempt()
             } catch {
-                let mapped = Self.serverError(for: error)
-                guard Self.isRetryable(error), attempt < Self.maxAttempts else { throw mapped }
-                attempt += 1
+                guard Self.isRetryable(error), attempts < Self.maxAttempts else { throw Self.serverError(for: error) }
+                attempts += 1
                 // A little jitter, so the transactions that collided do not collide again.
-                try await Task.sleep(for: .milliseconds(Int.random(in: 1...(5 * attempt))))
+                try await Task.sleep(for: .milliseconds(Int.random(in: 1...(5 * attempts))))
             }
         }
     }
 
     /// Leases a connection within `connectionDeadline`, then runs `body` on it
     /// (with no deadline: a running query is never abandoned half-way).
-    private func leased<T: Sendable>(
+    func leased<T: Sendable>(
         deadline: Duration? = nil,
         _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
@@ -170,132 +205,5 @@ private final class LeaseState: @unchecked Sendable {
             state = 2
             return true
         }
-    }
-}
-
-// MARK: - Errors
-
-extension ServerError {
-    /// PostgreSQL cannot be reached, or is starting or stopping.
-    static let databaseUnavailable = ServerError(.serviceUnavailable, "The database is unavailable; retry shortly.")
-}
-
-extension PostgresDatabase {
-    /// The SQLSTATE of a PostgreSQL error, looking inside a transaction's wrapper.
-    static func sqlState(of error: any Error) -> String? {
-        switch error {
-        case let error as PSQLError: error.serverInfo?[.sqlState]
-        case let error as PostgresTransactionError:
-            (error.closureError ?? error.commitError ?? error.beginError).flatMap(sqlState(of:))
-        default: nil
-        }
-    }
-
-    static func isRetryable(_ error: any Error) -> Bool {
-        ["40001", "40P01"].contains(sqlState(of: error))
-    }
-
-    /// No PostgresNIO error leaves the repository: each becomes a
-    /// `ServerError` (an `AccountError` stays as it is).
-    static func serverError(for error: any Error) -> any Error {
-        switch error {
-        case let error as ServerError:
-            return error
-        case let error as AccountError:
-            return error
-        case let error as PostgresTransactionError:
-            return serverError(for: error.closureError ?? error.commitError ?? error.beginError ?? ServerError.databaseUnavailable)
-        case let error as PSQLError:
-            guard let state = error.serverInfo?[.sqlState] else {
-                // No answer from the server: the connection failed or closed.
-                return ServerError.databaseUnavailable
-            }
-            let message = error.serverInfo?[.message] ?? state
-            switch state {
-            case "40001", "40P01":
-                return ServerError(.serviceUnavailable, "The database is busy; retry shortly.")
-            case _ where state.hasPrefix("08") || state.hasPrefix("57") || state.hasPrefix("53"):
-                // Connection lost, server shutting down or starting, out of resources.
-                return ServerError.databaseUnavailable
-            case _ where state.hasPrefix("22"):
-                // A value PostgreSQL cannot hold, such as \u0000 in a string.
-                return ServerError.badRequest("The database cannot store this value: \(message).")
-            default:
-                return ServerError.storage(message)
-            }
-        default:
-            // The pool's own errors: it could not open a connection.
-            return ServerError.databaseUnavailable
-        }
-    }
-}
-
-// MARK: - Migrations
-
-extension PostgresDatabase {
-    /// Refuses a database written by a newer server, then applies what is
-    /// missing, in one transaction; servers starting at once take turns.
-    public func migrate() async throws {
-        let migrations = ServerPostgresMigrations.all
-        do {
-            // At start PostgreSQL may be starting too: worth a longer wait than a request's.
-            try await leased(deadline: max(connectionDeadline, .seconds(30))) { connection in
-                try await connection.query("BEGIN", logger: logger)
-                do {
-                    // Two servers starting at once: the second waits, then finds the work done.
-                    try await connection.query("SELECT pg_advisory_xact_lock(7165740)", logger: logger)
-                    try await connection.query(
-                        """
-                        CREATE TABLE IF NOT EXISTS todo_server_migration (
-                            identifier text PRIMARY KEY,
-                            applied_at timestamptz NOT NULL DEFAULT now()
-                        )
-                        """,
-                        logger: logger
-                    )
-                    var applied: Set<String> = []
-                    for try await identifier in try await connection.query("SELECT identifier FROM todo_server_migration", logger: logger)
-                        .decode(String.self)
-                    {
-                        applied.insert(identifier)
-                    }
-                    let known = Set(migrations.map(\.identifier))
-                    if let unknown = applied.subtracting(known).sorted().first {
-                        throw ServerDatabaseError(
-                            "\(location.displayName) was written by a newer todo-server (it has migration \(unknown)); "
-                                + "upgrade todo-server or choose another --database."
-                        )
-                    }
-                    for migration in migrations where !applied.contains(migration.identifier) {
-                        for statement in ServerPostgresMigrations.statements(in: migration.sql) {
-                            try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
-                        }
-                        try await connection.query(
-                            "INSERT INTO todo_server_migration (identifier) VALUES (\(migration.identifier))",
-                            logger: logger
-                        )
-                    }
-                    try await connection.query("COMMIT", logger: logger)
-                } catch {
-                    _ = try? await connection.query("ROLLBACK", logger: logger)
-                    throw error
-                }
-            }
-        } catch let error as ServerDatabaseError {
-            throw error
-        } catch {
-            throw ServerDatabaseError("Cannot prepare \(location.displayName): \(Self.describe(error))")
-        }
-    }
-
-    /// What PostgreSQL said, in one line.
-    static func describe(_ error: any Error) -> String {
-        if let error = error as? ServerError { return error.message }
-        if let error = error as? PSQLError {
-            if let message = error.serverInfo?[.message] { return message }
-            if let underlying = error.underlying { return "\(underlying)" }
-            return "\(error.code)"
-        }
-        return "\(error)"
     }
 }

@@ -15,17 +15,7 @@ extension PostgresTodoRepository {
     }
 
     public func get(id: String) async throws -> StoredTodo? {
-        let account = account.rawValue
-        return try await database.withConnection { connection in
-            let rows = try await connection.query(
-                "SELECT body::text, version FROM item WHERE account = \(account) AND id = \(id) AND NOT deleted",
-                logger: database.logger
-            )
-            for try await (body, version) in rows.decode((String, Int).self) {
-                return StoredTodo(id: id, version: version, json: body)
-            }
-            return nil
-        }
+        try await database.rows(ReadTodo(account: account, id: id)).first.map { StoredTodo(id: id, version: $0.1, json: $0.0) }
     }
 
     public func list(_ query: TodoQuery) async throws -> TodoList {
@@ -112,6 +102,23 @@ extension PostgresTodoRepository {
             hasMore: hasMore
         )
     }
+}
+
+/// `GET /todos/:id`: the live todo's object and version.
+struct ReadTodo: PostgresPreparedStatement {
+    static let sql = "SELECT body::text, version FROM item WHERE account = $1 AND id = $2 AND NOT deleted"
+    typealias Row = (String, Int)
+    let account: AccountID
+    let id: String
+
+    func makeBindings() -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 2)
+        bindings.append(account.rawValue)
+        bindings.append(id)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
 }
 
 // MARK: - Query building

@@ -3,38 +3,40 @@ import PostgresNIO
 
 // MARK: - Database Access: Writes
 
-// Every write runs in one transaction that first takes its account's next
-// change number (`nextChangeSeq`), and with it the account row's lock: the
-// account's writers run one at a time from there to their commit, each
-// statement after the lock seeing every write committed before it.
+// Each write is one statement (PostgresWriteStatements.swift) run outside a
+// transaction: one round trip, and the account's lock held only for that
+// statement and its commit. A batch runs the same statements in one
+// transaction that takes the account's lock first.
 extension PostgresTodoRepository {
     public func create(_ payload: TodoPayload) async throws -> StoredTodo {
         let ms = milliseconds(now())
         let key = payload.id?.key ?? makeID()
-        return try await database.transaction { connection in try await create(connection, payload, key: key, ms: ms) }
+        return try await database.autocommit { connection in try await create(connection, payload, key: key, ms: ms) }
     }
 
     public func replace(id: String, with payload: TodoPayload, ifMatch: IfMatch?) async throws -> StoredTodo {
         let ms = milliseconds(now())
-        return try await database.transaction { connection in
-            try await update(connection, id: id, ifMatch: ifMatch, ms: ms, change: .replace(payload))
+        return try await database.autocommit { connection in
+            try await update(connection, ReplaceTodo.self, id: id, ifMatch: ifMatch, payload: payload, ms: ms)
         }
     }
 
     public func patch(id: String, with payload: TodoPayload, ifMatch: IfMatch?) async throws -> StoredTodo {
         let ms = milliseconds(now())
-        return try await database.transaction { connection in
-            try await update(connection, id: id, ifMatch: ifMatch, ms: ms, change: .patch(payload))
+        return try await database.autocommit { connection in
+            try await update(connection, PatchTodo.self, id: id, ifMatch: ifMatch, payload: payload, ms: ms)
         }
     }
 
     public func delete(id: String, ifMatch: IfMatch?) async throws -> StoredTodo {
         let ms = milliseconds(now())
-        return try await database.transaction { connection in
-            let deleted = try await delete(connection, id: id, ifMatch: ifMatch, ms: ms)
-            try await purgeTombstones(connection, at: ms)
-            return deleted
+        let (deleted, purgeDue) = try await database.autocommit { connection in
+            try await delete(connection, id: id, ifMatch: ifMatch, ms: ms)
         }
+        if purgeDue {
+            try await database.autocommit { connection in try await purgeTombstones(connection, at: ms) }
+        }
+        return deleted
     }
 
     public func batch(_ operations: [BatchOperation]) async throws -> [BatchResult] {
@@ -68,116 +70,108 @@ extension PostgresTodoRepository {
         case let (.create, payload?):
             try await create(connection, payload, key: key, ms: ms)
         case let (.replace, payload?):
-            try await update(connection, id: key, ifMatch: operation.ifMatch, ms: ms, change: .replace(payload))
+            try await update(connection, ReplaceTodo.self, id: key, ifMatch: operation.ifMatch, payload: payload, ms: ms)
         case let (.patch, payload?):
-            try await update(connection, id: key, ifMatch: operation.ifMatch, ms: ms, change: .patch(payload))
+            try await update(connection, PatchTodo.self, id: key, ifMatch: operation.ifMatch, payload: payload, ms: ms)
         case (.delete, _):
-            try await delete(connection, id: key, ifMatch: operation.ifMatch, ms: ms)
+            try await delete(connection, id: key, ifMatch: operation.ifMatch, ms: ms).todo
         default:
             throw ServerError.badRequest("A \(operation.method.rawValue) needs a body.")
         }
     }
 
-    /// A create, inside the caller's transaction.
+    /// A create on `connection`; 409 when the id is a live todo's.
     func create(_ connection: PostgresConnection, _ payload: TodoPayload, key: String, ms: Int64) async throws -> StoredTodo {
-        let seq = try await nextChangeSeq(connection)
-        let account = account.rawValue
-        var existing: (version: Int, deleted: Bool)?
-        for try await row in try await connection.query(
-            "SELECT version, deleted FROM item WHERE account = \(account) AND id = \(key)",
-            logger: database.logger
-        ).decode((Int, Bool).self) {
-            existing = row
-        }
-        if let existing, !existing.deleted {
-            throw ServerError.conflict(id: key)
-        }
-        // A deleted id may be used again: its versions go on from the tombstone's,
-        // so an If-Match against the old todo can never match the new one.
-        let version = Int64((existing?.version ?? 0) + 1)
-        let idJSON = Self.idJSON(payload.id ?? .string(key))
-        let rows = try await connection.query(
-            """
-            INSERT INTO item AS i (account, id, body, version, updated_at, change_seq, deleted)
-            VALUES (\(account), \(key),
-                (\(payload.json)::jsonb - 'version' - 'updatedAt')
-                    || jsonb_build_object('id', \(idJSON)::jsonb,
-                        'version', \(version), 'updatedAt', \(Self.isoTime(ms))::text),
-                \(version), \(ms), \(seq), false)
-            ON CONFLICT (account, id) DO UPDATE SET body = excluded.body, version = excluded.version,
-                updated_at = excluded.updated_at, change_seq = excluded.change_seq, deleted = false
-            RETURNING body::text
-            """,
-            logger: database.logger
+        let statement = CreateTodo(
+            account: account, key: key, payload: payload, idJSON: Self.idJSON(payload.id ?? .string(key)),
+            time: Self.isoTime(ms), milliseconds: ms
         )
-        for try await body in rows.decode(String.self) {
-            return StoredTodo(id: key, version: Int(version), json: body)
-        }
-        throw ServerError.storage("the created todo was not returned")
-    }
-
-    /// What a PUT or PATCH does to the stored object.
-    enum Change {
-        /// PUT: the payload's fields; the id stays the stored one whatever the body says, as in json-server.
-        case replace(TodoPayload)
-        /// PATCH: a shallow merge, as json-server's: each top-level field of
-        /// the patch replaces the stored one whole (null included); others stay.
-        case patch(TodoPayload)
-    }
-
-    /// The shared steps of PUT and PATCH, inside the caller's transaction:
-    /// a compare-and-set of the new object on the version `ifMatch` names.
-    func update(_ connection: PostgresConnection, id: String, ifMatch: IfMatch?, ms: Int64, change: Change) async throws -> StoredTodo {
-        let seq = try await nextChangeSeq(connection)
-        let (anyVersion, versions) = Self.condition(ifMatch)
-        let account = account.rawValue
-        let time = Self.isoTime(ms)
-        let query: PostgresQuery =
-            switch change {
-            case .replace(let payload):
-                """
-                UPDATE item SET body = (\(payload.json)::jsonb - 'version' - 'updatedAt' - 'id')
-                        || jsonb_build_object('id', body -> 'id', 'version', version + 1, 'updatedAt', \(time)::text),
-                    version = version + 1, updated_at = \(ms), change_seq = \(seq)
-                WHERE account = \(account) AND id = \(id) AND NOT deleted AND (\(anyVersion) OR version = ANY(\(versions)))
-                RETURNING body::text, version
-                """
-            case .patch(let payload):
-                """
-                UPDATE item SET body = body || (\(payload.json)::jsonb - 'id' - 'version' - 'updatedAt')
-                        || jsonb_build_object('version', version + 1, 'updatedAt', \(time)::text),
-                    version = version + 1, updated_at = \(ms), change_seq = \(seq)
-                WHERE account = \(account) AND id = \(id) AND NOT deleted AND (\(anyVersion) OR version = ANY(\(versions)))
-                RETURNING body::text, version
-                """
+        for _ in 0..<Self.maxLooksAgain {
+            if let (body, version) = try await rows(statement, connection).first {
+                return StoredTodo(id: key, version: version, json: body)
             }
-        for try await (body, version) in try await connection.query(query, logger: database.logger).decode((String, Int).self) {
-            return StoredTodo(id: id, version: version, json: body)
+            switch try await outcome(connection, id: key) {
+            case .live: throw ServerError.conflict(id: key)
+            case .missing: continue
+            case .accountGone: throw ServerError.accountGone
+            }
         }
-        throw try await whyNotChanged(connection, id: id)
+        throw ServerError.databaseBusy
     }
 
-    /// A delete, inside the caller's transaction: the todo as it was.
-    func delete(_ connection: PostgresConnection, id: String, ifMatch: IfMatch?, ms: Int64) async throws -> StoredTodo {
-        let seq = try await nextChangeSeq(connection)
-        let (anyVersion, versions) = Self.condition(ifMatch)
-        let account = account.rawValue
-        let rows = try await connection.query(
-            """
-            UPDATE item AS i SET body = jsonb_build_object('id', i.body -> 'id', 'version', i.version + 1,
-                    'updatedAt', \(Self.isoTime(ms))::text, 'deleted', true),
-                version = i.version + 1, updated_at = \(ms), change_seq = \(seq), deleted = true
-            FROM item AS old
-            WHERE i.account = \(account) AND i.id = \(id) AND NOT i.deleted AND (\(anyVersion) OR i.version = ANY(\(versions)))
-                AND old.account = i.account AND old.id = i.id
-            RETURNING old.body::text, i.version
-            """,
-            logger: database.logger
-        )
-        for try await (oldBody, version) in rows.decode((String, Int).self) {
-            return StoredTodo(id: id, version: version, json: oldBody)
+    /// A PUT or PATCH on `connection`: 404 when the todo is missing, 412 when
+    /// it is at a version `ifMatch` does not name.
+    func update<Statement: UpdateTodo>(
+        _ connection: PostgresConnection,
+        _ kind: Statement.Type,
+        id: String,
+        ifMatch: IfMatch?,
+        payload: TodoPayload,
+        ms: Int64
+    ) async throws -> StoredTodo {
+        let statement = Statement(account: account, id: id, ifMatch: ifMatch, payload: payload, time: Self.isoTime(ms), milliseconds: ms)
+        for _ in 0..<Self.maxLooksAgain {
+            if let (body, version) = try await rows(statement, connection).first {
+                return StoredTodo(id: id, version: version, json: body)
+            }
+            try await lookAgain(connection, id: id, ifMatch: ifMatch)
         }
-        throw try await whyNotChanged(connection, id: id)
+        throw ServerError.databaseBusy
+    }
+
+    /// A delete on `connection`: the todo as it was, and whether tombstones
+    /// are due to be purged.
+    func delete(_ connection: PostgresConnection, id: String, ifMatch: IfMatch?, ms: Int64) async throws -> (todo: StoredTodo, purgeDue: Bool) {
+        let statement = DeleteTodo(account: account, id: id, ifMatch: ifMatch, time: Self.isoTime(ms), milliseconds: ms, purgeCutoff: purgeCutoff(at: ms))
+        for _ in 0..<Self.maxLooksAgain {
+            if let (oldBody, version, purgeDue) = try await rows(statement, connection).first {
+                return (StoredTodo(id: id, version: version, json: oldBody), purgeDue)
+            }
+            try await lookAgain(connection, id: id, ifMatch: ifMatch)
+        }
+        throw ServerError.databaseBusy
+    }
+
+    private func rows<Statement: PostgresPreparedStatement>(
+        _ statement: Statement,
+        _ connection: PostgresConnection
+    ) async throws -> [Statement.Row] {
+        try await PostgresDatabase.rows(statement, on: connection, logger: database.logger)
+    }
+
+    /// How often a write looks again after its statement raced another
+    /// writer of the account, before it gives up with a 503.
+    static var maxLooksAgain: Int { 10 }
+
+    /// What a todo is now, seen by a statement of its own.
+    enum Outcome {
+        case live(version: Int)
+        case missing
+        case accountGone
+    }
+
+    /// The todo's state after a write changed nothing: read afresh, since the
+    /// write's statement may have looked before another write committed.
+    func outcome(_ connection: PostgresConnection, id: String) async throws -> Outcome {
+        guard let (version, accountExists) = try await rows(LiveVersion(account: account, id: id), connection).first, accountExists else {
+            return .accountGone
+        }
+        return version.map { .live(version: $0) } ?? .missing
+    }
+
+    /// After an update or delete changed nothing: 404 or 412 (with the current
+    /// version), or returns when the todo now matches, so the write runs again.
+    private func lookAgain(_ connection: PostgresConnection, id: String, ifMatch: IfMatch?) async throws {
+        switch try await outcome(connection, id: id) {
+        case .missing:
+            throw ServerError.notFound(id: id)
+        case .accountGone:
+            throw ServerError.accountGone
+        case .live(let version) where !(ifMatch?.matches(version: version) ?? true):
+            throw ServerError.preconditionFailed(id: id, currentVersion: version)
+        case .live:
+            return
+        }
     }
 
     /// The id as a JSON value: a number stays a number.
@@ -190,24 +184,5 @@ extension PostgresTodoRepository {
             encoder.outputFormatting = .withoutEscapingSlashes
             return (try? encoder.encode(string)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
         }
-    }
-
-    /// `If-Match` as SQL: any version (no header, or `*`), or one of these.
-    private static func condition(_ ifMatch: IfMatch?) -> (anyVersion: Bool, versions: [Int64]) {
-        switch ifMatch {
-        case nil, .any?: (true, [])
-        case .versions(let versions)?: (false, versions.map(Int64.init))
-        }
-    }
-
-    /// Why a compare-and-set changed nothing: 404, or 412 with the current version.
-    private func whyNotChanged(_ connection: PostgresConnection, id: String) async throws -> ServerError {
-        for try await version in try await connection.query(
-            "SELECT version FROM item WHERE account = \(account.rawValue) AND id = \(id) AND NOT deleted",
-            logger: database.logger
-        ).decode(Int.self) {
-            return ServerError.preconditionFailed(id: id, currentVersion: version)
-        }
-        return ServerError.notFound(id: id)
     }
 }

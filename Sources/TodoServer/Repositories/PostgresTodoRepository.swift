@@ -6,11 +6,12 @@ import PostgresNIO
 /// database.
 ///
 /// Nothing is cached between requests, so every server sees every other's
-/// writes. Each write's transaction first bumps its account's change counter
-/// (`UPDATE account … RETURNING`): the row lock that takes serializes the
-/// account's writers, so they commit in counter order and a feed reader that
-/// has seen change 8 has already been able to see change 7. Conditional writes
-/// are one `UPDATE … WHERE version = ANY(…)`: a compare-and-set in SQL.
+/// writes. Each write is one statement that first bumps its account's change
+/// counter (`UPDATE account … RETURNING`): the row lock that takes serializes
+/// the account's writers, so they commit in counter order and a feed reader
+/// that has seen change 8 has already been able to see change 7. Conditional
+/// writes are one `UPDATE … WHERE version = ANY(…)`: a compare-and-set in SQL.
+/// Statements are prepared, once per connection.
 public struct PostgresTodoRepository: TodoRepository {
     let database: PostgresDatabase
     /// The account this repository reads and writes for.
@@ -83,19 +84,6 @@ public struct PostgresTodoRepository: TodoRepository {
 // MARK: - Feed
 
 extension PostgresTodoRepository {
-    /// The account's next change number, inside a write transaction: the
-    /// account row's lock serializes the account's writers until commit.
-    func nextChangeSeq(_ connection: PostgresConnection) async throws -> Int64 {
-        let rows = try await connection.query(
-            "UPDATE account SET last_change_seq = last_change_seq + 1 WHERE id = \(account.rawValue) RETURNING last_change_seq",
-            logger: database.logger
-        )
-        for try await seq in rows.decode(Int64.self) {
-            return seq
-        }
-        throw ServerError.accountGone
-    }
-
     /// Purges every account's expired tombstones: at start.
     public func purgeExpiredTombstones() async throws {
         let cutoff = purgeCutoff(at: milliseconds(now()))
