@@ -18,6 +18,8 @@ public struct PostgresDatabase: Sendable {
     /// fails a waiting request, longer than any client waits.
     let connectionDeadline: Duration
     let logger: Logger
+    /// Single writes on their way, gathered per account into shared commits.
+    let writeGroups = WriteGroups()
 
     /// Serialization failures and deadlocks: the transaction is run again,
     /// at most this many times in all.
@@ -152,58 +154,6 @@ extension PostgresDatabase {
                 // A little jitter, so the transactions that collided do not collide again.
                 try await Task.sleep(for: .milliseconds(Int.random(in: 1...(5 * attempts))))
             }
-        }
-    }
-
-    /// Leases a connection within `connectionDeadline`, then runs `body` on it
-    /// (with no deadline: a running query is never abandoned half-way).
-    func leased<T: Sendable>(
-        deadline: Duration? = nil,
-        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
-    ) async throws -> T {
-        let deadline = deadline ?? connectionDeadline
-        let lease = LeaseState()
-        return try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask {
-                try await client.withConnection { connection in
-                    guard lease.start() else { throw ServerError.databaseUnavailable }
-                    return try await body(connection)
-                }
-            }
-            group.addTask {
-                try? await Task.sleep(for: deadline)
-                if lease.giveUp() { throw ServerError.databaseUnavailable }
-                return nil
-            }
-            while let result = try await group.next() {
-                if let value = result {
-                    group.cancelAll()
-                    return value
-                }
-            }
-            throw ServerError.databaseUnavailable
-        }
-    }
-}
-
-/// Whether a lease began its work or was given up first; exactly one wins.
-private final class LeaseState: @unchecked Sendable {
-    private let lock = NSLock()
-    private var state = 0  // 0 waiting, 1 started, 2 given up
-
-    func start() -> Bool {
-        lock.withLock {
-            guard state == 0 else { return false }
-            state = 1
-            return true
-        }
-    }
-
-    func giveUp() -> Bool {
-        lock.withLock {
-            guard state == 0 else { return false }
-            state = 2
-            return true
         }
     }
 }

@@ -3,40 +3,47 @@ import PostgresNIO
 
 // MARK: - Database Access: Writes
 
-// Each write is one statement (PostgresWriteStatements.swift) run outside a
-// transaction: one round trip, and the account's lock held only for that
-// statement and its commit. A batch runs the same statements in one
-// transaction that takes the account's lock first.
+// Each write is one statement (PostgresWriteStatements.swift): one round
+// trip, and the account's lock held only for that statement and its commit.
+// Writes of one account that arrive together share a transaction and its
+// commit (WriteGroups). A batch runs the same statements in one transaction
+// that takes the account's lock first.
 extension PostgresTodoRepository {
     public func create(_ payload: TodoPayload) async throws -> StoredTodo {
         let ms = milliseconds(now())
         let key = payload.id?.key ?? makeID()
-        return try await database.autocommit { connection in try await create(connection, payload, key: key, ms: ms) }
+        return try await grouped { connection in WriteOutcome(todo: try await create(connection, payload, key: key, ms: ms)) }.todo
     }
 
     public func replace(id: String, with payload: TodoPayload, ifMatch: IfMatch?) async throws -> StoredTodo {
         let ms = milliseconds(now())
-        return try await database.autocommit { connection in
-            try await update(connection, ReplaceTodo.self, id: id, ifMatch: ifMatch, payload: payload, ms: ms)
-        }
+        return try await grouped { connection in
+            WriteOutcome(todo: try await update(connection, ReplaceTodo.self, id: id, ifMatch: ifMatch, payload: payload, ms: ms))
+        }.todo
     }
 
     public func patch(id: String, with payload: TodoPayload, ifMatch: IfMatch?) async throws -> StoredTodo {
         let ms = milliseconds(now())
-        return try await database.autocommit { connection in
-            try await update(connection, PatchTodo.self, id: id, ifMatch: ifMatch, payload: payload, ms: ms)
-        }
+        return try await grouped { connection in
+            WriteOutcome(todo: try await update(connection, PatchTodo.self, id: id, ifMatch: ifMatch, payload: payload, ms: ms))
+        }.todo
     }
 
     public func delete(id: String, ifMatch: IfMatch?) async throws -> StoredTodo {
         let ms = milliseconds(now())
-        let (deleted, purgeDue) = try await database.autocommit { connection in
-            try await delete(connection, id: id, ifMatch: ifMatch, ms: ms)
+        let deleted = try await grouped { connection in
+            let (todo, purgeDue) = try await delete(connection, id: id, ifMatch: ifMatch, ms: ms)
+            return WriteOutcome(todo: todo, purgeDue: purgeDue)
         }
-        if purgeDue {
+        if deleted.purgeDue {
             try await database.autocommit { connection in try await purgeTombstones(connection, at: ms) }
         }
-        return deleted
+        return deleted.todo
+    }
+
+    /// Runs a single write: alone, or with the account's other writes of the moment.
+    private func grouped(_ write: @escaping WriteGroups.Write) async throws -> WriteOutcome {
+        try await database.writeGroups.run(account: account.rawValue, on: database, write)
     }
 
     public func batch(_ operations: [BatchOperation]) async throws -> [BatchResult] {
