@@ -2,7 +2,7 @@
 # Benchmarks: `todo` and `todo-server` side by side with the sqlite3 shell doing the
 # same SQL (the floor), and with Taskwarrior and todo.txt where installed.
 #
-#   Benchmarks/run.sh [--sizes 1000,100000,1000000] [--quick] [--ui-only] [--pg-only] [--peer-max 100000] [--out FILE]
+#   Benchmarks/run.sh [--sizes 1000,100000,1000000] [--quick] [--ui-only] [--pg-only] [--sync-only] [--peer-max 100000] [--out FILE]
 #
 # Builds release binaries, generates seeded data sets (Benchmarks/generate.py),
 # times whole processes with hyperfine after warm-up, and prints a markdown table
@@ -11,6 +11,7 @@
 #   works (CI runs it); its figures say nothing of speed.
 # --ui-only: only `todo ui` (Benchmarks/ui_bench.py, through a pseudo-terminal).
 # --pg-only: only todo-server on PostgreSQL, beside SQLite in the same run.
+# --sync-only: only todo-server on SQLite and todo sync (first, no-op, pushing, paged).
 # Needs: swift, python3, sqlite3, hyperfine; optional: wrk (server throughput),
 # task (Taskwarrior 2.6), todo-txt (todo.txt CLI).
 set -euo pipefail
@@ -20,6 +21,7 @@ sizes=1000,100000,1000000
 quick=0
 ui_only=0
 pg_only=0
+sync_only=0
 peer_max=100000
 out=""
 while [ $# -gt 0 ]; do
@@ -28,9 +30,10 @@ while [ $# -gt 0 ]; do
         --quick) quick=1; shift ;;
         --ui-only) ui_only=1; shift ;;
         --pg-only) pg_only=1; shift ;;
+        --sync-only) sync_only=1; shift ;;
         --peer-max) peer_max=$2; shift 2 ;;
         --out) out=$2; shift 2 ;;
-        -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "run.sh: unknown option $1 (see --help)" >&2; exit 64 ;;
     esac
 done
@@ -280,6 +283,7 @@ fi
 # What starting a process that does nothing costs here: no command takes less.
 [ "$ui_only" = 1 ] || bench process-start 0 true -- /bin/true
 for size in "${size_list[@]}"; do
+    [ "$sync_only" = 1 ] && break
     echo "== $size todos" >&2
     data=$work/$size
     mkdir -p "$data"
@@ -381,12 +385,12 @@ done
 # todo ui through a pseudo-terminal: the first frame at the smallest and the largest
 # size in turns; query keystrokes, moving and idle CPU at the largest.
 ui_dbs=()
-for size in $(printf '%s\n' "${size_list[0]}" "$largest" | sort -un); do
+[ "$sync_only" = 1 ] || for size in $(printf '%s\n' "${size_list[0]}" "$largest" | sort -un); do
     cp "$work/$size/pristine-planning.sqlite" "$work/$size/ui.sqlite"; rm -f "$work/$size/ui.sqlite-wal" "$work/$size/ui.sqlite-shm"
     ui_dbs+=(--db "$size=$work/$size/ui.sqlite")
 done
-echo "== todo ui" >&2
-python3 "$root/Benchmarks/ui_bench.py" --todo "$todo" "${ui_dbs[@]}" --figures "$results/figures.jsonl" \
+[ "$sync_only" = 1 ] || echo "== todo ui" >&2
+[ "$sync_only" = 1 ] || python3 "$root/Benchmarks/ui_bench.py" --todo "$todo" "${ui_dbs[@]}" --figures "$results/figures.jsonl" \
     $([ "$quick" = 1 ] && echo --quick) >&2
 if [ "$ui_only" = 1 ]; then
     report=$(python3 "$root/Benchmarks/report.py" "$results")
@@ -398,7 +402,7 @@ fi
 # add and done at the smallest and the largest size again, in turns: the target is
 # that the largest costs no more than the smallest, and the minutes between their
 # runs above would let the machine's drift decide it.
-if [ "${#size_list[@]}" -gt 1 ]; then
+if [ "${#size_list[@]}" -gt 1 ] && [ "$sync_only" = 0 ]; then
     turns_add=() turns_done=()
     for size in "${size_list[0]}" "$largest"; do
         db=$work/$size/todo.sqlite
@@ -468,7 +472,7 @@ for ssize in "${server_size_list[@]}"; do
     stop_server
 done
 
-postgres_benchmarks
+[ "$sync_only" = 1 ] || postgres_benchmarks
 
 # A plain json-server-style server: no change feed, so every sync reads the full list.
 jsize=$([ "$quick" = 1 ] && echo 1000 || echo 10000)

@@ -12,6 +12,8 @@ import PostgresNIO
 /// In a group they still run one after another, but share one flush. Each
 /// write is answered only once its group has committed. A write alone (no
 /// other of its account running) runs as before, a statement of its own.
+/// `patch-one-account-pg` in Benchmarks/run.sh: +15% (BENCHMARKS.md);
+/// `WriteGroupTests` pins that each write is answered as it is alone.
 ///
 /// Holds no data, only writes on their way: several servers on one database
 /// still see the same thing.
