@@ -1,4 +1,5 @@
 import Foundation
+import PostgresNIO
 import TestSupport
 import Testing
 @testable import TodoServer
@@ -116,6 +117,36 @@ struct WriteGroupTests {
                 }
             } while groups.largestGroup < 2 && attempts < 5
             #expect(groups.largestGroup > 1, "no two writes ever shared a transaction")
+        }
+    }
+
+    @Test func aGroupWhoseLeadingRequestIsCancelledStillWritesEveryWrite() async throws {
+        try await withGroupedRepository { repository, groups in
+            _ = try await repository.create(try TodoPayload(json: #"{"id": "hot", "title": "milk"}"#))
+            let other = PostgresDatabase(repository.database.location, connectionDeadline: .seconds(60), logger: quietLogger)
+            try await other.whileRunning {
+                try await other.client.withConnection { holder in
+                    // The account's lock held elsewhere: the first write waits in
+                    // PostgreSQL, and the next ten queue behind it in one group.
+                    try await holder.query("BEGIN", logger: quietLogger)
+                    try await holder.query("SELECT 1 FROM account WHERE id = 0 FOR UPDATE", logger: quietLogger)
+                    let first = Task { try await repository.patch(id: "hot", with: try TodoPayload(json: #"{"n": 0}"#), ifMatch: nil).version }
+                    try await Task.sleep(for: .milliseconds(300))
+                    let queued = (1...10).map { n in
+                        Task { try await repository.patch(id: "hot", with: try TodoPayload(json: #"{"n": \#(n)}"#), ifMatch: nil).version }
+                    }
+                    try await Task.sleep(for: .milliseconds(300))
+                    // Their clients go away: whichever of them leads the group is cancelled.
+                    for task in queued { task.cancel() }
+                    try await holder.query("COMMIT", logger: quietLogger)
+                    #expect(try await first.value == 2)
+                    var versions: [Int] = []
+                    for task in queued { versions.append(try await task.value) }
+                    #expect(versions.sorted() == Array(3...12))
+                }
+            }
+            #expect(groups.largestGroup == 10)
+            #expect(try await repository.get(id: "hot")?.version == 12)
         }
     }
 

@@ -78,7 +78,13 @@ final class WriteGroups: Sendable {
             state.largestGroup = max(state.largestGroup, taken.count + 1)
             return taken
         }
-        let results = await Self.runGroup([first] + others.map(\.write), on: database)
+        let writes = [first] + others.map(\.write)
+        // The others' writes must not fail because this write's request was
+        // cancelled (its client went away): with others, the group runs in a
+        // task of its own, which does not inherit this one's cancellation.
+        let results = others.isEmpty
+            ? await Self.runGroup(writes, on: database)
+            : await Task { await Self.runGroup(writes, on: database) }.value
         for (waiter, result) in zip(others, results.dropFirst()) {
             waiter.continuation.resume(returning: .done(result))
         }
