@@ -37,14 +37,8 @@ struct WriteGroupTests {
     }
 
     @Test func aWriteAnswered404Or409Or412InAGroupLeavesTheOthersKept() async throws {
-        try await withGroupedRepository { repository, groups in
-            for index in 0..<16 {
-                _ = try await repository.create(try TodoPayload(json: #"{"id": "t\#(index)", "title": "milk"}"#))
-            }
-            var attempts = 0
-            repeat {
-                attempts += 1
-                let round = attempts
+        try await withGroupedRepository(todos: 16) { repository, groups in
+            try await inRoundsUntilGrouped(groups) { round in
                 // Each todo patched twice at its current version (one wins,
                 // the other gets 412), one id created four times (one 201,
                 // three 409), and a todo that does not exist (404).
@@ -77,26 +71,19 @@ struct WriteGroupTests {
                     #expect(stored.version == round + 1)
                     #expect(stored.json.contains(#""round": \#(round)"#), "\(stored.json)")
                 }
-            } while groups.largestGroup < 2 && attempts < 5
-            #expect(groups.largestGroup > 1, "no two writes ever shared a transaction")
+            }
         }
     }
 
     @Test func aWritePostgreSQLRefusesFailsAloneAndItsGroupIsKept() async throws {
-        try await withGroupedRepository { repository, groups in
-            for index in 0..<20 {
-                _ = try await repository.create(try TodoPayload(json: #"{"id": "t\#(index)", "title": "milk"}"#))
-            }
+        try await withGroupedRepository(todos: 20) { repository, groups in
             // jsonb refuses the NUL character: PostgreSQL fails the statement,
             // which ends the transaction it is in.
             let poisoned = try TodoPayload(json: #"{"title": "a\u0000b"}"#)
             let alone: ServerError = try await #require(throws: ServerError.self) {
                 try await repository.patch(id: "t0", with: poisoned, ifMatch: nil)
             }
-            var attempts = 0
-            repeat {
-                attempts += 1
-                let n = attempts
+            try await inRoundsUntilGrouped(groups) { n in
                 let answers = try await concurrently(21) { index -> String in
                     do {
                         if index == 20 {
@@ -113,50 +100,146 @@ struct WriteGroupTests {
                 #expect(answers[20] == "\(alone.status.code) \(alone.message)")
                 for index in 0..<20 {
                     let stored = try #require(try await repository.get(id: "t\(index)"))
-                    #expect(stored.json.contains(#""n": \#(attempts)"#), "t\(index) lost its write: \(stored.json)")
+                    #expect(stored.json.contains(#""n": \#(n)"#), "t\(index) lost its write: \(stored.json)")
                 }
-            } while groups.largestGroup < 2 && attempts < 5
-            #expect(groups.largestGroup > 1, "no two writes ever shared a transaction")
+            }
         }
     }
 
     @Test func aGroupWhoseLeadingRequestIsCancelledStillWritesEveryWrite() async throws {
         try await withGroupedRepository { repository, groups in
             _ = try await repository.create(try TodoPayload(json: #"{"id": "hot", "title": "milk"}"#))
-            let other = PostgresDatabase(repository.database.location, connectionDeadline: .seconds(60), logger: quietLogger)
-            try await other.whileRunning {
-                try await other.client.withConnection { holder in
-                    // The account's lock held elsewhere: the first write waits in
-                    // PostgreSQL, and the next ten queue behind it in one group.
-                    try await holder.query("BEGIN", logger: quietLogger)
-                    try await holder.query("SELECT 1 FROM account WHERE id = 0 FOR UPDATE", logger: quietLogger)
-                    let first = Task { try await repository.patch(id: "hot", with: try TodoPayload(json: #"{"n": 0}"#), ifMatch: nil).version }
-                    try await Task.sleep(for: .milliseconds(300))
-                    let queued = (1...10).map { n in
-                        Task { try await repository.patch(id: "hot", with: try TodoPayload(json: #"{"n": \#(n)}"#), ifMatch: nil).version }
-                    }
-                    try await Task.sleep(for: .milliseconds(300))
-                    // Their clients go away: whichever of them leads the group is cancelled.
-                    for task in queued { task.cancel() }
-                    try await holder.query("COMMIT", logger: quietLogger)
-                    #expect(try await first.value == 2)
-                    var versions: [Int] = []
-                    for task in queued { versions.append(try await task.value) }
-                    #expect(versions.sorted() == Array(3...12))
-                }
-            }
+            let (first, queued) = try await queueingOneGroup(repository, of: 10) { holder, queued in
+                // Their clients go away: whichever of them leads the group is cancelled.
+                for task in queued { task.cancel() }
+                try await holder.query("COMMIT", logger: quietLogger)
+            } write: { n in try await repository.patch(id: "hot", with: try TodoPayload(json: #"{"n": \#(n)}"#), ifMatch: nil).version }
+            #expect(try await first.value == 2)
+            var versions: [Int] = []
+            for task in queued { versions.append(try await task.value) }
+            #expect(versions.sorted() == Array(3...12))
             #expect(groups.largestGroup == 10)
             #expect(try await repository.get(id: "hot")?.version == 12)
         }
     }
 
-    /// A repository on a fresh PostgreSQL database, and its write groups.
-    private func withGroupedRepository(_ body: @Sendable (PostgresTodoRepository, WriteGroups) async throws -> Void) async throws {
+    @Test func aGroupWhoseCommitGoesUnansweredIsNotWrittenAgain() async throws {
+        try await withGroupedRepository(todos: 5) { repository, groups in
+            // A commit that takes seconds, for updates of a todo marked so:
+            // long enough to lose the connection while it runs.
+            try await repository.database.withConnection { connection in
+                try await connection.query(
+                    """
+                    CREATE FUNCTION slow_commit() RETURNS trigger LANGUAGE plpgsql AS $$
+                    BEGIN PERFORM pg_sleep(10); RETURN NULL; END $$
+                    """,
+                    logger: quietLogger
+                )
+                try await connection.query(
+                    """
+                    CREATE CONSTRAINT TRIGGER slow_commit AFTER UPDATE ON item DEFERRABLE INITIALLY DEFERRED
+                    FOR EACH ROW WHEN (NEW.body ? 'slowCommit') EXECUTE FUNCTION slow_commit()
+                    """,
+                    logger: quietLogger
+                )
+            }
+            let (first, queued) = try await queueingOneGroup(repository, of: 4) { holder, _ in
+                try await holder.query("COMMIT", logger: quietLogger)
+                // The group's commit waits in the trigger: its connection is cut.
+                var cut = false
+                for _ in 0..<3_000 where !cut {
+                    let rows = try await holder.query(
+                        """
+                        SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+                        WHERE datname = current_database() AND wait_event = 'PgSleep'
+                        """,
+                        logger: quietLogger
+                    ).collect()
+                    cut = !rows.isEmpty
+                    if !cut { try await Task.sleep(for: .milliseconds(10)) }
+                }
+                #expect(cut, "the group's commit never waited in the trigger")
+            } write: { n in
+                let payload = n == 0 ? #"{"n": 0}"# : #"{"slowCommit": true}"#
+                return try await repository.patch(id: "t\(n)", with: try TodoPayload(json: payload), ifMatch: nil).version
+            }
+            #expect(try await first.value == 2)
+            for task in queued {
+                let error = await #expect(throws: ServerError.self) { try await task.value }
+                #expect(error?.status == .serviceUnavailable)
+            }
+            #expect(groups.largestGroup == 4)
+            // Not run again one by one: the commit was cut before it ended.
+            for n in 1...4 {
+                #expect(try await afterTheCut { try await repository.get(id: "t\(n)")?.version } == 1)
+            }
+        }
+    }
+
+    /// `read`, again while it answers 503: the pool may lease the connection
+    /// PostgreSQL just cut before it has seen it close.
+    private func afterTheCut<T>(_ read: () async throws -> T) async throws -> T {
+        for _ in 1..<5 {
+            do {
+                return try await read()
+            } catch let error as ServerError where error.status == .serviceUnavailable {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        return try await read()
+    }
+
+    /// A repository on a fresh PostgreSQL database holding todos `t0` to
+    /// `t(todos - 1)`, and its write groups.
+    private func withGroupedRepository(
+        todos: Int = 0,
+        _ body: @Sendable (PostgresTodoRepository, WriteGroups) async throws -> Void
+    ) async throws {
         let database = try await makePostgresDatabase()
         try await database.whileRunning {
             try await database.migrate()
             let ids = TestIDs()
-            try await body(PostgresTodoRepository(database, makeID: { ids.make() }), database.writeGroups)
+            let repository = PostgresTodoRepository(database, makeID: { ids.make() })
+            for index in 0..<todos {
+                _ = try await repository.create(try TodoPayload(json: #"{"id": "t\#(index)", "title": "milk"}"#))
+            }
+            try await body(repository, database.writeGroups)
+        }
+    }
+
+    /// Runs `round` with 1, 2, … until two writes have shared a transaction
+    /// (at most five times: a machine slow enough to run each write before
+    /// the next arrives never groups them), then expects that they have.
+    private func inRoundsUntilGrouped(_ groups: WriteGroups, _ round: (Int) async throws -> Void) async throws {
+        for number in 1...5 where groups.largestGroup < 2 {
+            try await round(number)
+        }
+        #expect(groups.largestGroup > 1, "no two writes ever shared a transaction")
+    }
+
+    /// With the account's lock held on a connection of its own, starts
+    /// `write(0)`, which then waits in PostgreSQL, and `write(1)` to
+    /// `write(count)`, which queue behind it as one group; then hands the
+    /// connection and the queued tasks to `release`, which must end the
+    /// holding transaction.
+    private func queueingOneGroup(
+        _ repository: PostgresTodoRepository,
+        of count: Int,
+        release: @Sendable (PostgresConnection, [Task<Int, any Error>]) async throws -> Void,
+        write: @escaping @Sendable (Int) async throws -> Int
+    ) async throws -> (first: Task<Int, any Error>, queued: [Task<Int, any Error>]) {
+        let other = PostgresDatabase(repository.database.location, connectionDeadline: .seconds(60), logger: quietLogger)
+        return try await other.whileRunning {
+            try await other.client.withConnection { holder in
+                try await holder.query("BEGIN", logger: quietLogger)
+                try await holder.query("SELECT 1 FROM account WHERE id = 0 FOR UPDATE", logger: quietLogger)
+                let first = Task { try await write(0) }
+                try await Task.sleep(for: .milliseconds(300))
+                let queued = (1...count).map { n in Task { try await write(n) } }
+                try await Task.sleep(for: .milliseconds(300))
+                try await release(holder, queued)
+                return (first, queued)
+            }
         }
     }
 

@@ -31,7 +31,7 @@ extension PostgresDatabase {
                     lease.finish(.failure(error))
                 }
             }
-            let timer = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: .nanoseconds(deadline.nanoseconds)) {
+            let timer = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: TimeAmount(deadline)) {
                 if lease.giveUp() { lease.finish(.failure(ServerError.databaseUnavailable)) }
             }
             let result = await lease.result()
@@ -40,15 +40,6 @@ extension PostgresDatabase {
             group.cancelAll()
             return try result.get()
         }
-    }
-}
-
-extension Duration {
-    /// The duration in whole nanoseconds (saturating).
-    var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        let (product, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        return overflow ? .max : product + attoseconds / 1_000_000_000
     }
 }
 

@@ -101,28 +101,39 @@ final class WriteGroups: Sendable {
 
     /// Each write's result: one write alone runs as a statement of its own;
     /// several share a transaction, in which a write answered 4xx changes
-    /// nothing and the others go on. Should the transaction fail as a whole
+    /// nothing and the others go on. Should PostgreSQL refuse the transaction
     /// (after its retries), nothing of it was kept: each write runs alone,
-    /// so it meets its own fate and no other's.
+    /// so it meets its own fate and no other's. Should the commit go
+    /// unanswered (the connection lost), the group may have been kept, and
+    /// running its writes again could store them twice: each gets the 503 a
+    /// write alone gets then.
     static func runGroup(_ writes: [Write], on database: PostgresDatabase) async -> [Result<WriteOutcome, any Error>] {
         if writes.count > 1 {
-            let grouped = try? await database.transaction { connection in
-                var results: [Result<WriteOutcome, any Error>] = []
-                results.reserveCapacity(writes.count)
-                for write in writes {
-                    do {
-                        results.append(.success(try await write(connection)))
-                    } catch let error as ServerError where error.status.code < 500 {
-                        // A 404, 409 or 412 the repository found by reading:
-                        // the transaction goes on. A statement PostgreSQL
-                        // refused throws its own error instead, which ends
-                        // the transaction (below), never this.
-                        results.append(.failure(error))
+            let committing = NIOLockedValueBox(false)
+            do {
+                return try await database.transaction { connection in
+                    committing.withLockedValue { $0 = false }
+                    var results: [Result<WriteOutcome, any Error>] = []
+                    results.reserveCapacity(writes.count)
+                    for write in writes {
+                        do {
+                            results.append(.success(try await write(connection)))
+                        } catch let error as ServerError where error.status.code < 500 {
+                            // A 404, 409 or 412 the repository found by reading:
+                            // the transaction goes on. A statement PostgreSQL
+                            // refused throws its own error instead, which ends
+                            // the transaction (below), never this.
+                            results.append(.failure(error))
+                        }
                     }
+                    committing.withLockedValue { $0 = true }
+                    return results
                 }
-                return results
+            } catch let error as ServerError where error.status == .serviceUnavailable && committing.withLockedValue({ $0 }) {
+                return writes.map { _ in .failure(error) }
+            } catch {
+                // Refused, so rolled back: each write alone, below.
             }
-            if let grouped { return grouped }
         }
         var results: [Result<WriteOutcome, any Error>] = []
         for write in writes {
