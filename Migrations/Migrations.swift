@@ -63,16 +63,23 @@ public enum ServerPostgresMigrations {
             identifier: "server_pg_0001_create",
             sql: String(decoding: PackageResources.server_pg_0001_create_sql, as: UTF8.self)
         ),
+        AppMigrations.Migration(
+            identifier: "server_pg_0002_write_groups",
+            sql: String(decoding: PackageResources.server_pg_0002_write_groups_sql, as: UTF8.self)
+        ),
     ]
 
-    /// A migration's statements, split where a line ends with a semicolon;
-    /// comments after the last one are dropped.
+    /// A migration's statements, split where a line ends with a semicolon
+    /// outside a `$$`-quoted body (a function's); comments after the last
+    /// one are dropped.
     public static func statements(in sql: String) -> [String] {
         var statements: [String] = []
         var current: [Substring] = []
+        var quoted = false
         for line in sql.split(separator: "\n", omittingEmptySubsequences: false) {
             current.append(line)
-            if line.reversed().drop(while: { $0 == " " || $0 == "\t" || $0 == "\r" }).first == ";" {
+            if line.split(separator: "$$", omittingEmptySubsequences: false).count % 2 == 0 { quoted.toggle() }
+            if !quoted, line.reversed().drop(while: { $0 == " " || $0 == "\t" || $0 == "\r" }).first == ";" {
                 statements.append(current.joined(separator: "\n"))
                 current = []
             }

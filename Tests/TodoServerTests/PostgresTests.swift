@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import TestSupport
 import Testing
+import TodoMigrations
 import TodoServer
 
 /// `--database` names a SQLite file or a PostgreSQL database.
@@ -21,6 +22,31 @@ struct DatabaseLocationTests {
     @Test(arguments: ["postgres://localhost/todo", "postgres://me@localhost", "postgres://me@localhost/todo?ssl=1"])
     func anIncompleteURLSaysWhatIsMissing(_ url: String) {
         #expect(throws: ServerDatabaseError.self) { try DatabaseLocation.resolve(explicit: url, environment: [:]) }
+    }
+}
+
+/// The PostgreSQL migrations are run a statement at a time, split where a
+/// line ends with a semicolon, but never inside a `$$`-quoted body.
+struct PostgresMigrationSplitTests {
+    @Test func aFunctionBodyStaysOneStatement() {
+        let sql = """
+            CREATE TABLE a (x int);
+            CREATE PROCEDURE p() LANGUAGE plpgsql AS $$
+            BEGIN
+                INSERT INTO a VALUES (1);
+                COMMIT;
+            END
+            $$;
+            -- a comment
+            INSERT INTO a VALUES (2);
+            """
+        #expect(ServerPostgresMigrations.statements(in: sql) == [
+            "CREATE TABLE a (x int);",
+            "CREATE PROCEDURE p() LANGUAGE plpgsql AS $$\nBEGIN\n    INSERT INTO a VALUES (1);\n    COMMIT;\nEND\n$$;",
+            "-- a comment\nINSERT INTO a VALUES (2);",
+        ])
+        let procedure = ServerPostgresMigrations.statements(in: ServerPostgresMigrations.all[1].sql)
+        #expect(procedure.count == 1 && procedure[0].contains("CREATE PROCEDURE todo_write_group("))
     }
 }
 

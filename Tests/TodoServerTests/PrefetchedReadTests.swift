@@ -3,7 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import TestSupport
 import Testing
-import TodoServer
+@testable import TodoServer
 
 /// `GET /todos/:id` on PostgreSQL reads the todo in the statement that checks
 /// the token (`AuthenticatingTodoReader`, a fast path): it answers every
@@ -42,6 +42,49 @@ struct PrefetchedReadTests {
                                 }
                             }
                         }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Point reads that arrive together share one statement (`PointReads`),
+    /// and each still gets the answer it gets alone: its own account's todo,
+    /// never the one of the request beside it.
+    @Test func pointReadsThatArriveTogetherEachGetTheirOwnAnswer() async throws {
+        let clock = TestClock()
+        try await withTestDatabase(.postgres, clock: clock) { fastRepository, fastAccounts in
+            try await withTestDatabase(.postgres, clock: clock) { plainRepository, plainAccounts in
+                let fast = try await Self.prepare(fastRepository, fastAccounts, withAccounts: true, clock: clock)
+                let plain = try await Self.prepare(plainRepository, PlainAccounts(store: plainAccounts), withAccounts: true, clock: clock)
+                let pointReads = try #require(fastAccounts as? PostgresAccountStore).database.pointReads
+                // Valid tokens on every path, and two refused requests a
+                // round (under the ten failures that throttle the address).
+                let requests = [Token.alice, .bob].flatMap { token in
+                    ["/todos/a", "/todos/b", "/todos/c"].flatMap { path in Array(repeating: (token, path), count: 8) }
+                } + [(.unknown, "/todos/a"), (.none, "/todos/a")]
+                try await makeApp(fastRepository, accounts: fastAccounts).test(.router) { fastClient in
+                    try await makeApp(plainRepository, accounts: PlainAccounts(store: plainAccounts)).test(.router) { plainClient in
+                        var expected: [Answer] = []
+                        for (token, path) in requests {
+                            expected.append(Answer(try await plainClient.send(.get, path, headers: plain.headers(token))))
+                        }
+                        // Bounded: a machine slow enough to answer each read
+                        // before the next arrives would never group them.
+                        for _ in 1...4 where pointReads.largestGroup < 2 {
+                            let answers = try await withThrowingTaskGroup(of: (Int, Answer).self) { group in
+                                for (index, (token, path)) in requests.enumerated() {
+                                    group.addTask { (index, Answer(try await fastClient.send(.get, path, headers: fast.headers(token)))) }
+                                }
+                                var answers: [(Int, Answer)] = []
+                                for try await answer in group { answers.append(answer) }
+                                return answers.sorted { $0.0 < $1.0 }.map(\.1)
+                            }
+                            for (index, (token, path)) in requests.enumerated() {
+                                #expect(answers[index] == expected[index], "\(token) \(path)")
+                            }
+                        }
+                        #expect(pointReads.largestGroup > 1, "no two reads ever shared a statement")
                     }
                 }
             }

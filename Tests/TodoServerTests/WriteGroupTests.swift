@@ -125,39 +125,11 @@ struct WriteGroupTests {
 
     @Test func aGroupWhoseCommitGoesUnansweredIsNotWrittenAgain() async throws {
         try await withGroupedRepository(todos: 5) { repository, groups in
-            // A commit that takes seconds, for updates of a todo marked so:
-            // long enough to lose the connection while it runs.
-            try await repository.database.withConnection { connection in
-                try await connection.query(
-                    """
-                    CREATE FUNCTION slow_commit() RETURNS trigger LANGUAGE plpgsql AS $$
-                    BEGIN PERFORM pg_sleep(10); RETURN NULL; END $$
-                    """,
-                    logger: quietLogger
-                )
-                try await connection.query(
-                    """
-                    CREATE CONSTRAINT TRIGGER slow_commit AFTER UPDATE ON item DEFERRABLE INITIALLY DEFERRED
-                    FOR EACH ROW WHEN (NEW.body ? 'slowCommit') EXECUTE FUNCTION slow_commit()
-                    """,
-                    logger: quietLogger
-                )
-            }
+            try await Self.makeCommitsSlow(repository)
             let (first, queued) = try await queueingOneGroup(repository, of: 4) { holder, _ in
                 try await holder.query("COMMIT", logger: quietLogger)
                 // The group's commit waits in the trigger: its connection is cut.
-                var cut = false
-                for _ in 0..<3_000 where !cut {
-                    let rows = try await holder.query(
-                        """
-                        SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-                        WHERE datname = current_database() AND wait_event = 'PgSleep'
-                        """,
-                        logger: quietLogger
-                    ).collect()
-                    cut = !rows.isEmpty
-                    if !cut { try await Task.sleep(for: .milliseconds(10)) }
-                }
+                let cut = try await Self.cutTheSlowCommit(holder)
                 #expect(cut, "the group's commit never waited in the trigger")
             } write: { n in
                 let payload = n == 0 ? #"{"n": 0}"# : #"{"slowCommit": true}"#
@@ -176,6 +148,24 @@ struct WriteGroupTests {
         }
     }
 
+    @Test func aWriteAloneWhoseCommitGoesUnansweredIsNotAcknowledged() async throws {
+        try await withGroupedRepository(todos: 2) { repository, _ in
+            try await Self.makeCommitsSlow(repository)
+            let write = Task {
+                try await repository.patch(id: "t1", with: try TodoPayload(json: #"{"slowCommit": true}"#), ifMatch: nil).version
+            }
+            // Its commit waits in the trigger, its rows already sent: the connection is cut.
+            let other = PostgresDatabase(repository.database.location, connectionDeadline: .seconds(60), logger: quietLogger)
+            try await other.whileRunning {
+                let cut = try await other.client.withConnection { connection in try await Self.cutTheSlowCommit(connection) }
+                #expect(cut, "the write's commit never waited in the trigger")
+            }
+            let error = await #expect(throws: ServerError.self) { try await write.value }
+            #expect(error?.status == .serviceUnavailable)
+            #expect(try await afterTheCut { try await repository.get(id: "t1")?.version } == 1)
+        }
+    }
+
     /// `read`, again while it answers 503: the pool may lease the connection
     /// PostgreSQL just cut before it has seen it close.
     private func afterTheCut<T>(_ read: () async throws -> T) async throws -> T {
@@ -187,6 +177,44 @@ struct WriteGroupTests {
             }
         }
         return try await read()
+    }
+
+    /// A commit that takes ten seconds, for updates of a todo marked
+    /// `slowCommit`: long enough to lose the connection while it runs.
+    private static func makeCommitsSlow(_ repository: PostgresTodoRepository) async throws {
+        try await repository.database.withConnection { connection in
+            try await connection.query(
+                """
+                CREATE FUNCTION slow_commit() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN PERFORM pg_sleep(10); RETURN NULL; END $$
+                """,
+                logger: quietLogger
+            )
+            try await connection.query(
+                """
+                CREATE CONSTRAINT TRIGGER slow_commit AFTER UPDATE ON item DEFERRABLE INITIALLY DEFERRED
+                FOR EACH ROW WHEN (NEW.body ? 'slowCommit') EXECUTE FUNCTION slow_commit()
+                """,
+                logger: quietLogger
+            )
+        }
+    }
+
+    /// Ends, from `connection`, the connection whose commit sleeps in
+    /// `slow_commit` once there is one (within 30 s); whether it did.
+    private static func cutTheSlowCommit(_ connection: PostgresConnection) async throws -> Bool {
+        for _ in 0..<3_000 {
+            let rows = try await connection.query(
+                """
+                SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+                WHERE datname = current_database() AND wait_event = 'PgSleep'
+                """,
+                logger: quietLogger
+            ).collect()
+            if !rows.isEmpty { return true }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return false
     }
 
     /// A repository on a fresh PostgreSQL database holding todos `t0` to

@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import PostgresNIO
 
@@ -5,23 +6,26 @@ import PostgresNIO
 
 extension PostgresAccountStore: AuthenticatingTodoReader {
     public func authenticate(token: [UInt8]?, address: String) async throws -> Authentication {
-        let now = nowMilliseconds
-        let row = try await database.rows(CheckToken(address: address, token: token)).first
         // Checked on every request, so the first `todo-server user add` locks
-        // a running server at once, without a restart.
-        return try await authentication(row.map(TokenFacts.init), address: address, now: now)
+        // a running server at once, without a restart. Gathered with the
+        // point reads of the moment (`PointReads`); the todo it reads, none
+        // (no id is empty), goes unused.
+        try await authenticate(token: token, address: address, reading: "").0
     }
 
     /// The token check and `GET /todos/:id`'s read in one statement, so the
-    /// request costs one round trip to PostgreSQL instead of two.
+    /// request costs one round trip to PostgreSQL instead of two; and the
+    /// point reads that arrive together share that statement and its round
+    /// trip (`PointReads`).
     public func authenticate(token: [UInt8]?, address: String, reading id: String) async throws -> (Authentication, StoredTodo?) {
         let now = nowMilliseconds
-        let row = try await database.rows(CheckTokenAndRead(address: address, token: token, id: id)).first
-        let facts = row.map { TokenFacts(($0.0, $0.1, $0.2, $0.3, $0.4, $0.5, $0.6)) }
+        let read = PointRead(address: address, tokenHash: ByteBuffer(bytes: token.map { AccessToken.hash($0) } ?? Data()), id: id)
+        let row = try await database.pointReads.run(read, on: database)
+        let facts = TokenFacts(row)
         let authentication = try await authentication(facts, address: address, now: now)
         switch authentication {
         case .noAccounts, .account:
-            let todo = row.flatMap { row in row.7.flatMap { body in row.8.map { StoredTodo(id: id, version: $0, json: body) } } }
+            let todo = row.7.flatMap { body in row.8.map { StoredTodo(id: id, version: $0, json: body) } }
             return (authentication, todo)
         case .throttled, .refused:
             return (authentication, nil)
@@ -69,58 +73,9 @@ private struct TokenFacts {
     let expiresAt: Int64?
     let lastUsedAt: Int64?
 
-    init(_ row: CheckToken.Row) {
-        (hasAccounts, windowStart, failures, tokenID, account, expiresAt, lastUsedAt) = row
+    init(_ row: PointRead.Row) {
+        (hasAccounts, windowStart, failures, tokenID, account, expiresAt, lastUsedAt, _, _) = row
     }
-}
-
-/// The token check: one row, whatever matches.
-private struct CheckToken: PostgresPreparedStatement {
-    static let sql = """
-        SELECT EXISTS (SELECT 1 FROM account WHERE id <> 0),
-            f.window_start, f.failures, t.id, t.account, t.expires_at, t.last_used_at
-        FROM (SELECT 1) AS one LEFT JOIN auth_failure AS f ON f.address = $1
-            LEFT JOIN access_token AS t ON t.hash = $2
-        """
-    typealias Row = (Bool, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?)
-    let address: String
-    let token: [UInt8]?
-
-    func makeBindings() -> PostgresBindings { tokenBindings(address: address, token: token) }
-    func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
-}
-
-/// The token check, and the todo `$3` of the token's account (or of the
-/// single list when there is no token), which the caller uses only if the
-/// check lets the request through.
-private struct CheckTokenAndRead: PostgresPreparedStatement {
-    static let sql = """
-        SELECT EXISTS (SELECT 1 FROM account WHERE id <> 0),
-            f.window_start, f.failures, t.id, t.account, t.expires_at, t.last_used_at, i.body::text, i.version
-        FROM (SELECT 1) AS one LEFT JOIN auth_failure AS f ON f.address = $1
-            LEFT JOIN access_token AS t ON t.hash = $2
-            LEFT JOIN item AS i ON i.account = coalesce(t.account, 0) AND i.id = $3 AND NOT i.deleted
-        """
-    typealias Row = (Bool, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?, String?, Int?)
-    let address: String
-    let token: [UInt8]?
-    let id: String
-
-    func makeBindings() -> PostgresBindings {
-        var bindings = tokenBindings(address: address, token: token)
-        bindings.append(id)
-        return bindings
-    }
-
-    func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
-}
-
-/// `$1` the address, `$2` the token's hash (null without a token).
-private func tokenBindings(address: String, token: [UInt8]?) -> PostgresBindings {
-    var bindings = PostgresBindings(capacity: 3)
-    bindings.append(address)
-    bindings.append(token.map { ByteBuffer(bytes: AccessToken.hash($0)) })
-    return bindings
 }
 
 /// Notes a token's use, unless another request just did.

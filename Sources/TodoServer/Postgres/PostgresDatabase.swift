@@ -20,6 +20,8 @@ public struct PostgresDatabase: Sendable {
     let logger: Logger
     /// Single writes on their way, gathered per account into shared commits.
     let writeGroups = WriteGroups()
+    /// `GET /todos/:id`s on their way, gathered into shared statements.
+    let pointReads = PointReads(limit: 1)
 
     /// Serialization failures and deadlocks: the transaction is run again,
     /// at most this many times in all.
@@ -110,9 +112,10 @@ extension PostgresDatabase {
     }
 
     /// Runs `body` on a connection of the pool, outside a transaction, again
-    /// from the start after a serialization failure or a deadlock: for a write
-    /// that is one statement, which PostgreSQL runs as a transaction of its
-    /// own and rolls back whole when it fails.
+    /// from the start after a serialization failure or a deadlock: for a
+    /// statement PostgreSQL may commit by itself, such as a purge. Not for a
+    /// write that is answered: its rows arrive before that commit has ended
+    /// (`WriteGroups.runGroup`).
     func autocommit<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         try await retrying { try await leased(body) }
     }
