@@ -6,7 +6,7 @@ import NIOConcurrencyHelpers
 /// at once, a group of one: gathering costs a job nothing when it is alone.
 ///
 /// The way `WriteGroups` shares one commit among an account's writes and
-/// `ReadGroups` one statement among the reads of the moment. Holds no data,
+/// `PointReads` one statement among the token checks of the moment. Holds no data,
 /// only jobs on their way.
 final class Gatherer<Key: Hashable & Sendable, Job: Sendable, Output: Sendable>: Sendable {
     /// Runs a group: one result per job, in the jobs' order.

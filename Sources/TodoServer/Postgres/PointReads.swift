@@ -2,10 +2,10 @@ import Foundation
 import NIOCore
 import PostgresNIO
 
-/// `GET /todos/:id` with its token check, gathered: the point reads that
-/// arrive while others are on their way to PostgreSQL go together in one
-/// statement, one round trip and one connection for all of them, each
-/// answered from its own row.
+/// Token checks, with `GET /todos/:id`'s read, gathered: the checks (of
+/// any route, account or token) that arrive while others are on their way
+/// to PostgreSQL go together in one statement, one round trip and one
+/// connection for all of them, each answered from its own row.
 ///
 /// A read is sent only after its request has arrived, so its statement's
 /// snapshot still sees every write acknowledged before the request was

@@ -20,7 +20,7 @@ public struct PostgresDatabase: Sendable {
     let logger: Logger
     /// Single writes on their way, gathered per account into shared commits.
     let writeGroups = WriteGroups()
-    /// `GET /todos/:id`s on their way, gathered into shared statements.
+    /// Token checks (and `GET /todos/:id`'s reads) on their way, gathered into shared statements.
     let pointReads = PointReads(limit: 1)
 
     /// Serialization failures and deadlocks: the transaction is run again,

@@ -12,7 +12,7 @@ import PostgresNIO
 /// and its own round trips. In a group they still run one after another,
 /// but inside PostgreSQL, and share one flush. Each write is answered only
 /// once its group has committed. A write alone (no other of its account
-/// running) runs as before, a statement of its own.
+/// running) runs as a statement of its own, in a transaction of its own.
 /// `patch-one-account-pg` in Benchmarks/run.sh (BENCHMARKS.md);
 /// `WriteGroupTests` pins that each write is answered as it is alone.
 ///
