@@ -148,11 +148,20 @@ struct WriteGroupTests {
         }
     }
 
-    @Test func aWriteAloneWhoseCommitGoesUnansweredIsNotAcknowledged() async throws {
+    /// A write alone, as a call of `todo_write_group` (how it is sent) and
+    /// as its own statements between BEGIN and COMMIT (how it is sent when
+    /// PostgreSQL refused the call).
+    @Test(arguments: [true, false])
+    func aWriteAloneWhoseCommitGoesUnansweredIsNotAcknowledged(asACall: Bool) async throws {
         try await withGroupedRepository(todos: 2) { repository, _ in
             try await Self.makeCommitsSlow(repository)
             let write = Task {
-                try await repository.patch(id: "t1", with: try TodoPayload(json: #"{"slowCommit": true}"#), ifMatch: nil).version
+                let payload = try TodoPayload(json: #"{"slowCommit": true}"#)
+                if asACall {
+                    return try await repository.patch(id: "t1", with: payload, ifMatch: nil).version
+                }
+                let alone = repository.updateWrite(.patch, id: "t1", with: payload, ifMatch: nil)
+                return try await WriteGroups.runAlone(alone, on: repository.database).get().todo.version
             }
             // Its commit waits in the trigger, its rows already sent: the connection is cut.
             let other = PostgresDatabase(repository.database.location, connectionDeadline: .seconds(60), logger: quietLogger)
@@ -262,13 +271,39 @@ struct WriteGroupTests {
                 try await holder.query("BEGIN", logger: quietLogger)
                 try await holder.query("SELECT 1 FROM account WHERE id = 0 FOR UPDATE", logger: quietLogger)
                 let first = Task { try await write(0) }
-                try await Task.sleep(for: .milliseconds(300))
+                // Waited for, not slept on: a loaded machine may take longer
+                // than any fixed pause to send a write.
+                let blocked = try await Self.poll { try await Self.writesWaitingOnALock(holder) == 1 }
+                #expect(blocked, "the first write never waited for the account's lock")
                 let queued = (1...count).map { n in Task { try await write(n) } }
-                try await Task.sleep(for: .milliseconds(300))
+                let gathered = try await Self.poll { repository.database.writeGroups.waiting == count }
+                #expect(gathered, "\(repository.database.writeGroups.waiting) of \(count) writes queued")
                 try await release(holder, queued)
                 return (first, queued)
             }
         }
+    }
+
+    /// Whether `condition` held within 30 s, asked every 10 ms.
+    private static func poll(_ condition: () async throws -> Bool) async throws -> Bool {
+        for _ in 0..<3_000 {
+            if try await condition() { return true }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return false
+    }
+
+    /// How many connections to this database wait for a lock, seen from
+    /// `connection` (which may be in a transaction: its snapshot of the
+    /// activity is cleared first, or it would see the same one each time).
+    private static func writesWaitingOnALock(_ connection: PostgresConnection) async throws -> Int {
+        try await connection.query("SELECT pg_stat_clear_snapshot()", logger: quietLogger)
+        let rows = try await connection.query(
+            "SELECT count(*)::int FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+            logger: quietLogger
+        )
+        for try await count in rows.decode(Int.self) { return count }
+        return 0
     }
 
     /// Runs `count` calls of `body` at once; their answers in index order.

@@ -48,6 +48,9 @@ final class Gatherer<Key: Hashable & Sendable, Job: Sendable, Output: Sendable>:
     /// The most jobs one group has held so far (for tests).
     var largestGroup: Int { state.withLockedValue { $0.largestGroup } }
 
+    /// How many jobs of every key wait for a group now (for tests).
+    var waiting: Int { state.withLockedValue { $0.keys.values.reduce(0) { $0 + $1.waiting.count } } }
+
     /// Runs `job`: at once when fewer than `limit` groups of `key` run, else
     /// in the next group. A group runs through its first job's `runGroup`.
     func run(_ job: Job, key: Key, group runGroup: @escaping RunGroup) async throws -> Output {

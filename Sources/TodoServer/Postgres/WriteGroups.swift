@@ -4,15 +4,16 @@ import PostgresNIO
 /// that arrives while another of the same account runs waits for it, then
 /// goes with every write that waited alongside into one call of
 /// `todo_write_group` (Migrations/server_pg_0002_write_groups.sql): one
-/// round trip, one transaction and one commit for all of them.
+/// round trip, one transaction and one commit for all of them. A write
+/// alone (none other of its account running) is a call of its own: one
+/// round trip, where BEGIN, its statement and COMMIT would be three.
 ///
 /// Every write of an account takes that account's counter row first and
 /// holds its lock to the commit (PostgresWriteStatements.swift), so they
 /// commit one after another, each waiting for the previous one's WAL flush
 /// and its own round trips. In a group they still run one after another,
 /// but inside PostgreSQL, and share one flush. Each write is answered only
-/// once its group has committed. A write alone (no other of its account
-/// running) runs as a statement of its own, in a transaction of its own.
+/// once its group has committed.
 /// `patch-one-account-pg` in Benchmarks/run.sh (BENCHMARKS.md);
 /// `WriteGroupTests` pins that each write is answered as it is alone.
 ///
@@ -27,54 +28,63 @@ final class WriteGroups: Sendable {
     /// The most writes one statement has held so far (for tests).
     var largestGroup: Int { gatherer.largestGroup }
 
+    /// How many writes wait for the next group now (for tests).
+    var waiting: Int { gatherer.waiting }
+
     /// Runs `write` for `account`: alone when none of its writes is running,
     /// else in the next group.
     func run(account: Int64, on database: PostgresDatabase, _ write: GroupedWrite) async throws -> WriteOutcome {
         try await gatherer.run(write, key: account) { writes in await Self.runGroup(writes, account: account, on: database) }
     }
 
-    /// Each write's result: one write alone runs as a statement of its own;
-    /// several run in one call of `todo_write_group`, in which a write
-    /// answered 4xx changes nothing and the others go on. Should PostgreSQL
-    /// refuse the call, nothing of it was kept: each write runs alone, so it
-    /// meets its own fate and no other's. Should the call go unanswered (the
-    /// connection lost, the server stopping), the group may have been kept,
-    /// and running its writes again could store them twice: each gets the
-    /// 503 a write alone gets then.
+    /// Each write's result. The writes, one or several, run in one call of
+    /// `todo_write_group`: one round trip, in which a write answered 4xx
+    /// changes nothing and the others go on. Should PostgreSQL refuse the
+    /// call, nothing of it was kept: each write runs alone, as statements of
+    /// its own (`runAlone`), so it meets its own fate and no other's. Should
+    /// the call go unanswered (the connection lost, the server stopping), the
+    /// writes may have been kept, and running them again could store them
+    /// twice: each gets the 503 a write alone gets then.
     ///
-    /// Neither is left for PostgreSQL to commit by itself at the end of the
+    /// Neither is left for PostgreSQL to commit by itself at the end of a
     /// statement: PostgresNIO hands over a statement's rows before such a
     /// commit has ended, and a commit cut then (a server stopping `-m fast`)
-    /// would lose a write already answered 200. A write alone runs between
-    /// BEGIN and a COMMIT, which is answered only once durable; the group's
-    /// procedure commits before it answers.
+    /// would lose a write already answered 200. The procedure commits before
+    /// it answers; a write alone runs between BEGIN and a COMMIT, which is
+    /// answered only once durable.
     static func runGroup(_ writes: [GroupedWrite], account: Int64, on database: PostgresDatabase) async -> [Result<WriteOutcome, any Error>] {
-        if writes.count > 1 {
-            do {
-                let statement = WriteGroupStatement(account: account, writes: writes)
-                let answers = try await database.autocommit { connection in
-                    try await PostgresDatabase.rows(statement, on: connection, logger: database.logger)
-                }.first ?? []
-                if answers.count == writes.count {
-                    return zip(writes, answers).map { write, answer in write.result(of: answer) }
-                }
-                // Committed, but not answered in full: as if the answer was lost.
-                return writes.map { _ in .failure(ServerError.databaseUnavailable) }
-            } catch let error as ServerError where error.status == .serviceUnavailable {
-                return writes.map { _ in .failure(error) }
-            } catch {
-                // Refused, so not kept: each write alone, below.
+        guard !writes.isEmpty else { return [] }
+        do {
+            let statement = WriteGroupStatement(account: account, writes: writes)
+            let answers = try await database.autocommit { connection in
+                try await PostgresDatabase.rows(statement, on: connection, logger: database.logger)
+            }.first ?? []
+            if answers.count == writes.count {
+                return zip(writes, answers).map { write, answer in write.result(of: answer) }
             }
-        }
-        var results: [Result<WriteOutcome, any Error>] = []
-        for write in writes {
-            do {
-                results.append(.success(try await database.transaction { try await write.alone($0) }))
-            } catch {
-                results.append(.failure(error))
+            // Committed, but not answered in full: as if the answer was lost.
+            return writes.map { _ in .failure(ServerError.databaseUnavailable) }
+        } catch let error as ServerError where error.status == .serviceUnavailable {
+            return writes.map { _ in .failure(error) }
+        } catch {
+            // Refused, so not kept: each write alone.
+            var results: [Result<WriteOutcome, any Error>] = []
+            for write in writes {
+                results.append(await runAlone(write, on: database))
             }
+            return results
         }
-        return results
+    }
+
+    /// `write` as statements of its own, between BEGIN and COMMIT: how a
+    /// write PostgreSQL refused in a call is answered, and what the call's
+    /// answers are checked against (`WriteGroupEquivalenceTests`).
+    static func runAlone(_ write: GroupedWrite, on database: PostgresDatabase) async -> Result<WriteOutcome, any Error> {
+        do {
+            return .success(try await database.transaction { try await write.alone($0) })
+        } catch {
+            return .failure(error)
+        }
     }
 }
 

@@ -1,9 +1,10 @@
 import PostgresNIO
 
 // The writes of `PostgresTodoRepository`, each one prepared statement, run
-// in a transaction of its own or a batch's (never committed implicitly:
-// `WriteGroups.runGroup` says why); and several writes in one call
-// (`WriteGroupStatement`).
+// in a batch's transaction, or in one of its own when PostgreSQL refused a
+// call of `todo_write_group` (never committed implicitly:
+// `WriteGroups.runGroup` says why); and single writes, one or several, in
+// one call of that procedure (`WriteGroupStatement`).
 //
 // Each starts by bumping its account's change counter in a data-modifying
 // CTE, `seq`, and stamps the todo with the number: the row lock the bump
