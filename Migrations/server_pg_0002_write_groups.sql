@@ -1,12 +1,14 @@
 -- One account's single writes that arrive together, in one call: one round
 -- trip, one transaction and one commit for all of them (WriteGroups in the
--- server). A procedure, so that it commits before it answers: a function's
--- rows would reach the server before its statement's commit had ended. Each write is answered as it would be alone, one after another
--- in the order given; the account's counter row is locked first, so every
--- check below sees the todos as they are, and is bumped once at the end.
+-- server); a write alone is a call of its own. A procedure, so that it
+-- commits before it answers: a function's rows would reach the server before
+-- its statement's commit had ended. Each write is answered as it would be
+-- alone, one after another in the order given; the account's counter row is
+-- locked first, so every check below sees the todos as they are, and is
+-- bumped once at the end.
 --
 -- The new objects are built by the same expressions as the single statements
--- (PostgresWriteStatements.swift); WriteGroupTests compares the two.
+-- (PostgresWriteStatements.swift); WriteGroupEquivalenceTests compares the two.
 --
 -- Per write k: p_kinds[k] is create, replace, patch or delete; p_ids[k] the
 -- todo's id as stored; p_any_version[k] true without an If-Match (or with
@@ -20,8 +22,9 @@
 -- `ok` (body and version as written; for a delete, the body as it was),
 -- `missing` (404), `mismatch` (412; version is the live one), `conflict` (409)
 -- or `gone` (the account was removed); the body and the version ('' and 0
--- where there is none) and whether tombstones are due to be purged. Called outside a transaction (CALL … with
--- NULL for the four INOUT arrays), as it commits.
+-- where there is none) and whether tombstones are due to be purged. Called
+-- outside a transaction (CALL … with NULL for the four INOUT arrays), as it
+-- commits.
 CREATE PROCEDURE todo_write_group(
     p_account bigint,
     p_kinds text[],
@@ -49,6 +52,7 @@ DECLARE
     first_seq bigint;
     live_version bigint;
     k integer;
+    n integer := coalesce(array_length(p_kinds, 1), 0);
 BEGIN
     outcomes := '{}';
     bodies := '{}';
@@ -56,14 +60,14 @@ BEGIN
     purge_dues := '{}';
     SELECT a.last_change_seq INTO next_seq FROM account AS a WHERE a.id = p_account FOR UPDATE;
     IF NOT FOUND THEN
-        outcomes := array_fill('gone'::text, ARRAY[coalesce(array_length(p_kinds, 1), 0)]);
-        bodies := array_fill(''::text, ARRAY[coalesce(array_length(p_kinds, 1), 0)]);
-        versions := array_fill(0::bigint, ARRAY[coalesce(array_length(p_kinds, 1), 0)]);
-        purge_dues := array_fill(false, ARRAY[coalesce(array_length(p_kinds, 1), 0)]);
+        outcomes := array_fill('gone'::text, ARRAY[n]);
+        bodies := array_fill(''::text, ARRAY[n]);
+        versions := array_fill(0::bigint, ARRAY[n]);
+        purge_dues := array_fill(false, ARRAY[n]);
         RETURN;
     END IF;
     first_seq := next_seq;
-    FOR k IN 1 .. coalesce(array_length(p_kinds, 1), 0) LOOP
+    FOR k IN 1 .. n LOOP
         body := NULL;
         version := NULL;
         purge_due := false;

@@ -52,11 +52,7 @@ struct WriteGroupEquivalenceTests {
     /// A repository on a fresh database holding `a` (at version 2) and the
     /// tombstone of `b`, old enough to be purged; the clock stays put.
     private func withSeededRepository(_ clock: TestClock, _ body: @Sendable (PostgresTodoRepository) async throws -> Void) async throws {
-        let database = try await makePostgresDatabase()
-        try await database.whileRunning {
-            try await database.migrate()
-            let ids = TestIDs()
-            let repository = PostgresTodoRepository(database, tombstoneRetention: .seconds(60), now: { clock.now }, makeID: { ids.make() })
+        try await withPostgresRepository(tombstoneRetention: .seconds(60), now: { clock.now }) { repository in
             _ = try await repository.create(try TodoPayload(json: #"{"id": "a", "title": "milk"}"#))
             _ = try await repository.patch(id: "a", with: try TodoPayload(json: #"{"completed": true}"#), ifMatch: nil)
             _ = try await repository.create(try TodoPayload(json: #"{"id": "b", "title": "eggs"}"#))

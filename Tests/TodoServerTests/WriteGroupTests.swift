@@ -232,15 +232,11 @@ struct WriteGroupTests {
         todos: Int = 0,
         _ body: @Sendable (PostgresTodoRepository, WriteGroups) async throws -> Void
     ) async throws {
-        let database = try await makePostgresDatabase()
-        try await database.whileRunning {
-            try await database.migrate()
-            let ids = TestIDs()
-            let repository = PostgresTodoRepository(database, makeID: { ids.make() })
+        try await withPostgresRepository { repository in
             for index in 0..<todos {
                 _ = try await repository.create(try TodoPayload(json: #"{"id": "t\#(index)", "title": "milk"}"#))
             }
-            try await body(repository, database.writeGroups)
+            try await body(repository, repository.database.writeGroups)
         }
     }
 

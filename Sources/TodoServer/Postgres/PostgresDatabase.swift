@@ -113,9 +113,10 @@ extension PostgresDatabase {
 
     /// Runs `body` on a connection of the pool, outside a transaction, again
     /// from the start after a serialization failure or a deadlock: for a
-    /// statement PostgreSQL may commit by itself, such as a purge. Not for a
-    /// write that is answered: its rows arrive before that commit has ended
-    /// (`WriteGroups.runGroup`).
+    /// statement PostgreSQL may commit by itself, such as a purge, or a call
+    /// of a procedure that commits before it answers (`todo_write_group`).
+    /// Not for a single statement that writes and is answered: its rows
+    /// arrive before its own commit has ended (`WriteGroups.runGroup`).
     func autocommit<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         try await retrying { try await leased(body) }
     }

@@ -3,11 +3,12 @@ import PostgresNIO
 
 // MARK: - Database Access: Writes
 
-// Each write is one statement (PostgresWriteStatements.swift) in a
-// transaction of its own: the account's lock held only for that statement
-// and its commit. Writes of one account that arrive together share one call,
-// one transaction and its commit (WriteGroups). A batch runs the same
-// statements in one transaction that takes the account's lock first.
+// A single write is one call of `todo_write_group`, shared by the writes of
+// its account that arrive together (WriteGroups): one round trip, one
+// transaction and its commit. Its own statement (PostgresWriteStatements.swift),
+// in a transaction of its own, runs only when PostgreSQL refuses the call. A
+// batch runs those statements in one transaction that takes the account's
+// lock first.
 extension PostgresTodoRepository {
     public func create(_ payload: TodoPayload) async throws -> StoredTodo {
         try await grouped(createWrite(payload)).todo

@@ -28,13 +28,25 @@ func withTestDatabase<T: Sendable>(
         let repository = try makeRepository(clock: clock, tombstoneRetention: tombstoneRetention)
         return try await body(repository, repository.accountStore)
     case .postgres:
-        let database = try await makePostgresDatabase()
-        return try await database.whileRunning {
-            try await database.migrate()
-            let ids = TestIDs()
-            let repository = PostgresTodoRepository(database, tombstoneRetention: tombstoneRetention, now: { clock.now }, makeID: { ids.make() })
-            return try await body(repository, repository.accountStore)
+        return try await withPostgresRepository(tombstoneRetention: tombstoneRetention, now: { clock.now }) { repository in
+            try await body(repository, repository.accountStore)
         }
+    }
+}
+
+/// Runs `body` with a repository on a fresh, migrated database of the
+/// shared PostgreSQL cluster, with ids `TestIDs` makes; its pool runs for
+/// `body`'s length.
+func withPostgresRepository<T: Sendable>(
+    tombstoneRetention: Duration = SQLiteTodoRepository.defaultTombstoneRetention,
+    now: @escaping @Sendable () -> Date = { Date() },
+    _ body: @Sendable (PostgresTodoRepository) async throws -> T
+) async throws -> T {
+    let database = try await makePostgresDatabase()
+    return try await database.whileRunning {
+        try await database.migrate()
+        let ids = TestIDs()
+        return try await body(PostgresTodoRepository(database, tombstoneRetention: tombstoneRetention, now: now, makeID: { ids.make() }))
     }
 }
 
