@@ -43,6 +43,7 @@ let package = Package(
                 .embedInCode("0006_sync_unconfirmed_creates.sql"),
                 .embedInCode("0007_planning_fields.sql"),
                 .embedInCode("0008_undo_journal.sql"),
+                .embedInCode("0009_field_edit_times.sql"),
                 .embedInCode("server_0001_create_item.sql"),
                 .embedInCode("server_0002_accounts.sql"),
                 .embedInCode("server_pg_0001_create.sql"),

@@ -116,10 +116,13 @@ public actor InMemoryStorage: TodoStorage {
             throw TodoError.undoConflict(change: step.summary, text: item?.text ?? "", id: String(changed.id.lowercasedString.prefix(8)))
         }
         journal.removeLast()
-        for change in step.changes where change.before == nil {
-            items.removeAll { $0.id == change.id }
-        }
-        for item in step.restored(at: date) {
+        var undone = step
+        for change in step.changes {
+            guard let item = change.restoring(onto: current(change.id), published: nil, at: date) else {
+                items.removeAll { $0.id == change.id }
+                continue
+            }
+            undone.restored.append(item)
             if let index = items.firstIndex(where: { $0.id == item.id }) {
                 items[index] = item
             } else {
@@ -127,7 +130,7 @@ public actor InMemoryStorage: TodoStorage {
                 assignSequence(item.id)
             }
         }
-        return step
+        return undone
     }
 
     /// Journals a change, leaving out todos it left as they were, as SQLite's journal does.

@@ -49,7 +49,7 @@ struct PlanningFieldsSyncTests {
         )
         let step = try #require(SyncPlanner.plan([entry], now: Self.now).steps.first)
         let merged = Self.fields(tags: ["garden", "work"])
-        #expect(step.local == .save(merged))
+        #expect(step.local.savedFields == (merged))
         #expect(step.remote == .update(id: "r1", version: nil, fields: merged, changed: [.tags]))
         #expect(step.conflicts.isEmpty)
     }
@@ -69,7 +69,7 @@ struct PlanningFieldsSyncTests {
         )
         let step = try #require(SyncPlanner.plan([entry], now: Self.now).steps.first)
         let merged = Self.fields(due: .day(Self.day), priority: .high, note: "IBAN in mail")
-        #expect(step.local == .save(merged))
+        #expect(step.local.savedFields == (merged))
         #expect(step.remote == .update(id: "r1", version: nil, fields: merged, changed: [.priority]))
         #expect(step.conflicts.isEmpty)
     }
@@ -93,7 +93,7 @@ struct PlanningFieldsSyncTests {
             #expect(step.remote == .update(id: "r1", version: nil, fields: Self.fields(due: .day(later)), changed: [.due]))
         } else {
             #expect(conflict.winner == .remote)
-            #expect(step.local == .save(Self.fields(due: nil)))
+            #expect(step.local.savedFields == (Self.fields(due: nil)))
         }
     }
 

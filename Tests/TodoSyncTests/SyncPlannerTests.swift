@@ -23,7 +23,13 @@ struct SyncPlannerTests {
         return SyncEntry(
             todoId: id,
             base: base.map { SyncBase(todoId: id, remoteId: "r1", fields: $0, editedAt: times(baseTime)) },
-            local: local.map { TodoItem(id: id, text: $0.text, isDone: $0.isDone, createdAt: Date(timeIntervalSince1970: localTime)) },
+            local: local.map { fields in
+                // Edited here at `localTime`, where it differs from the base.
+                var item = TodoItem(id: id, text: fields.text, isDone: fields.isDone, createdAt: Date(timeIntervalSince1970: localTime))
+                if let base, base.text != fields.text { item.editedAt.text = item.createdAt }
+                if let base, base.isDone != fields.isDone { item.editedAt.done = item.createdAt }
+                return item
+            },
             remote: remote.map {
                 RemoteTodo(id: "r1", fields: $0, updatedAt: serverTime.map(Date.init(timeIntervalSince1970:)), editedAt: times(remoteTime))
             },
@@ -45,7 +51,7 @@ struct SyncPlannerTests {
     @Test func addedRemotelyIsPulled() throws {
         let step = try #require(Self.step(Self.entry(remote: Self.fields("a", true), rev: nil)))
         #expect(step.remote == .none)
-        #expect(step.local == .save(Self.fields("a", true)))
+        #expect(step.local.savedFields == (Self.fields("a", true)))
     }
 
     @Test func unchangedOnBothSidesDoesNothing() {
@@ -61,14 +67,14 @@ struct SyncPlannerTests {
     @Test func editedRemotelyIsPulled() throws {
         let step = try #require(Self.step(Self.entry(base: Self.fields("a"), local: Self.fields("a"), remote: Self.fields("a", true), rev: nil)))
         #expect(step.remote == .none)
-        #expect(step.local == .save(Self.fields("a", true)))
+        #expect(step.local.savedFields == (Self.fields("a", true)))
     }
 
     @Test func differentFieldsChangedOnEachSideMerge() throws {
         let step = try #require(Self.step(Self.entry(base: Self.fields("a"), local: Self.fields("b"), remote: Self.fields("a", true))))
         #expect(step.base == Self.fields("b", true))
         #expect(step.remote == .update(id: "r1", version: nil, fields: Self.fields("b", true), changed: [.text]))
-        #expect(step.local == .save(Self.fields("b", true)))
+        #expect(step.local.savedFields == (Self.fields("b", true)))
         #expect(step.conflicts.isEmpty)
     }
 
@@ -149,7 +155,7 @@ struct SyncPlannerTests {
 
     @Test func remoteEditSurvivesLocalDelete() throws {
         let step = try #require(Self.step(Self.entry(base: Self.fields("a"), remote: Self.fields("b"))))
-        #expect(step.local == .save(Self.fields("b")))
+        #expect(step.local.savedFields == (Self.fields("b")))
         #expect(step.remote == .none)
     }
 

@@ -11,7 +11,7 @@ extension TodoLogic {
         return try await run { [storage] in
             try await storage.undoLast(force: force, at: now)
         } then: { change in
-            self.state.undid(change, at: now)
+            self.state.undid(change)
         }
     }
 

@@ -48,7 +48,7 @@ extension TodoItem {
             }
             if let note = edit.note { item.note = try note.flatMap { raw throws(TodoFieldError) in try TodoNote.validated(raw) } }
             if let recurrence = edit.recurrence { item.recurrence = recurrence }
-            if item.recurrence != nil, item.due == nil { throw TodoFieldError.repeatNeedsDue }
+            if let violation = item.ruleViolation { throw violation }
         } catch let error as TodoFieldError {
             throw .invalidField(error)
         } catch let error as TodoError {
@@ -56,8 +56,7 @@ extension TodoItem {
         } catch {
             throw .failed(String(describing: error))
         }
-        if item != self { item.updatedAt = date.roundedToMilliseconds }
-        return item
+        return stamping(item, at: date)
     }
 
     private static func rounded(_ due: TodoDue) -> TodoDue {

@@ -19,6 +19,9 @@ public struct TodoItem: Sendable, Codable, Identifiable, Hashable {
     public var note: String?
     /// Set only with a due date: completing the todo creates the next one.
     public var recurrence: TodoRepeat?
+    /// When each field was last edited here or on the machine a sync brought
+    /// the edit from; a field never edited since the todo was created has none.
+    public var editedAt: FieldTimes
 
     public init(
         id: UUID,
@@ -31,7 +34,8 @@ public struct TodoItem: Sendable, Codable, Identifiable, Hashable {
         priority: TodoPriority? = nil,
         tags: [String] = [],
         note: String? = nil,
-        recurrence: TodoRepeat? = nil
+        recurrence: TodoRepeat? = nil,
+        editedAt: FieldTimes = FieldTimes()
     ) {
         self.id = id
         self.text = text
@@ -48,6 +52,7 @@ public struct TodoItem: Sendable, Codable, Identifiable, Hashable {
         self.tags = TodoTags.normalized(tags)
         self.note = note
         self.recurrence = recurrence
+        self.editedAt = editedAt
     }
 }
 
@@ -118,6 +123,7 @@ extension TodoItem {
         item.isDone = done
         item.completedAt = done ? date.roundedToMilliseconds : nil
         item.updatedAt = date.roundedToMilliseconds
+        item.editedAt.done = date
         return item
     }
 
@@ -127,7 +133,37 @@ extension TodoItem {
         var item = self
         item.text = newText
         item.updatedAt = date.roundedToMilliseconds
+        item.editedAt.text = date
         return item
+    }
+
+    /// This todo's fields as `edited` holds them, each one that changed
+    /// stamped as edited at `date`; itself if none changed.
+    public func stamping(_ edited: TodoItem, at date: Date) -> TodoItem {
+        var item = edited
+        item.editedAt = editedAt
+        item.editedAt.stamp(changesFrom: self, to: edited, at: date)
+        guard item.editedAt != editedAt else { return self }
+        item.updatedAt = date.roundedToMilliseconds
+        return item
+    }
+
+    /// When this todo last changed, as every replica reckons it alike: its
+    /// latest edit, its completion or its creation, whichever came last.
+    public var lastChanged: Date {
+        max(createdAt, completedAt ?? createdAt, editedAt.latest ?? createdAt)
+    }
+}
+
+// MARK: - Rules
+
+extension TodoItem {
+    /// The rule this todo breaks that ties several fields together, if any.
+    /// Each field's own rules (text, tags, note) hold by construction; these
+    /// are the ones a merge of two valid todos, field by field, can break.
+    public var ruleViolation: TodoFieldError? {
+        if recurrence != nil, due == nil { return .repeatNeedsDue }
+        return nil
     }
 }
 

@@ -42,12 +42,16 @@ public struct TodoUndo: Sendable, Equatable {
     public var kind: Kind
     /// The todos it touched, each once, those it changed first.
     public var changes: [Change]
+    /// The todos as undoing it wrote them back (`Change.restoring`); empty
+    /// until it is undone.
+    public var restored: [TodoItem]
 
-    public init(number: Int, at: Date, kind: Kind, changes: [Change]) {
+    public init(number: Int, at: Date, kind: Kind, changes: [Change], restored: [TodoItem] = []) {
         self.number = number
         self.at = at
         self.kind = kind
         self.changes = changes
+        self.restored = restored
     }
 }
 
@@ -89,19 +93,6 @@ extension TodoUndo {
         }
     }
 
-    /// The todos as written back by undoing the change at `date`: each one it
-    /// changed or deleted as it was before, stamped as changed at `date`, so
-    /// a sync takes the undo for the latest edit it is.
-    public func restored(at date: Date) -> [TodoItem] {
-        changes.compactMap { change in
-            change.before.map { before in
-                var item = before
-                item.updatedAt = date.roundedToMilliseconds
-                return item
-            }
-        }
-    }
-
     private static func naming(_ items: [TodoItem]) -> String {
         items.count == 1 ? "“\(items[0].text)”" : count(items.count)
     }
@@ -112,14 +103,14 @@ extension TodoUndo {
 }
 
 extension TodoUndo.Change {
-    /// Whether the todo is, apart from when it was last changed, as this change
-    /// left it: if not, something else (a sync) changed it since.
+    /// Whether the todo holds, field by field, what this change left in it:
+    /// if not, something else (a sync) changed it since. Dates and edit
+    /// times are not compared: a sync that only agreed on them with other
+    /// replicas changed nothing a person wrote.
     public func isCurrent(_ now: TodoItem?) -> Bool {
         switch (after, now) {
         case (nil, nil): return true
-        case (let after?, var now?):
-            now.updatedAt = after.updatedAt
-            return now == after
+        case let (after?, now?): return TodoField.allCases.allSatisfy { now.holdsSame($0, as: after) }
         default: return false
         }
     }
@@ -128,5 +119,33 @@ extension TodoUndo.Change {
     /// todo already done): nothing to undo.
     public var isNoChange: Bool {
         before == after
+    }
+
+    /// The todo as undoing this change at `date` writes it back over
+    /// `current` (nil: gone); nil when the change added it, so undo deletes it.
+    ///
+    /// Only the fields the change wrote go back, each with the value and the
+    /// edit time it had before, so a change undone before any sync leaves the
+    /// todo as if it had never been made, `updatedAt` included; a field
+    /// changed since by something else (a sync, under `--force`) keeps that
+    /// change. Where a sync already sent the change's value (`published`:
+    /// what the server held at the last sync, if it was ever synced), putting
+    /// the old value back is an edit of its own, stamped `date`, so the next
+    /// sync sends the undo as the newest edit. A deleted todo comes back whole.
+    public func restoring(onto current: TodoItem?, published: TodoItem?, at date: Date) -> TodoItem? {
+        guard let before else { return nil }
+        guard let after, var item = current else { return before }
+        var stamped = false
+        for field in TodoField.allCases where !before.holdsSame(field, as: after) {
+            item.take(field, from: before)
+            if let published, published.holdsSame(field, as: after) {
+                item.editedAt[field] = date
+                stamped = true
+            } else {
+                item.editedAt[field] = before.editedAt[field]
+            }
+        }
+        item.updatedAt = stamped || !isCurrent(current) ? date.roundedToMilliseconds : before.updatedAt
+        return item
     }
 }

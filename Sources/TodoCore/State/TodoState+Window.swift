@@ -22,13 +22,13 @@ extension TodoState {
     }
 
     /// A change was taken back (`TodoLogic.undo`): the todos show it. A
-    /// todo it had added goes, one it had changed or deleted is back as it
-    /// was before (stamped `date`, as storage wrote it).
-    public func undid(_ change: TodoUndo, at date: Date) {
+    /// todo it had added goes, one it had changed or deleted is back as
+    /// storage wrote it.
+    public func undid(_ change: TodoUndo) {
         update {
             $0.error = nil
             $0.remove(ids: Set(change.changes.filter { $0.before == nil }.map(\.id)))
-            let restored = change.restored(at: date)
+            let restored = change.restored
             let shown = Set($0.items.map(\.id))
             $0.replace(restored.filter { shown.contains($0.id) })
             $0.reinsert(restored.filter { !shown.contains($0.id) })

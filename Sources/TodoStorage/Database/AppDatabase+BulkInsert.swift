@@ -66,7 +66,7 @@ extension AppDatabase {
         }
         // The values of `TodoItem.databaseValues`, bound directly.
         let insert = try ChunkedInsert(
-            db, into: "todo (\(TodoItem.writtenColumns), idPrefixLength)", columns: 13
+            db, into: "todo (\(TodoItem.writtenColumns), idPrefixLength)", columns: TodoItem.writtenCount + 1
         )
         try insert.insert(count: items.count) { statement, index, first in
             let item = items[items.startIndex + index]
@@ -82,7 +82,10 @@ extension AppDatabase {
             statement.bind(first + 9, TagList.encode(item.tags))
             statement.bind(first + 10, item.note)
             statement.bind(first + 11, item.recurrence?.description)
-            statement.bind(first + 12, Int64(lengths.new[index]))
+            for (offset, field) in TodoField.allCases.enumerated() {
+                statement.bind(first + 12 + Int32(offset), item.editedAt[field]?.millisecondsSince1970)
+            }
+            statement.bind(first + Int32(TodoItem.writtenCount), Int64(lengths.new[index]))
         }
         // Rowids are handed out above the largest: the new rows are exactly these.
         let inserted = try Int.fetchOne(db, sql: "SELECT count(*) FROM todo WHERE seq >= ?", arguments: [firstSeq]) ?? 0

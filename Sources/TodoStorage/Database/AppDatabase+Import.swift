@@ -70,12 +70,13 @@ extension AppDatabase {
         }
         let insert = try db.cachedStatement(sql: """
             INSERT INTO todo (\(TodoItem.writtenColumns))
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES (\(Array(repeating: "?", count: TodoItem.writtenCount).joined(separator: ", ")))
             ON CONFLICT(id) DO UPDATE SET
                 text = excluded.text, searchText = excluded.searchText, isDone = excluded.isDone,
                 createdAt = excluded.createdAt, updatedAt = excluded.updatedAt,
                 completedAt = excluded.completedAt, due = excluded.due, priority = excluded.priority,
-                tags = excluded.tags, note = excluded.note, recurrence = excluded.recurrence
+                tags = excluded.tags, note = excluded.note, recurrence = excluded.recurrence,
+                \(Self.importedEditTimes)
             WHERE \(replaces.upsert)
             """)
         let exists = try db.cachedStatement(sql: "SELECT 1 FROM todo WHERE id = ?")
@@ -96,4 +97,14 @@ extension AppDatabase {
         }
         return summary
     }
+
+    /// An imported todo that replaces one here edits the fields it changes,
+    /// at its `updatedAt`; the others keep their edit times.
+    private static let importedEditTimes = [
+        ("text", "textEditedAt"), ("isDone", "doneEditedAt"), ("due", "dueEditedAt"),
+        ("priority", "priorityEditedAt"), ("tags", "tagsEditedAt"), ("note", "noteEditedAt"),
+        ("recurrence", "recurrenceEditedAt"),
+    ].map { column, time in
+        "\(time) = CASE WHEN excluded.\(column) IS NOT todo.\(column) THEN excluded.updatedAt ELSE todo.\(time) END"
+    }.joined(separator: ", ")
 }

@@ -32,7 +32,7 @@ extension AppDatabase {
         _ = arguments.append(contentsOf: [step])
         try db.executeCached(sql: """
             INSERT INTO undoTodo(step, todoId, before, after)
-            SELECT ?13, id, \(rowSnapshot), \(boundSnapshot) FROM todo WHERE id = ?1 AND \(condition)
+            SELECT ?20, id, \(rowSnapshot), \(boundSnapshot) FROM todo WHERE id = ?1 AND \(condition)
             ON CONFLICT(step, todoId) DO UPDATE SET after = excluded.after
             """, arguments: arguments)
     }
@@ -42,7 +42,7 @@ extension AppDatabase {
         var arguments = item.databaseValues
         _ = arguments.append(contentsOf: [step])
         try db.executeCached(sql: """
-            INSERT INTO undoTodo(step, todoId, after) VALUES (?13, ?1, \(boundSnapshot))
+            INSERT INTO undoTodo(step, todoId, after) VALUES (?20, ?1, \(boundSnapshot))
             ON CONFLICT(step, todoId) DO UPDATE SET after = excluded.after
             """, arguments: arguments)
     }
@@ -64,13 +64,18 @@ extension AppDatabase {
     /// A todo row's columns as JSON, in the same form as `boundSnapshot`.
     static let rowSnapshot = """
         json_object('text', text, 'isDone', isDone, 'createdAt', createdAt, 'updatedAt', updatedAt, \
-        'completedAt', completedAt, 'due', due, 'priority', priority, 'tags', tags, 'note', note, 'recurrence', recurrence)
+        'completedAt', completedAt, 'due', due, 'priority', priority, 'tags', tags, 'note', note, 'recurrence', recurrence, \
+        'textEditedAt', textEditedAt, 'doneEditedAt', doneEditedAt, 'dueEditedAt', dueEditedAt, \
+        'priorityEditedAt', priorityEditedAt, 'tagsEditedAt', tagsEditedAt, 'noteEditedAt', noteEditedAt, \
+        'recurrenceEditedAt', recurrenceEditedAt)
         """
 
-    /// The same JSON object made from `TodoItem.databaseValues` bound as `?1`…`?12`.
+    /// The same JSON object made from `TodoItem.databaseValues` bound as `?1`…`?19`.
     static let boundSnapshot = """
         json_object('text', ?2, 'isDone', ?4, 'createdAt', ?5, 'updatedAt', ?6, \
-        'completedAt', ?7, 'due', ?8, 'priority', ?9, 'tags', ?10, 'note', ?11, 'recurrence', ?12)
+        'completedAt', ?7, 'due', ?8, 'priority', ?9, 'tags', ?10, 'note', ?11, 'recurrence', ?12, \
+        'textEditedAt', ?13, 'doneEditedAt', ?14, 'dueEditedAt', ?15, 'priorityEditedAt', ?16, \
+        'tagsEditedAt', ?17, 'noteEditedAt', ?18, 'recurrenceEditedAt', ?19)
         """
 }
 
@@ -106,25 +111,43 @@ extension AppDatabase {
                         change: step.summary, text: item?.text ?? "", id: String(changed.id.lowercasedString.prefix(8))
                     )
                 }
+                var undone = step
                 for change in step.changes {
                     let id = change.id.lowercasedString
-                    let exists = current[change.id].flatMap { $0 } != nil
-                    guard var before = change.before else {
-                        if exists { try Self.delete(db, id: id) }
+                    let now = current[change.id].flatMap { $0 }
+                    guard let item = change.restoring(onto: now, published: try Self.published(db, id: id), at: date) else {
+                        if now != nil { try Self.delete(db, id: id) }
                         continue
                     }
-                    before.updatedAt = date.roundedToMilliseconds
-                    if exists {
+                    undone.restored.append(item)
+                    if now != nil {
                         try db.executeCached(sql: "UPDATE todo SET \(TodoItem.updateAssignments) WHERE id = ?1",
-                            arguments: before.databaseValues)
+                            arguments: item.databaseValues)
                     } else {
-                        try Self.insert(db, before)
+                        try Self.insert(db, item)
                     }
                 }
-                return step
+                return undone
             }
             throw TodoError.nothingToUndo
         }
+    }
+
+    /// The fields of todo `id` as a server held them at its last sync (its
+    /// sync base), if it was ever synced: what undo compares with to tell a
+    /// change a sync already sent from one nobody else saw.
+    private static func published(_ db: Database, id: String) throws -> TodoItem? {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT text, isDone, due, priority, tags, note, recurrence FROM syncBase WHERE todoId = ?
+            """), arguments: [id]), let uuid = UUID(parsing: id) else { return nil }
+        return TodoItem(
+            id: uuid, text: row[0], isDone: row[1], createdAt: Date(timeIntervalSince1970: 0),
+            due: (row[2] as String?).flatMap(TodoDue.init(text:)),
+            priority: (row[3] as Int?).flatMap(TodoPriority.init(rank:)),
+            tags: (row[4] as String?).map(TagList.decode) ?? [],
+            note: row[5],
+            recurrence: (row[6] as String?).flatMap(TodoRepeat.init(parsing:))
+        )
     }
 
     /// A journal entry and, for each todo it touched, that todo as it is now
@@ -158,6 +181,10 @@ extension AppDatabase {
 
     /// A todo's columns as the journal keeps them (`rowSnapshot`).
     private struct Snapshot: Decodable {
+        private static func time(_ milliseconds: Int64?) -> Date? {
+            milliseconds.map(Date.init(millisecondsSince1970:))
+        }
+
         var text: String
         var isDone: Int
         var createdAt: Int64
@@ -168,6 +195,14 @@ extension AppDatabase {
         var tags: String?
         var note: String?
         var recurrence: String?
+        // Missing from entries journaled before edit times were kept.
+        var textEditedAt: Int64?
+        var doneEditedAt: Int64?
+        var dueEditedAt: Int64?
+        var priorityEditedAt: Int64?
+        var tagsEditedAt: Int64?
+        var noteEditedAt: Int64?
+        var recurrenceEditedAt: Int64?
 
         /// The todo a snapshot holds; nil for no snapshot.
         static func item(_ json: String?, id: UUID) throws -> TodoItem? {
@@ -184,7 +219,12 @@ extension AppDatabase {
                 priority: values.priority.flatMap(TodoPriority.init(rank:)),
                 tags: values.tags.map(TagList.decode) ?? [],
                 note: values.note,
-                recurrence: values.recurrence.flatMap(TodoRepeat.init(parsing:))
+                recurrence: values.recurrence.flatMap(TodoRepeat.init(parsing:)),
+                editedAt: FieldTimes(
+                    text: Self.time(values.textEditedAt), done: Self.time(values.doneEditedAt), due: Self.time(values.dueEditedAt),
+                    priority: Self.time(values.priorityEditedAt), tags: Self.time(values.tagsEditedAt),
+                    note: Self.time(values.noteEditedAt), recurrence: Self.time(values.recurrenceEditedAt)
+                )
             )
         }
     }

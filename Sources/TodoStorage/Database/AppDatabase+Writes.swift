@@ -79,7 +79,7 @@ extension AppDatabase {
         var arguments = item.databaseValues
         _ = arguments.append(contentsOf: [TodoID.uniquePrefixLength(of: id, previous: previous?.id, next: next?.id)])
         try db.executeCached(
-            sql: "INSERT INTO todo (\(TodoItem.writtenColumns), idPrefixLength) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            sql: "INSERT INTO todo (\(TodoItem.writtenColumns), idPrefixLength) VALUES (\(TodoItem.insertMarks))",
             arguments: arguments
         )
         for neighbour in [previous, next].compactMap({ $0 }) {

@@ -7,25 +7,36 @@ import TodoCore
 extension TodoItem {
     /// The columns every todo query selects, in the order `init(row:)` reads them.
     /// `idPrefixLength` stays the seventh (index 6), as raw readers expect;
-    /// the planning fields follow it.
+    /// the planning fields follow it, then the fields' edit times.
     package static let selection = """
         todo.id, todo.text, todo.isDone, todo.createdAt, todo.updatedAt, todo.completedAt, todo.idPrefixLength, \
-        todo.due, todo.priority, todo.tags, todo.note, todo.recurrence
+        todo.due, todo.priority, todo.tags, todo.note, todo.recurrence, \
+        todo.textEditedAt, todo.doneEditedAt, todo.dueEditedAt, todo.priorityEditedAt, todo.tagsEditedAt, \
+        todo.noteEditedAt, todo.recurrenceEditedAt
         """
 
     /// How many columns `selection` names: a column selected after them is at this index.
-    package static let selectionCount = 12
+    package static let selectionCount = 19
 
     /// The columns `databaseValues` fills, in its order.
     package static let writtenColumns = """
-        id, text, searchText, isDone, createdAt, updatedAt, completedAt, due, priority, tags, note, recurrence
+        id, text, searchText, isDone, createdAt, updatedAt, completedAt, due, priority, tags, note, recurrence, \
+        textEditedAt, doneEditedAt, dueEditedAt, priorityEditedAt, tagsEditedAt, noteEditedAt, recurrenceEditedAt
         """
+
+    /// How many values `databaseValues` holds: a value bound after them is `?` this plus one.
+    package static let writtenCount = 19
+
+    /// The placeholders of an insert of `writtenColumns` and `idPrefixLength`.
+    package static let insertMarks = Array(repeating: "?", count: writtenCount + 1).joined(separator: ", ")
 
     /// `UPDATE todo SET …` of every column `databaseValues` fills, by their
     /// numbers (`?1` is the id, for the WHERE clause).
     package static let updateAssignments = """
         text = ?2, searchText = ?3, isDone = ?4, createdAt = ?5, updatedAt = ?6, completedAt = ?7, \
-        due = ?8, priority = ?9, tags = ?10, note = ?11, recurrence = ?12
+        due = ?8, priority = ?9, tags = ?10, note = ?11, recurrence = ?12, \
+        textEditedAt = ?13, doneEditedAt = ?14, dueEditedAt = ?15, priorityEditedAt = ?16, tagsEditedAt = ?17, \
+        noteEditedAt = ?18, recurrenceEditedAt = ?19
         """
 
     /// Decodes a row selected with `selection`; nil if its ID is not a UUID.
@@ -43,8 +54,17 @@ extension TodoItem {
             priority: (row[8] as Int?).flatMap(TodoPriority.init(rank:)),
             tags: (row[9] as String?).map(TagList.decode) ?? [],
             note: row[10],
-            recurrence: (row[11] as String?).flatMap(TodoRepeat.init(parsing:))
+            recurrence: (row[11] as String?).flatMap(TodoRepeat.init(parsing:)),
+            editedAt: FieldTimes(
+                text: Self.time(row[12]), done: Self.time(row[13]), due: Self.time(row[14]),
+                priority: Self.time(row[15]), tags: Self.time(row[16]), note: Self.time(row[17]),
+                recurrence: Self.time(row[18])
+            )
         )
+    }
+
+    private static func time(_ milliseconds: Int64?) -> Date? {
+        milliseconds.map(Date.init(millisecondsSince1970:))
     }
 
     /// The values of the columns written by `insert` and `update`, in order:
@@ -63,6 +83,13 @@ extension TodoItem {
             TagList.encode(tags),
             note,
             recurrence?.description,
+            editedAt.text?.millisecondsSince1970,
+            editedAt.done?.millisecondsSince1970,
+            editedAt.due?.millisecondsSince1970,
+            editedAt.priority?.millisecondsSince1970,
+            editedAt.tags?.millisecondsSince1970,
+            editedAt.note?.millisecondsSince1970,
+            editedAt.recurrence?.millisecondsSince1970,
         ]
     }
 }

@@ -37,12 +37,14 @@ public struct SyncStep: Sendable, Hashable {
         case none
         case create(SyncFields)
         /// Send only the fields that differ from the server's.
-        case update(id: String, version: Int?, fields: SyncFields, changed: Set<SyncField>)
+        case update(id: String, version: Int?, fields: SyncFields, changed: Set<TodoField>)
         case delete(id: String, version: Int?)
     }
 
     public enum Local: Sendable, Hashable {
-        case keep, save(SyncFields), delete
+        /// `save` holds the todo as it is stored here: merged fields, their
+        /// edit times and the dates both sides agree on.
+        case keep, save(TodoItem), delete
     }
 
     public var todoId: UUID
@@ -57,46 +59,45 @@ public struct SyncStep: Sendable, Hashable {
     /// The edit times the server's item holds once this step is done: what
     /// it carried, with those of the fields this step sends.
     public var editedAt: FieldTimes = FieldTimes()
-    /// The server item's own dates, for the todo stored here from it.
-    public var remoteCreatedAt: Date?
-    public var remoteUpdatedAt: Date?
-    public var remoteCompletedAt: Date?
+    /// The dates the server's item holds once this step is done.
+    public var serverCreatedAt: Date?
+    public var serverCompletedAt: Date?
+    /// The update rewrites the server's `createdAt` and `completedAt` too:
+    /// they differ from the ones both sides agree on.
+    public var sendsDates = false
 }
 
 extension SyncStep {
-    /// The base to store when this step only brings a server todo here: it
+    /// The pull to store when this step only brings a server todo here: it
     /// sends nothing, saves the server's fields as they are, records them as
     /// the base, settles no conflict and waits for no change of ours.
     /// Storing it as a new todo is right when the todo is not here.
-    public func pull(seenAt now: Date) -> SyncPull? {
-        guard case .none = remote, case let .save(fields) = local, base == fields,
+    public var pull: SyncPull? {
+        guard case .none = remote, case let .save(item) = local, base == item.syncFields,
               expectedRev == nil, conflicts.isEmpty, let remoteId else { return nil }
-        let base = SyncBase(todoId: todoId, remoteId: remoteId, fields: fields, remoteVersion: remoteVersion, editedAt: editedAt)
-        return SyncPull(base: base, createdAt: remoteCreatedAt ?? now, updatedAt: changedAt(seenAt: now), completedAt: remoteCompletedAt)
+        return SyncPull(base: newBase(remoteId: remoteId, version: remoteVersion)!, item: item)
     }
 
-    /// When the todo this step saves here was last changed: its latest edit
-    /// time, else the server's `updatedAt`, else when this sync saw it.
-    public func changedAt(seenAt now: Date) -> Date {
-        editedAt.latest ?? remoteUpdatedAt ?? now
+    /// The todo as it is stored here once this step is done: what it saves, else `local`.
+    public func stored(over local: TodoItem?) -> TodoItem? {
+        if case let .save(item) = self.local { item } else { local }
     }
-}
 
-/// A field sync carries, named as conflicts show it.
-public enum SyncField: String, Sendable, Hashable, CaseIterable, Comparable {
-    case text, done, due, priority, tags, note
-    case recurrence = "repeat"
-
-    public static func < (lhs: SyncField, rhs: SyncField) -> Bool { lhs.rawValue < rhs.rawValue }
-
-    /// The fields people plan with, beyond the text and the done mark.
-    public static let planning: [SyncField] = [.due, .priority, .tags, .note, .recurrence]
+    /// The base this step records once the server answered with `remoteId`
+    /// and `version`; nil if it forgets the base.
+    public func newBase(remoteId: String?, version: Int?) -> SyncBase? {
+        guard let base, let remoteId else { return nil }
+        return SyncBase(
+            todoId: todoId, remoteId: remoteId, fields: base, remoteVersion: version, editedAt: editedAt,
+            createdAt: serverCreatedAt, completedAt: serverCompletedAt
+        )
+    }
 }
 
 extension SyncFields {
     /// The text, the done mark, and the planning fields that hold a value.
-    public var fieldsInUse: Set<SyncField> {
-        var fields: Set<SyncField> = [.text, .done]
+    public var fieldsInUse: Set<TodoField> {
+        var fields: Set<TodoField> = [.text, .done]
         if due != nil { fields.insert(.due) }
         if priority != nil { fields.insert(.priority) }
         if !tags.isEmpty { fields.insert(.tags) }
@@ -106,7 +107,7 @@ extension SyncFields {
     }
 
     /// A planning field's value as JSON: text, an array of tags, or null.
-    func json(_ field: SyncField) -> JSONValue {
+    func json(_ field: TodoField) -> JSONValue {
         func optional(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
         return switch field {
         case .text: .string(text)

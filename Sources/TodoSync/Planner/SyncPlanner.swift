@@ -4,122 +4,205 @@ import TodoCore
 /// The three-way reconciliation: a pure function from what each side holds
 /// now and held at the last sync to the steps that make them equal.
 ///
-/// A side changed a todo if it differs from the base. Changed on one side:
-/// copied across. Changed on both: merged field by field, a field changed on
-/// both to different values being a conflict settled by the preference.
-/// Deleted on one side and edited on the other: the edit survives.
+/// A side changed a field if it differs from the base. Changed on one side:
+/// copied across. Changed on both to different values, or held differently
+/// by two copies with no base (the next occurrence of a repeating todo,
+/// completed on two machines): a conflict, settled by the preference, by
+/// default for the later edit, an edit always beating a value nobody edited.
+/// Deleted on one side and edited on the other: the edit survives. A merge
+/// that breaks a rule tying fields together (a repeat needs a due date)
+/// takes those fields together from one side. Both sides end with the same
+/// values, edit times and dates.
 public enum SyncPlanner {
     public static func plan(_ entries: [SyncEntry], prefer: ConflictPreference = .newest, now: Date) -> SyncPlan {
         SyncPlan(steps: entries.compactMap { step(for: $0, prefer: prefer, now: now) })
     }
 
     static func step(for entry: SyncEntry, prefer: ConflictPreference, now: Date) -> SyncStep? {
-        let base = entry.base?.fields
-        let local = entry.local?.syncFields
         var step = SyncStep(
             todoId: entry.todoId, expectedRev: entry.pendingRev, remote: .none, local: .keep,
             base: nil, remoteId: entry.remote?.id, remoteVersion: entry.remote?.version, conflicts: []
         )
-        if let remote = entry.remote {
-            step.editedAt = remote.editedAt
-            step.remoteCreatedAt = remote.createdAt
-            step.remoteUpdatedAt = remote.updatedAt
-            step.remoteCompletedAt = remote.completedAt
-        }
-        switch (local, entry.remote) {
+        switch (entry.local, entry.remote) {
         case (nil, nil):
             // Gone on both sides: forget it, if there is anything to forget.
             guard entry.base != nil || entry.pendingRev != nil else { return nil }
         case let (local?, nil):
-            if let base, local == base {
+            if let base = entry.base, local.syncFields == base.fields {
                 step.local = .delete
             } else {
-                step.remote = .create(local)
-                step.base = local
-                let edited = entry.local?.updatedAt
-                for field in local.fieldsInUse { step.editedAt[field] = edited }
+                // New here, or edited here and deleted there: the edit survives.
+                step.remote = .create(local.syncFields)
+                step.base = local.syncFields
+                step.editedAt = localTimes(local, base: entry.base?.fields)
+                step.serverCreatedAt = local.createdAt
+                step.serverCompletedAt = local.completedAt
             }
         case let (nil, remote?):
-            if let base, remote.fields == base, entry.base?.remoteId == remote.id {
+            if let base = entry.base, remote.fields == base.fields, base.remoteId == remote.id {
                 step.remote = .delete(id: remote.id, version: remote.version)
             } else {
-                step.local = .save(remote.fields)
+                let item = remote.item(todoId: entry.todoId, times: remote.editedAt, seenAt: now)
+                step.local = .save(item)
                 step.base = remote.fields
+                step.editedAt = remote.editedAt
+                step.serverCreatedAt = remote.createdAt
+                step.serverCompletedAt = remote.completedAt
+                let invalid = changedFields(item, remote: remote, keepsTimes: false)
+                if !invalid.isEmpty {
+                    // Another client's item that breaks a rule: mended on both sides.
+                    step.remote = .update(id: remote.id, version: remote.version, fields: item.syncFields, changed: invalid)
+                    step.base = item.syncFields
+                }
             }
         case let (local?, remote?):
-            let (merged, conflicts) = merge(entry, local: local, remote: remote, prefer: prefer, now: now)
-            let changed = Set(SyncField.allCases.filter { !merged.holdsSame($0, as: remote.fields) })
-            if !changed.isEmpty {
-                step.remote = .update(id: remote.id, version: remote.version, fields: merged, changed: changed)
-                // What this step sends is this machine's edit.
-                for field in changed { step.editedAt[field] = entry.local?.updatedAt }
-            }
-            if merged != local { step.local = .save(merged) }
-            step.base = merged
-            step.conflicts = conflicts
-            let settled = entry.base == SyncBase(
-                todoId: entry.todoId, remoteId: remote.id, fields: merged, remoteVersion: remote.version, editedAt: remote.editedAt
-            )
-            if settled, changed.isEmpty, merged == local, entry.pendingRev == nil { return nil }
+            return merge(entry, local: local, remote: remote, prefer: prefer, now: now, into: step)
         }
         return step
     }
 
-    /// Field by field: a side that kept the base gives way to the one that
-    /// changed it; both changed to different values is a conflict.
+    /// The step for a todo held on both sides: merged field by field, then
+    /// sent where the server differs and saved where this side differs.
     static func merge(
-        _ entry: SyncEntry, local: SyncFields, remote: RemoteTodo, prefer: ConflictPreference, now: Date
-    ) -> (SyncFields, [SyncConflict]) {
+        _ entry: SyncEntry, local: TodoItem, remote: RemoteTodo, prefer: ConflictPreference, now: Date, into step: SyncStep
+    ) -> SyncStep? {
+        var step = step
         let base = entry.base?.fields
-        var merged = local
+        var ours = local
+        ours.editedAt = localTimes(local, base: base)
+        let theirs = remote.item(todoId: entry.todoId, times: remoteTimes(entry, remote: remote, now: now), seenAt: now)
+        let (ourFields, theirFields) = (ours.syncFields, theirs.syncFields)
+        var merged = ours
         var conflicts: [SyncConflict] = []
-        for field in SyncField.allCases where !local.holdsSame(field, as: remote.fields) {
-            if field == .tags {
-                // A set: what either side added is in, what either removed is out.
-                merged.tags = mergedTags(base: base?.tags, local: local.tags, remote: remote.fields.tags)
+        for field in TodoField.allCases {
+            let (ourTime, theirTime) = (ours.editedAt[field], theirs.editedAt[field])
+            if ourFields.holdsSame(field, as: theirFields) {
+                // No conflict: the later of the edit times written down (an
+                // untraced change's "now" only settles conflicts).
+                merged.editedAt[field] = later(ourTime, remote.editedAt[field])
+            } else if let base, ourFields.holdsSame(field, as: base) {
+                merged.take(field, from: theirs)
+            } else if let base, theirFields.holdsSame(field, as: base) {
                 continue
-            }
-            if let base, local.holdsSame(field, as: base) {
-                merged.take(field, from: remote.fields)
-            } else if let base, remote.fields.holdsSame(field, as: base) {
-                continue
+            } else if field == .tags, base != nil || (ourTime == nil) == (theirTime == nil) {
+                // A set: what either side added is in, what either removed is
+                // out; two copies with no base, both edited or neither, keep every tag.
+                merged.tags = mergedTags(base: base?.tags, local: ours.tags, remote: theirs.tags)
+                merged.editedAt.tags = later(ourTime, theirTime)
             } else {
-                let localTime = entry.local?.updatedAt
-                let remoteTime = remoteEditTime(of: field, entry: entry, remote: remote, now: now)
-                let localWins = switch prefer {
-                case .local: true
-                case .remote: false
-                case .newest:
-                    if base == nil, let asCreated = sideAsCreated(field, entry: entry, remote: remote) {
-                        // Two copies of one todo, created on both sides (the next
-                        // occurrence of a repeating todo): an edit beats a value
-                        // as it was created, however late the creation.
-                        asCreated == .remote
-                    } else {
-                        localTime.map { $0 > remoteTime } ?? false
-                    }
+                let localWins = wins(.local, ourTime, theirTime, prefer: prefer)
+                if field != .tags {
+                    conflicts.append(SyncConflict(
+                        todoId: entry.todoId, field: field.rawValue,
+                        localValue: ourFields[field], remoteValue: theirFields[field],
+                        winner: localWins ? .local : .remote, at: now, localEditedAt: ourTime, remoteEditedAt: theirTime
+                    ))
                 }
-                conflicts.append(SyncConflict(
-                    todoId: entry.todoId, field: field.rawValue,
-                    localValue: local[field], remoteValue: remote.fields[field],
-                    winner: localWins ? .local : .remote, at: now,
-                    localEditedAt: localTime, remoteEditedAt: remoteTime
-                ))
-                if !localWins { merged.take(field, from: remote.fields) }
+                if !localWins { merged.take(field, from: theirs) }
             }
         }
-        return (merged, conflicts)
+        if let violation = merged.ruleViolation {
+            conflicts.append(keepTogether(violation.fields, in: &merged, ours: ours, theirs: theirs, prefer: prefer, now: now))
+        }
+        merged.createdAt = min(ours.createdAt, theirs.createdAt)
+        if ours.isDone, theirs.isDone, let mine = ours.completedAt, let other = theirs.completedAt {
+            // Completed on both sides: when it was first completed.
+            merged.completedAt = min(mine, other)
+        }
+        merged.updatedAt = merged.lastChanged
+
+        let keepsTimes = remote.clientId != nil || remote.editedAt.latest != nil || remote.createdAt != nil
+        let changed = changedFields(merged, remote: remote, keepsTimes: keepsTimes)
+        step.editedAt = remote.editedAt
+        for field in changed { step.editedAt[field] = merged.editedAt[field] }
+        let datesDiffer = remote.createdAt != merged.createdAt || (merged.isDone && remote.completedAt != merged.completedAt)
+        step.sendsDates = datesDiffer && (keepsTimes || !changed.isEmpty)
+        step.serverCreatedAt = step.sendsDates ? merged.createdAt : remote.createdAt
+        step.serverCompletedAt = step.sendsDates || changed.contains(.done) ? merged.completedAt : remote.completedAt
+        if !changed.isEmpty || step.sendsDates {
+            step.remote = .update(id: remote.id, version: remote.version, fields: merged.syncFields, changed: changed)
+        }
+        if merged != local { step.local = .save(merged) }
+        step.base = merged.syncFields
+        step.conflicts = conflicts
+        let settled = entry.base == step.newBase(remoteId: remote.id, version: remote.version)
+        if settled, case .none = step.remote, merged == local, entry.pendingRev == nil { return nil }
+        return step
     }
 
-    /// Of two copies of a todo with no base, the one side whose `field` is
-    /// still as it was created (its edit time is its creation time) while the
-    /// other's was edited since; nil when both or neither are.
-    static func sideAsCreated(_ field: SyncField, entry: SyncEntry, remote: RemoteTodo) -> SyncConflict.Side? {
-        guard let local = entry.local else { return nil }
-        let localAsCreated = local.updatedAt == local.createdAt
-        let remoteAsCreated = remote.createdAt != nil && remote.editedAt[field] == remote.createdAt
-        guard localAsCreated != remoteAsCreated else { return nil }
-        return localAsCreated ? .local : .remote
+    /// The fields whose value on the server differs from `item`'s, and,
+    /// on a server that keeps what `todo` writes, those whose edit time does.
+    static func changedFields(_ item: TodoItem, remote: RemoteTodo, keepsTimes: Bool) -> Set<TodoField> {
+        let fields = item.syncFields
+        return Set(TodoField.allCases.filter { field in
+            !fields.holdsSame(field, as: remote.fields) || (keepsTimes && item.editedAt[field] != remote.editedAt[field])
+        })
+    }
+
+    /// Settles a merge that broke a rule tying `fields` together: they are
+    /// taken together from the side whose latest edit of them is the later
+    /// (by the preference), which held them in a way the rule allows.
+    static func keepTogether(
+        _ fields: [TodoField], in merged: inout TodoItem, ours: TodoItem, theirs: TodoItem, prefer: ConflictPreference, now: Date
+    ) -> SyncConflict {
+        let ourTime = fields.compactMap { ours.editedAt[$0] }.max()
+        let theirTime = fields.compactMap { theirs.editedAt[$0] }.max()
+        let localWins = wins(.local, ourTime, theirTime, prefer: prefer)
+        let winner = localWins ? ours : theirs
+        for field in fields { merged.take(field, from: winner) }
+        func values(_ item: TodoItem) -> String {
+            fields.map { "\($0.rawValue) \(item.syncFields[$0].isEmpty ? "none" : item.syncFields[$0])" }.joined(separator: ", ")
+        }
+        return SyncConflict(
+            todoId: merged.id, field: fields.map(\.rawValue).joined(separator: "+"),
+            localValue: values(ours), remoteValue: values(theirs), winner: localWins ? .local : .remote, at: now,
+            localEditedAt: ourTime, remoteEditedAt: theirTime
+        )
+    }
+
+    /// Whether `side` wins a conflict between edits made at these times (nil:
+    /// never edited, older than any edit): by the preference, else the later
+    /// edit, a tie going to the server.
+    static func wins(_ side: SyncConflict.Side, _ localTime: Date?, _ remoteTime: Date?, prefer: ConflictPreference) -> Bool {
+        let localWins = switch prefer {
+        case .local: true
+        case .remote: false
+        case .newest: (localTime ?? .distantPast) > (remoteTime ?? .distantPast)
+        }
+        return side == .local ? localWins : !localWins
+    }
+
+    static func later(_ first: Date?, _ second: Date?) -> Date? {
+        guard let first else { return second }
+        guard let second else { return first }
+        return max(first, second)
+    }
+
+    /// The local edit times: the todo's own, and for a field changed since
+    /// the last sync that has none (an edit made before edit times were
+    /// kept), the todo's `updatedAt`.
+    static func localTimes(_ local: TodoItem, base: SyncFields?) -> FieldTimes {
+        var times = local.editedAt
+        guard let base else { return times }
+        let fields = local.syncFields
+        for field in TodoField.allCases where times[field] == nil && !fields.holdsSame(field, as: base) {
+            times[field] = local.updatedAt
+        }
+        return times
+    }
+
+    /// The server's edit times: those a `todo` wrote beside each field,
+    /// except for a field changed since the last sync whose edit time is
+    /// still the one the base recorded: that change (another client's, which
+    /// leaves no such trace) counts as made now, when this sync first sees it.
+    static func remoteTimes(_ entry: SyncEntry, remote: RemoteTodo, now: Date) -> FieldTimes {
+        var times = remote.editedAt
+        guard let base = entry.base else { return times }
+        for field in TodoField.allCases
+        where !remote.fields.holdsSame(field, as: base.fields) && remote.editedAt[field] == base.editedAt[field] {
+            times[field] = now
+        }
+        return times
     }
 
     /// Tags merged as a set, three-way: kept where both sides kept them,
@@ -130,47 +213,39 @@ public enum SyncPlanner {
         let kept = local.intersection(remote)
         return TodoTags.normalized(kept.union(local.subtracting(base)).union(remote.subtracting(base)))
     }
+}
 
-    /// When the server's change of a field was made: the edit time a `todo`
-    /// wrote beside it, unless it is the one the base recorded (then the
-    /// change left no trace of its own), else now, when this sync first sees it.
-    static func remoteEditTime(of field: SyncField, entry: SyncEntry, remote: RemoteTodo, now: Date) -> Date {
-        guard let time = remote.editedAt[field], time != entry.base?.editedAt[field] else { return now }
-        return time
+extension TodoFieldError {
+    /// The fields a rule ties together, for the rules a merge can break.
+    var fields: [TodoField] {
+        switch self {
+        case .repeatNeedsDue: [.due, .recurrence]
+        default: []
+        }
     }
 }
 
-extension FieldTimes {
-    public subscript(field: SyncField) -> Date? {
-        get {
-            switch field {
-            case .text: text
-            case .done: done
-            case .due: due
-            case .priority: priority
-            case .tags: tags
-            case .note: note
-            case .recurrence: recurrence
-            }
-        }
-        set {
-            let value = newValue?.roundedToMilliseconds
-            switch field {
-            case .text: text = value
-            case .done: done = value
-            case .due: due = value
-            case .priority: priority = value
-            case .tags: tags = value
-            case .note: note = value
-            case .recurrence: recurrence = value
-            }
-        }
+extension RemoteTodo {
+    /// The todo this item holds, with these edit times: its dates, else
+    /// `now` (first seen) for its creation and its edit of the done mark for
+    /// its completion; a repeat without a due date (another client's doing)
+    /// left out, as no todo holds one.
+    func item(todoId: UUID, times: FieldTimes, seenAt now: Date) -> TodoItem {
+        var item = TodoItem(
+            id: todoId, text: fields.text, isDone: fields.isDone, createdAt: createdAt ?? now,
+            completedAt: fields.isDone ? completedAt ?? editedAt.done ?? updatedAt ?? now : nil,
+            due: fields.due, priority: fields.priority, tags: fields.tags, note: fields.note,
+            recurrence: fields.recurrence, editedAt: times
+        )
+        if item.ruleViolation == .repeatNeedsDue { item.recurrence = nil }
+        item.updatedAt = item.lastChanged
+        return item
     }
 }
 
 extension SyncFields {
     /// A field's value as text, as conflicts show it ("" for none).
-    public subscript(field: SyncField) -> String {
+    public subscript(field: TodoField) -> String {
         switch field {
         case .text: text
         case .done: isDone ? "true" : "false"
@@ -183,7 +258,7 @@ extension SyncFields {
     }
 
     /// Whether both hold the same value for `field`.
-    func holdsSame(_ field: SyncField, as other: SyncFields) -> Bool {
+    func holdsSame(_ field: TodoField, as other: SyncFields) -> Bool {
         switch field {
         case .text: text == other.text
         case .done: isDone == other.isDone
@@ -195,7 +270,7 @@ extension SyncFields {
         }
     }
 
-    mutating func take(_ field: SyncField, from other: SyncFields) {
+    mutating func take(_ field: TodoField, from other: SyncFields) {
         switch field {
         case .text: text = other.text
         case .done: isDone = other.isDone

@@ -12,7 +12,10 @@ extension RemoteCollection {
     /// One write of a batch.
     public enum BatchOperation: Sendable, Hashable {
         case create(TodoItem, fields: SyncFields, editedAt: FieldTimes)
-        case update(id: String, version: Int?, fields: SyncFields, changed: Set<SyncField>, editedAt: FieldTimes, local: TodoItem?)
+        case update(
+            id: String, version: Int?, fields: SyncFields, changed: Set<TodoField>, editedAt: FieldTimes, local: TodoItem?,
+            dates: Bool
+        )
         case delete(id: String, version: Int?)
     }
 
@@ -24,10 +27,10 @@ extension RemoteCollection {
             switch operation {
             case let .create(todo, fields, editedAt):
                 .object(["method": .string("POST"), "body": .object(createBody(todo, fields: fields, editedAt: editedAt, kind: .todoServer))])
-            case let .update(id, version, fields, changed, editedAt, local):
+            case let .update(id, version, fields, changed, editedAt, local, dates):
                 .object([
                     "method": .string("PATCH"), "id": .string(id), "ifMatch": version.map { .integer(Int64($0)) } ?? .null,
-                    "body": .object(self.body(fields, changed: changed, editedAt: editedAt, local: local)),
+                    "body": .object(self.body(fields, changed: changed, editedAt: editedAt, local: local, dates: dates)),
                 ])
             case let .delete(id, version):
                 .object(["method": .string("DELETE"), "id": .string(id), "ifMatch": version.map { .integer(Int64($0)) } ?? .null])

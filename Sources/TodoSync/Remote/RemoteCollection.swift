@@ -101,9 +101,10 @@ public struct RemoteCollection: Sendable {
 
     /// Sends only the changed fields with their edit times, never the id.
     public func update(
-        id: String, version: Int?, fields: SyncFields, changed: Set<SyncField>, editedAt: FieldTimes, local: TodoItem?
+        id: String, version: Int?, fields: SyncFields, changed: Set<TodoField>, editedAt: FieldTimes, local: TodoItem?,
+        dates: Bool = false
     ) async throws -> WriteResult {
-        let object = body(fields, changed: changed, editedAt: editedAt, local: local)
+        let object = body(fields, changed: changed, editedAt: editedAt, local: local, dates: dates)
         let response = try await send("PATCH", itemURL(id), body: .object(object), ifMatch: version, allow: [404, 410, 412])
         return result(response)
     }
@@ -122,8 +123,12 @@ public struct RemoteCollection: Sendable {
         }
     }
 
-    /// The changed fields, each with its edit time, and the dates that go with them.
-    func body(_ fields: SyncFields, changed: Set<SyncField>, editedAt: FieldTimes, local: TodoItem?) -> [String: JSONValue] {
+    /// The changed fields, each with its edit time, and the dates that go
+    /// with them (`createdAt` and `completedAt` too, with `dates`), from
+    /// `local`, the todo as it is stored here once the write is done.
+    func body(
+        _ fields: SyncFields, changed: Set<TodoField>, editedAt: FieldTimes, local: TodoItem?, dates: Bool = false
+    ) -> [String: JSONValue] {
         let names = configuration.names
         var object: [String: JSONValue] = [:]
         func time(_ date: Date?) -> JSONValue { date.map { .string(ISO8601.string(from: $0)) } ?? .null }
@@ -136,11 +141,15 @@ public struct RemoteCollection: Sendable {
             object[names.doneEditedAt] = time(editedAt.done)
             object[names.completedAt] = fields.isDone ? time(local?.completedAt ?? editedAt.done) : .null
         }
-        for field in SyncField.planning where changed.contains(field) {
+        for field in TodoField.planning where changed.contains(field) {
             object[names.name(of: field)] = fields.json(field)
             object[names.editedAtName(of: field)] = time(editedAt[field])
         }
-        if let latest = editedAt.latest { object[names.updatedAt] = time(latest) }
+        if dates, let local {
+            object[names.createdAt] = time(local.createdAt)
+            object[names.completedAt] = fields.isDone ? time(local.completedAt) : .null
+        }
+        if let changedAt = local?.lastChanged ?? editedAt.latest { object[names.updatedAt] = time(changedAt) }
         return object
     }
 }

@@ -44,7 +44,7 @@ public struct FieldNames: Sendable, Hashable {
     }
 
     /// The name of the field that holds `field`.
-    public func name(of field: SyncField) -> String {
+    public func name(of field: TodoField) -> String {
         switch field {
         case .text: title
         case .done: completed
@@ -59,7 +59,7 @@ public struct FieldNames: Sendable, Hashable {
     /// The name of the field that holds when `field` was last edited: the
     /// field's own name with `EditedAt` (`dueDate` → `dueDateEditedAt`), but
     /// `textEditedAt` and `doneEditedAt` for the text and the done mark.
-    public func editedAtName(of field: SyncField) -> String {
+    public func editedAtName(of field: TodoField) -> String {
         switch field {
         case .text: textEditedAt
         case .done: doneEditedAt

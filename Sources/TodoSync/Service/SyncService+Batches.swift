@@ -118,7 +118,10 @@ extension SyncService {
                 fields: fields, editedAt: step.editedAt
             )
         case let .update(id, version, fields, changed):
-            .update(id: id, version: version, fields: fields, changed: changed, editedAt: step.editedAt, local: local)
+            .update(
+                id: id, version: version, fields: fields, changed: changed, editedAt: step.editedAt,
+                local: step.stored(over: local), dates: step.sendsDates
+            )
         case let .delete(id, version):
             .delete(id: id, version: version)
         }

@@ -44,14 +44,13 @@ extension SyncService {
         var pulls: [SyncPull] = []
         var batch = Batch()
         var remoteSteps: [Int] = []
-        let time = now()
         for index in plan.steps.indices {
             guard case .none = plan.steps[index].remote else {
                 remoteSteps.append(index)
                 continue
             }
             let todoId = plan.steps[index].todoId
-            if let pull = plan.steps[index].pull(seenAt: time), locals.isEmpty || locals[todoId] == nil {
+            if let pull = plan.steps[index].pull, locals.isEmpty || locals[todoId] == nil {
                 pulls.append(pull)
             } else {
                 let step = plan.steps[index]
@@ -209,7 +208,10 @@ extension SyncService {
                 throw SyncError.missingId(request: "POST \(configuration.collectionPath)")
             }
         case let .update(id, version, fields, changed):
-            switch try await remote.update(id: id, version: version, fields: fields, changed: changed, editedAt: step.editedAt, local: local) {
+            switch try await remote.update(
+                id: id, version: version, fields: fields, changed: changed, editedAt: step.editedAt,
+                local: step.stored(over: local), dates: step.sendsDates
+            ) {
             case let .done(item):
                 return .written(id: id, version: item?.version)
             case .missing:
@@ -229,20 +231,12 @@ extension SyncService {
 
     /// The local write and new base of a step whose server write succeeded.
     func localWrite(_ step: SyncStep, local: TodoItem?, remote: (id: String?, version: Int?)) -> SyncWrite {
-        let time = now()
         let todo: SyncWrite.TodoChange = switch step.local {
         case .keep: .keep
         case .delete: .delete
-        case let .save(fields):
-            .save(local?.applying(fields, at: step.changedAt(seenAt: time), completedAt: step.remoteCompletedAt) ?? SyncPull(
-                base: SyncBase(todoId: step.todoId, remoteId: step.remoteId ?? "", fields: fields),
-                createdAt: step.remoteCreatedAt ?? time, updatedAt: step.changedAt(seenAt: time), completedAt: step.remoteCompletedAt
-            ).item)
+        case let .save(item): .save(item)
         }
-        var base: SyncWrite.BaseChange = .remove
-        if let fields = step.base, let id = remote.id {
-            base = .set(SyncBase(todoId: step.todoId, remoteId: id, fields: fields, remoteVersion: remote.version, editedAt: step.editedAt))
-        }
+        let base: SyncWrite.BaseChange = step.newBase(remoteId: remote.id, version: remote.version).map { .set($0) } ?? .remove
         return SyncWrite(todoId: step.todoId, expectedRev: step.expectedRev, todo: todo, base: base, conflicts: step.conflicts)
     }
 }

@@ -270,9 +270,16 @@ extension SyncService {
 
 extension SyncBase {
     /// The server's copy as this base recorded it.
-    var asRemote: RemoteTodo { RemoteTodo(id: remoteId, fields: fields, editedAt: editedAt, version: remoteVersion) }
+    var asRemote: RemoteTodo {
+        // It carried our marker: it holds what `todo` writes.
+        RemoteTodo(
+            id: remoteId, fields: fields, clientId: todoId, createdAt: createdAt, completedAt: completedAt,
+            editedAt: editedAt, version: remoteVersion
+        )
+    }
 
     func matches(_ item: RemoteTodo) -> Bool {
         remoteId == item.id && fields == item.fields && remoteVersion == item.version && editedAt == item.editedAt
+            && createdAt == item.createdAt && completedAt == item.completedAt
     }
 }

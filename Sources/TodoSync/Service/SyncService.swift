@@ -141,7 +141,7 @@ extension SyncStep: CustomStringConvertible {
         case .none: break
         }
         switch local {
-        case let .save(fields): parts.append("pull \(id) \"\(fields.text)\"\(fields.isDone ? " (done)" : "")")
+        case let .save(item): parts.append("pull \(id) \"\(item.text)\"\(item.isDone ? " (done)" : "")")
         case .delete: parts.append("delete \(id) here")
         case .keep: break
         }

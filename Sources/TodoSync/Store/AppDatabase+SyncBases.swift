@@ -48,7 +48,7 @@ extension AppDatabase {
         // Into an empty table (a first sync) nothing can conflict: a plain
         // insert spares SQLite the upsert's conflict handling per row.
         let setBase = try ChunkedInsert(
-            db, into: "syncBase(\(Self.baseColumns))", columns: 17,
+            db, into: "syncBase(\(Self.baseColumns))", columns: 19,
             then: isEmpty(db, "syncBase") ? "" : setBaseConflictClause
         )
         try setBase.insert(count: bases.count) { statement, row, first in
@@ -71,6 +71,8 @@ extension AppDatabase {
             statement.bind(first + 14, times.tags?.millisecondsSince1970)
             statement.bind(first + 15, times.note?.millisecondsSince1970)
             statement.bind(first + 16, times.recurrence?.millisecondsSince1970)
+            statement.bind(first + 17, base.createdAt?.millisecondsSince1970)
+            statement.bind(first + 18, base.completedAt?.millisecondsSince1970)
         }
     }
 
@@ -88,12 +90,12 @@ extension AppDatabase {
     static let baseColumns = """
         todoId, remoteId, text, isDone, remoteVersion, textEditedAt, doneEditedAt, \
         due, priority, tags, note, recurrence, \
-        dueEditedAt, priorityEditedAt, tagsEditedAt, noteEditedAt, recurrenceEditedAt
+        dueEditedAt, priorityEditedAt, tagsEditedAt, noteEditedAt, recurrenceEditedAt, createdAt, completedAt
         """
 
     static let setBaseSQL = """
         INSERT INTO syncBase(\(baseColumns))
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         \(setBaseConflictClause)
         """
 
@@ -104,7 +106,8 @@ extension AppDatabase {
             due = excluded.due, priority = excluded.priority, tags = excluded.tags, note = excluded.note,
             recurrence = excluded.recurrence, dueEditedAt = excluded.dueEditedAt,
             priorityEditedAt = excluded.priorityEditedAt, tagsEditedAt = excluded.tagsEditedAt,
-            noteEditedAt = excluded.noteEditedAt, recurrenceEditedAt = excluded.recurrenceEditedAt
+            noteEditedAt = excluded.noteEditedAt, recurrenceEditedAt = excluded.recurrenceEditedAt,
+            createdAt = excluded.createdAt, completedAt = excluded.completedAt
         """
 
 }

@@ -194,6 +194,7 @@ extension AppDatabase: SyncStore {
                 times.due?.millisecondsSince1970, times.priority?.millisecondsSince1970,
                 times.tags?.millisecondsSince1970, times.note?.millisecondsSince1970,
                 times.recurrence?.millisecondsSince1970,
+                base.createdAt?.millisecondsSince1970, base.completedAt?.millisecondsSince1970,
             ])
         case .remove:
             try db.executeCached(sql: "DELETE FROM syncBase WHERE todoId = ?", arguments: [key])
@@ -266,7 +267,9 @@ extension SyncBase {
                 due: Self.time(row["dueEditedAt"]), priority: Self.time(row["priorityEditedAt"]),
                 tags: Self.time(row["tagsEditedAt"]), note: Self.time(row["noteEditedAt"]),
                 recurrence: Self.time(row["recurrenceEditedAt"])
-            )
+            ),
+            createdAt: Self.time(row["createdAt"]),
+            completedAt: Self.time(row["completedAt"])
         )
     }
 

@@ -41,51 +41,6 @@ extension TodoItem {
     public var syncFields: SyncFields {
         SyncFields(text: text, isDone: isDone, due: due, priority: priority, tags: tags, note: note, recurrence: recurrence)
     }
-
-    /// This todo holding `fields`, changed at `date` if they differ; a todo
-    /// marked done here takes `completedAt` (when the server says) as its completion time.
-    public func applying(_ fields: SyncFields, at date: Date, completedAt: Date? = nil) -> TodoItem {
-        var item = editing(text: fields.text, at: date).marking(done: fields.isDone, at: date)
-        if item.isDone, !isDone, let completedAt { item.completedAt = completedAt.roundedToMilliseconds }
-        let planning = (fields.due, fields.priority, fields.tags, fields.note, fields.recurrence)
-        if planning != (item.due, item.priority, item.tags, item.note, item.recurrence) {
-            (item.due, item.priority, item.tags, item.note, item.recurrence) = planning
-            item.updatedAt = date.roundedToMilliseconds
-        }
-        return item
-    }
-}
-
-/// When each synced field was last edited, on the machine where the edit was made.
-///
-/// Sync writes these into the server's item beside the fields, so a conflict
-/// is settled by when each side's edit was made, not by when it reached the server.
-public struct FieldTimes: Sendable, Hashable {
-    public var text: Date?
-    public var done: Date?
-    public var due: Date?
-    public var priority: Date?
-    public var tags: Date?
-    public var note: Date?
-    public var recurrence: Date?
-
-    public init(
-        text: Date? = nil, done: Date? = nil, due: Date? = nil, priority: Date? = nil, tags: Date? = nil,
-        note: Date? = nil, recurrence: Date? = nil
-    ) {
-        self.text = text?.roundedToMilliseconds
-        self.done = done?.roundedToMilliseconds
-        self.due = due?.roundedToMilliseconds
-        self.priority = priority?.roundedToMilliseconds
-        self.tags = tags?.roundedToMilliseconds
-        self.note = note?.roundedToMilliseconds
-        self.recurrence = recurrence?.roundedToMilliseconds
-    }
-
-    /// The latest of them, if any.
-    public var latest: Date? {
-        [text, done, due, priority, tags, note, recurrence].lazy.compactMap { $0 }.max()
-    }
 }
 
 /// What both sides held for one todo at the last successful sync.
@@ -99,39 +54,44 @@ public struct SyncBase: Sendable, Hashable {
     /// The edit times the server's item carried: a later change that leaves
     /// them as they were left no trace of when it was made.
     public var editedAt: FieldTimes
+    /// The dates the server's item carried (nil: none, or not recorded).
+    public var createdAt: Date?
+    public var completedAt: Date?
 
-    public init(todoId: UUID, remoteId: String, fields: SyncFields, remoteVersion: Int? = nil, editedAt: FieldTimes = FieldTimes()) {
+    public init(
+        todoId: UUID, remoteId: String, fields: SyncFields, remoteVersion: Int? = nil, editedAt: FieldTimes = FieldTimes(),
+        createdAt: Date? = nil, completedAt: Date? = nil
+    ) {
         self.todoId = todoId
         self.remoteId = remoteId
         self.fields = fields
         self.remoteVersion = remoteVersion
         self.editedAt = editedAt
+        self.createdAt = createdAt?.roundedToMilliseconds
+        self.completedAt = completedAt?.roundedToMilliseconds
     }
 }
 
-/// A todo pulled from the server that is not here: its base, and the dates
-/// the server's item carried (the time it was first seen where it had none).
+/// A todo pulled from the server that is not here: its base, and the todo
+/// stored from it.
 public struct SyncPull: Sendable, Hashable {
     public var base: SyncBase
-    public var createdAt: Date
-    public var updatedAt: Date
-    public var completedAt: Date?
+    public var item: TodoItem
 
-    public init(base: SyncBase, createdAt: Date, updatedAt: Date, completedAt: Date?) {
+    public init(base: SyncBase, item: TodoItem) {
         self.base = base
-        self.createdAt = createdAt
-        self.updatedAt = updatedAt
-        self.completedAt = completedAt
+        self.item = item
     }
 
-    /// The new todo this pull stores.
-    public var item: TodoItem {
+    /// The pull of `base` as a todo carrying no dates: created, changed and
+    /// (if done) completed at `time`.
+    public init(base: SyncBase, at time: Date) {
         let fields = base.fields
-        return TodoItem(
-            id: base.todoId, text: fields.text, isDone: fields.isDone,
-            createdAt: createdAt, updatedAt: updatedAt, completedAt: fields.isDone ? completedAt ?? updatedAt : nil,
-            due: fields.due, priority: fields.priority, tags: fields.tags, note: fields.note, recurrence: fields.recurrence
-        )
+        self.init(base: base, item: TodoItem(
+            id: base.todoId, text: fields.text, isDone: fields.isDone, createdAt: time,
+            completedAt: fields.isDone ? time : nil, due: fields.due, priority: fields.priority, tags: fields.tags,
+            note: fields.note, recurrence: fields.recurrence, editedAt: base.editedAt
+        ))
     }
 }
 

@@ -59,7 +59,7 @@ extension SyncStore {
     /// Stores pulls that carried no dates: each todo created, changed and
     /// (if done) completed at `time`.
     public func storePulls(_ bases: [SyncBase], at time: Date) async throws -> [Bool] {
-        try await storePulls(bases.map { SyncPull(base: $0, createdAt: time, updatedAt: time, completedAt: time) })
+        try await storePulls(bases.map { SyncPull(base: $0, at: time) })
     }
 
     public func markCreateInFlight(_ todoId: UUID) async throws {

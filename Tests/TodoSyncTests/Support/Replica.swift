@@ -47,3 +47,10 @@ struct Replica: Sendable {
         Dictionary(try todos().map { ($0.idString, $0.syncFields) }, uniquingKeysWith: { first, _ in first })
     }
 }
+
+extension SyncStep.Local {
+    /// The fields a `.save` stores, for comparing with the fields expected.
+    var savedFields: SyncFields? {
+        if case let .save(item) = self { item.syncFields } else { nil }
+    }
+}
