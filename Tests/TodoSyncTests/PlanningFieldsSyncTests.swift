@@ -20,16 +20,22 @@ struct PlanningFieldsSyncTests {
     }
 
     static func entry(base: SyncFields, local: SyncFields, remote: SyncFields, localTime: Double, remoteTime: Double) -> SyncEntry {
-        let remoteTimes = FieldTimes(
-            due: Date(timeIntervalSince1970: remoteTime), priority: Date(timeIntervalSince1970: remoteTime),
-            tags: Date(timeIntervalSince1970: remoteTime), note: Date(timeIntervalSince1970: remoteTime)
-        )
+        // Each side's edit time on the fields it changed since the base.
+        func times(_ fields: SyncFields, _ seconds: Double) -> FieldTimes {
+            var times = FieldTimes()
+            for field in TodoField.allCases where !fields.holdsSame(field, as: base) {
+                times[field] = Date(timeIntervalSince1970: seconds)
+            }
+            return times
+        }
+        let remoteTimes = times(remote, remoteTime)
         return SyncEntry(
             todoId: id,
             base: SyncBase(todoId: id, remoteId: "r1", fields: base),
             local: TodoItem(
                 id: id, text: local.text, createdAt: Date(timeIntervalSince1970: 0), updatedAt: Date(timeIntervalSince1970: localTime),
-                due: local.due, priority: local.priority, tags: local.tags, note: local.note, recurrence: local.recurrence
+                due: local.due, priority: local.priority, tags: local.tags, note: local.note, recurrence: local.recurrence,
+                editedAt: times(local, localTime)
             ),
             remote: RemoteTodo(id: "r1", fields: remote, editedAt: remoteTimes),
             pendingRev: 1

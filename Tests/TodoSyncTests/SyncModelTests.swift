@@ -7,7 +7,7 @@ import Testing
 /// time-limited waits on the two cores CI has.
 @Suite(.serialized)
 struct SyncModelTests {
-    static let seeds = (1...100).map { UInt64($0) }
+    static let seeds = (ProcessInfo.processInfo.environment["MODEL_SEED"].flatMap(UInt64.init).map { [$0] }) ?? (1...100).map { UInt64($0) }
 
     @Test(arguments: seeds)
     func jsonServerV1Converges(seed: UInt64) async throws {

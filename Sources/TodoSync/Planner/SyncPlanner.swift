@@ -76,19 +76,33 @@ public enum SyncPlanner {
         var conflicts: [SyncConflict] = []
         for field in TodoField.allCases {
             let (ourTime, theirTime) = (ours.editedAt[field], theirs.editedAt[field])
+            let baseTime = entry.base?.editedAt[field]
+            // The server holds an edit older than the one it held at the last
+            // sync: it lost a write (a restart), and what we hold is newer.
+            let regressed = base != nil && (remote.editedAt[field] ?? .distantPast) < (baseTime ?? .distantPast)
+            // A side changed a field if its value, or the edit that gave it
+            // (set again to the same value), is not the one of the last sync.
+            let localChanged = base.map { !ourFields.holdsSame(field, as: $0) } ?? true
+                || local.editedAt[field].map { $0 != baseTime } ?? false || regressed
+            let remoteChanged = base.map { !theirFields.holdsSame(field, as: $0) } ?? true || remote.editedAt[field] != baseTime
             if ourFields.holdsSame(field, as: theirFields) {
                 // No conflict: the later of the edit times written down (an
                 // untraced change's "now" only settles conflicts).
                 merged.editedAt[field] = later(ourTime, remote.editedAt[field])
-            } else if let base, ourFields.holdsSame(field, as: base) {
+            } else if !localChanged {
                 merged.take(field, from: theirs)
-            } else if let base, theirFields.holdsSame(field, as: base) {
+            } else if !remoteChanged {
                 continue
             } else if field == .tags, base != nil || (ourTime == nil) == (theirTime == nil) {
                 // A set: what either side added is in, what either removed is
                 // out; two copies with no base, both edited or neither, keep every tag.
                 merged.tags = mergedTags(base: base?.tags, local: ours.tags, remote: theirs.tags)
-                merged.editedAt.tags = later(ourTime, theirTime)
+                // A set neither side held is an edit of its own, made just
+                // after the later of the two: never mistaken for the server's
+                // own value changed by a client that leaves no trace.
+                merged.editedAt.tags = later(ourTime, theirTime).map {
+                    merged.tags == theirs.tags ? $0 : $0.addingTimeInterval(0.001)
+                }
             } else {
                 let localWins = wins(.local, ourTime, theirTime, prefer: prefer)
                 if field != .tags {

@@ -72,8 +72,9 @@ extension RemoteCollection {
     /// todo-server, as id), its dates and edit times.
     func createBody(_ todo: TodoItem, fields: SyncFields, editedAt: FieldTimes, kind: ServerKind) -> [String: JSONValue] {
         // A planning field the todo does not use is left out, as a server
-        // item without it reads the same.
-        var object = body(fields, changed: fields.fieldsInUse, editedAt: editedAt, local: todo)
+        // item without it reads the same, unless it was edited (cleared).
+        let sent = fields.fieldsInUse.union(TodoField.allCases.filter { editedAt[$0] != nil })
+        var object = body(fields, changed: sent, editedAt: editedAt, local: todo)
         object[configuration.names.marker] = .string(todo.idString)
         object[configuration.names.createdAt] = .string(ISO8601.string(from: todo.createdAt))
         if kind == .todoServer { object["id"] = .string(todo.idString) }

@@ -49,16 +49,28 @@ struct SyncModel {
         }
         var created: Set<UUID> = []
         var deleted: Set<UUID> = []
+        var edits = EditLog()
         var attempted = 0
         var succeeded = 0
         await setServerFaults(faults)
         for step in 0..<steps {
             if let beforeStep { await beforeStep(random.next()) }
-            let (replica, interrupting) = replicas[Int(random.next() % 3)]
+            let index = Int(random.next() % 3)
+            let (replica, interrupting) = replicas[index]
             let todos = try replica.todos()
             let pick = todos.isEmpty ? nil : todos[Int(random.next() % UInt64(todos.count))]
             let now = Date(timeIntervalSince1970: 1_795_253_400 + Double(step))
-            switch random.next() % 10 {
+            let action = random.next() % 11
+            defer {
+                // MODEL_TRACE=1 prints each step, to follow a failing seed (MODEL_SEED=N runs one).
+                if ProcessInfo.processInfo.environment["MODEL_TRACE"] != nil {
+                    print("step \(step) replica \(index) action \(action) pick \(pick?.idString.prefix(8) ?? "-") -> \((try? replica.todos())?.map { "\($0.idString.prefix(8)):\($0.text)@\($0.editedAt.text?.timeIntervalSince1970 ?? 0)" } ?? [])")
+                }
+                if action != 9, action != 10, let after = try? replica.todos() {
+                    edits.record(replica: index, before: todos, after: after, undo: action == 8)
+                }
+            }
+            switch action {
             case 0, 1:
                 let id = UUID(derivedFrom: "\(seed)-\(step)")
                 try replica.db.insertTodo(TodoItem(id: id, text: "todo \(step)", createdAt: now))
@@ -87,6 +99,15 @@ struct SyncModel {
                     try replica.db.deleteTodos(ids: [pick.id])
                     deleted.insert(pick.id)
                 }
+            case 8:
+                // `todo undo`: refused when a sync changed the todo since, or nothing is left.
+                do {
+                    let undone = try replica.db.undoLatest(force: false, at: now)
+                    for change in undone.changes {
+                        // An add taken back deletes; a delete taken back may have been followed elsewhere.
+                        if change.before == nil { deleted.insert(change.id) }
+                    }
+                } catch is TodoError {}
             default:
                 await interrupting.arm(after: faults && random.chance(0.3) ? Int(random.next() % 6) : nil)
                 do {
@@ -110,7 +131,7 @@ struct SyncModel {
                 try await replica.sync(force: true)
             }
         }
-        try await check(replicas.map(\.0), created: created, deleted: deleted)
+        try await check(replicas.map(\.0), created: created, deleted: deleted, edits: edits)
     }
 
     static let zone = TimeZone(identifier: "UTC")!
@@ -130,10 +151,24 @@ struct SyncModel {
         }
     }
 
-    func check(_ replicas: [Replica], created: Set<UUID>, deleted: Set<UUID>) async throws {
+    func check(_ replicas: [Replica], created: Set<UUID>, deleted: Set<UUID>, edits: EditLog) async throws {
         let first = try replicas[0].contents()
+        let todos = try replicas[0].todos()
         for replica in replicas.dropFirst() {
             #expect(try replica.contents() == first, "seed \(seed): replicas differ")
+            // Every field, dates and edit times included.
+            for (mine, theirs) in zip(try replica.todos(), todos) where mine != theirs {
+                Issue.record("seed \(seed): \(mine.idString) differs: \(mine) against \(theirs)")
+            }
+        }
+        for todo in todos {
+            #expect(todo.ruleViolation == nil, "seed \(seed): \(todo.idString) breaks a rule: \(todo)")
+            // A todo deleted somewhere and kept by an edit elsewhere loses
+            // the deleting replica's edits with it: left to convergence.
+            guard !deleted.contains(todo.id) else { continue }
+            for (field, edit) in edits.newest(of: todo.id) where todo.syncFields[field] != edit.value {
+                Issue.record("seed \(seed): \(todo.idString) \(field.rawValue) is \"\(todo.syncFields[field])\", the newest edit (replica \(edit.replica) at \(edit.time.timeIntervalSince1970)) set \"\(edit.value)\"")
+            }
         }
         let listing = try await RemoteCollection(
             configuration: SyncConfiguration(server: server, paging: paging), transport: serverTransport
@@ -142,11 +177,56 @@ struct SyncModel {
         #expect(Set(serverIds).count == serverIds.count, "seed \(seed): a todo is on the server twice")
         let onServer = Dictionary(listing.items.compactMap { item in item.todoId.map { ($0.uuidString.lowercased(), item.fields) } }, uniquingKeysWith: { a, _ in a })
         #expect(onServer == first, "seed \(seed): server differs from replicas")
+        let byId = Dictionary(todos.map { ($0.idString, $0) }, uniquingKeysWith: { a, _ in a })
+        for item in listing.items {
+            guard let id = item.todoId?.lowercasedString, let todo = byId[id] else { continue }
+            #expect(item.createdAt == todo.createdAt && item.completedAt == todo.completedAt && item.editedAt == todo.editedAt,
+                    "seed \(seed): the server's dates of \(id) differ from the replicas'")
+        }
         for id in created.subtracting(deleted) {
             #expect(first[id.uuidString.lowercased()] != nil, "seed \(seed): todo \(id) never deleted was lost")
         }
         for replica in replicas {
             #expect(try await replica.db.pendingCount() == 0, "seed \(seed): changes left queued")
         }
+    }
+}
+
+/// Every edit a person made in a model run, to check that the newest edit
+/// of each field is what every replica ends with. Tags merge as a set, and
+/// due and repeat go together when a merge would break their rule: those
+/// are checked by convergence and validity instead.
+struct EditLog {
+    struct Edit {
+        var replica: Int
+        var time: Date
+        var value: String
+    }
+
+    static let fields: [TodoField] = [.text, .done, .priority, .note]
+
+    private var edits: [UUID: [TodoField: [Edit]]] = [:]
+
+    /// Records what a local action on `replica` edited: each field whose
+    /// edit time moved forward. An undo that put a field back exactly (never
+    /// synced) takes back that replica's edits made since.
+    mutating func record(replica: Int, before: [TodoItem], after: [TodoItem], undo: Bool) {
+        let old = Dictionary(before.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        for item in after {
+            guard let previous = old[item.id] else { continue }
+            for field in Self.fields where item.editedAt[field] != previous.editedAt[field] || !item.holdsSame(field, as: previous) {
+                let time = item.editedAt[field] ?? .distantPast
+                if time > (previous.editedAt[field] ?? .distantPast) {
+                    edits[item.id, default: [:]][field, default: []].append(Edit(replica: replica, time: time, value: item.syncFields[field]))
+                } else if undo {
+                    edits[item.id]?[field]?.removeAll { $0.replica == replica && $0.time > time }
+                }
+            }
+        }
+    }
+
+    /// The newest edit of each field of a todo that has any.
+    func newest(of id: UUID) -> [(TodoField, Edit)] {
+        (edits[id] ?? [:]).compactMap { field, list in list.max { $0.time < $1.time }.map { (field, $0) } }
     }
 }
