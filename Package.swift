@@ -44,6 +44,7 @@ let package = Package(
                 .embedInCode("0007_planning_fields.sql"),
                 .embedInCode("0008_undo_journal.sql"),
                 .embedInCode("0009_field_edit_times.sql"),
+                .embedInCode("0010_redo.sql"),
                 .embedInCode("server_0001_create_item.sql"),
                 .embedInCode("server_0002_accounts.sql"),
                 .embedInCode("server_pg_0001_create.sql"),

@@ -15,3 +15,11 @@ ALTER TABLE todo ADD COLUMN recurrenceEditedAt INTEGER;
 -- replica agreeing on the earliest creation) is seen like any other.
 ALTER TABLE syncBase ADD COLUMN createdAt INTEGER;
 ALTER TABLE syncBase ADD COLUMN completedAt INTEGER;
+
+-- A synced todo's dates were written into the server's item and read back:
+-- the ones here are the ones the server holds (a difference is merged by the
+-- next sync), so a first sync after this migration does not read every base
+-- as changed.
+UPDATE syncBase SET
+    createdAt = (SELECT createdAt FROM todo WHERE todo.id = syncBase.todoId),
+    completedAt = (SELECT completedAt FROM todo WHERE todo.id = syncBase.todoId);

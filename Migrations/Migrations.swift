@@ -28,6 +28,7 @@ public enum AppMigrations {
         Migration(identifier: "0007_planning_fields", sql: text(PackageResources._007_planning_fields_sql)),
         Migration(identifier: "0008_undo_journal", sql: text(PackageResources._008_undo_journal_sql)),
         Migration(identifier: "0009_field_edit_times", sql: text(PackageResources._009_field_edit_times_sql)),
+        Migration(identifier: "0010_redo", sql: text(PackageResources._010_redo_sql)),
     ]
 
     private static func text(_ bytes: [UInt8]) -> String {

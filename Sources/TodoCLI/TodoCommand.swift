@@ -31,6 +31,7 @@ public struct TodoCommand: AsyncParsableCommand {
             EditCommand.self,
             RemoveCommand.self,
             UndoCommand.self,
+            RedoCommand.self,
             ShowCommand.self,
             ExportCommand.self,
             ImportCommand.self,

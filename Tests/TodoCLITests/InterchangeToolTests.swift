@@ -125,6 +125,45 @@ struct InterchangeToolTests {
         #expect(try contents().isEmpty)
     }
 
+    /// Taskwarrior makes a pending instance of a daily task for every day
+    /// since its due date, and some ahead: they are one series, one
+    /// repeating todo here, and completing it brings exactly one next.
+    @Test(.enabled(if: tool("task") != nil, "taskwarrior is not installed (apt-get install taskwarrior)"))
+    func aRecurringTaskwarriorSeriesBecomesOneRepeatingTodo() throws {
+        let data = todo.directory.appendingPathComponent("taskdata")
+        let rc = todo.directory.appendingPathComponent("taskrc")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        try Data().write(to: rc)
+        let environment = ["TASKDATA": data.path, "TASKRC": rc.path, "TZ": Self.zone]
+        @discardableResult
+        func task(_ arguments: [String]) throws -> String {
+            try Self.run("task", ["rc.confirmation=off", "rc.verbose=nothing", "rc.gc=off", "rc.hooks=off", "rc.recurrence.limit=2"] + arguments,
+                environment: environment)
+        }
+        try task(["add", "water plants", "due:today-3d", "recur:daily"])
+        _ = try? task(["list"])
+        let export = todo.directory.appendingPathComponent("export.json")
+        try task(["export"]).write(to: export, atomically: true, encoding: .utf8)
+        let tasks = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: export)) as? [[String: Any]])
+        let pending = tasks.filter { $0["status"] as? String == "pending" }
+        #expect(pending.count >= 3, "taskwarrior made \(pending.count) instances")
+
+        let first = try runTodo(["import", "--from", "taskwarrior", export.path])
+        #expect(first.status == 0, "\(first.stderr)")
+        let items = try contents()
+        #expect(items.count == 1)
+        let plants = try #require(items.first)
+        #expect(plants.due == .day(Self.today.adding(days: -3)) && plants.recurrence == TodoRepeat(parsing: "daily"))
+
+        #expect(try runTodo(["done", String(plants.idString.prefix(8))]).status == 0)
+        let after = try contents()
+        #expect(after.filter { !$0.isDone }.count == 1, "\(after.map(\.text))")
+        // Again: nothing new, nothing changed back.
+        let again = try runTodo(["import", "--from", "taskwarrior", export.path])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try contents().filter { !$0.isDone }.count == 1)
+    }
+
     @Test func aBadTaskwarriorFileNamesItsLineAndWritesNothing() throws {
         let file = todo.directory.appendingPathComponent("bad.json")
         try """

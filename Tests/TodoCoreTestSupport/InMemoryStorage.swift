@@ -15,6 +15,8 @@ public actor InMemoryStorage: TodoStorage {
     private var token = 0
     /// The undo journal, the latest change last, as SQLite's keeps it.
     public private(set) var journal: [TodoUndo] = []
+    /// The changes undo took back, the last one taken back last, for redo.
+    private var undone: [TodoUndo] = []
 
     public init(items: [TodoItem] = []) {
         self.items = items
@@ -107,22 +109,56 @@ public actor InMemoryStorage: TodoStorage {
         return Array(journal.reversed().prefix(limit))
     }
 
-    public func undoLast(force: Bool, at date: Date) async throws -> TodoUndo {
+    public func undoLast(force: Bool, after position: Int?, at date: Date) async throws -> TodoUndo {
         try check()
-        guard let step = journal.last else { throw TodoError.nothingToUndo }
-        let current = { (id: UUID) in self.items.first { $0.id == id } }
+        guard let step = journal.last else { throw position == nil ? TodoError.nothingToUndo : TodoError.nothingToUndoInView }
+        if let position, step.number <= position { throw TodoError.nothingToUndoInView }
         if !force, let changed = step.changes.first(where: { !$0.isCurrent(current($0.id)) }) {
-            let item = current(changed.id) ?? changed.after ?? changed.before
-            throw TodoError.undoConflict(change: step.summary, text: item?.text ?? "", id: String(changed.id.lowercasedString.prefix(8)))
+            throw conflict(step, changed)
         }
         journal.removeLast()
-        var undone = step
-        for change in step.changes {
+        undone.append(step)
+        var taken = step
+        taken.restored = write(step.changes, at: date)
+        return taken
+    }
+
+    public func redoLast(at date: Date) async throws -> TodoUndo {
+        try check()
+        guard let step = undone.last else { throw TodoError.nothingToRedo }
+        if let changed = step.reversed.changes.first(where: { !$0.isCurrent(current($0.id)) }) {
+            throw conflict(step, changed)
+        }
+        undone.removeLast()
+        journal.append(step)
+        var redone = step
+        redone.restored = write(step.reversed.changes, at: date)
+        return redone
+    }
+
+    public func undoPosition() async throws -> Int {
+        try check()
+        return journal.last?.number ?? 0
+    }
+
+    private func current(_ id: UUID) -> TodoItem? {
+        items.first { $0.id == id }
+    }
+
+    private func conflict(_ step: TodoUndo, _ changed: TodoUndo.Change) -> TodoError {
+        let item = current(changed.id) ?? changed.after ?? changed.before
+        return TodoError.undoConflict(change: step.summary, text: item?.text ?? "", id: String(changed.id.lowercasedString.prefix(8)))
+    }
+
+    /// Writes back each change's "before", as SQLite's storage does; returns the todos written.
+    private func write(_ changes: [TodoUndo.Change], at date: Date) -> [TodoItem] {
+        var written: [TodoItem] = []
+        for change in changes {
             guard let item = change.restoring(onto: current(change.id), published: nil, at: date) else {
                 items.removeAll { $0.id == change.id }
                 continue
             }
-            undone.restored.append(item)
+            written.append(item)
             if let index = items.firstIndex(where: { $0.id == item.id }) {
                 items[index] = item
             } else {
@@ -130,14 +166,15 @@ public actor InMemoryStorage: TodoStorage {
                 assignSequence(item.id)
             }
         }
-        return undone
+        return written
     }
 
     /// Journals a change, leaving out todos it left as they were, as SQLite's journal does.
     private func record(_ kind: TodoUndo.Kind, _ changes: [TodoUndo.Change]) {
         let changes = changes.filter { !$0.isNoChange }
         guard !changes.isEmpty else { return }
-        journal.append(TodoUndo(number: (journal.last?.number ?? 0) + 1, at: changes[0].after?.updatedAt ?? Date(), kind: kind, changes: changes))
+        undone = []
+        journal.append(TodoUndo(number: max(journal.last?.number ?? 0, undone.last?.number ?? 0) + 1, at: changes[0].after?.updatedAt ?? Date(), kind: kind, changes: changes))
     }
 
     public func lastQuery() async throws -> String {

@@ -29,6 +29,24 @@ struct TodoLogicTests {
         #expect(await storage.storedQuery == "")
     }
 
+    /// `todo rm 9` from a numbered-list habit: a prefix shorter than IDs are
+    /// shown is refused by every command that changes todos, listing what it
+    /// matches, and nothing changes.
+    @Test(arguments: ["0", "00", "000"])
+    func aPrefixShorterThanShownIDsChangesNothing(prefix: String) async throws {
+        let milk = try await logic.addTodo(text: "milk")
+        let bread = try await logic.addTodo(text: "bread")
+        let refused = TodoError.prefixTooShort(prefix, matches: 2, candidates: [
+            IDMatch(shortID: "00000000-0000-4000-8000-000000000001", text: "milk"),
+            IDMatch(shortID: "00000000-0000-4000-8000-000000000002", text: "bread"),
+        ])
+        await #expect(throws: refused) { try await logic.deleteTodos(idPrefixes: [prefix]) }
+        await #expect(throws: refused) { try await logic.setDone(true, idPrefixes: [milk.idString, prefix]) }
+        await #expect(throws: refused) { try await logic.editTodo(idPrefix: prefix, text: "oat milk") }
+        #expect(await storage.items.sorted { $0.text < $1.text } == [bread, milk])
+        #expect(refused.description.hasPrefix("'\(prefix)' is shorter than the 4 characters IDs are shown with"))
+    }
+
     @Test func addingBlankTextFailsIntoTheStateAndStoresNothing() async {
         await #expect(throws: TodoError.emptyText) { try await logic.addTodo(text: "  ") }
         #expect(state.error == .emptyText)

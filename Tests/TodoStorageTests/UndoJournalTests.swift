@@ -155,6 +155,68 @@ struct UndoJournalTests {
         #expect(try Self.contents(db).isEmpty)
     }
 
+    /// Redo brings back, exactly, what undo took back, the last taken back
+    /// first; a change made since ends what redo can bring back.
+    @Test func redoWalksForwardExactlyUntilANewChange() throws {
+        let db = try AppDatabase.inMemory()
+        let milk = TodoItem(id: Self.id(1), text: "milk", createdAt: Self.date(1))
+        try db.insertTodo(milk)
+        let added = try Self.contents(db)
+        try db.updateTodos([milk.editing(text: "oat milk", at: Self.date(2))])
+        let edited = try Self.contents(db)
+        try db.deleteTodos(ids: [milk.id])
+        _ = try db.undoLatest(force: false, at: Self.date(3))
+        _ = try db.undoLatest(force: false, at: Self.date(4))
+        #expect(try Self.contents(db) == added)
+        #expect(try db.redoLatest(at: Self.date(5)).summary == "edit of “oat milk”")
+        #expect(try Self.contents(db) == edited)
+        #expect(try db.redoLatest(at: Self.date(6)).command == "rm")
+        #expect(try Self.contents(db).isEmpty)
+        #expect(throws: TodoError.nothingToRedo) { try db.redoLatest(at: Self.date(7)) }
+        // Undo again, then a new change: nothing left to redo.
+        _ = try db.undoLatest(force: false, at: Self.date(8))
+        try db.insertTodo(TodoItem(id: Self.id(2), text: "bread", createdAt: Self.date(9)))
+        #expect(throws: TodoError.nothingToRedo) { try db.redoLatest(at: Self.date(10)) }
+        #expect(try db.undoJournal(limit: 10).map(\.command) == ["add", "edit", "add"])
+    }
+
+    /// Forced, undo puts back only the fields the change wrote: a field a
+    /// sync changed since keeps that change.
+    @Test func aForcedUndoPutsBackOnlyTheFieldsTheChangeWrote() throws {
+        let db = try AppDatabase.inMemory()
+        let item = TodoItem(id: Self.id(1), text: "milk", createdAt: Self.date(1))
+        try db.insertTodo(item)
+        try db.updateTodos([item.editing(text: "oat milk", at: Self.date(2))])
+        // A sync brings another replica's priority, and changes the text too.
+        try db.dbWriter.write {
+            try $0.execute(sql: "UPDATE todo SET text = 'soy milk', priority = 1 WHERE id = ?", arguments: [item.idString])
+        }
+        _ = try db.undoLatest(force: true, at: Self.date(3))
+        let undone = try #require(try Self.contents(db).first)
+        #expect(undone.text == "milk")
+        #expect(undone.priority == .high)
+    }
+
+    /// An edit a sync already sent is put back as a new edit, stamped with
+    /// the undo's time, so the next sync sends it as the newest; one no sync
+    /// saw is put back as it was.
+    @Test func anUndoneEditASyncSentIsStampedAndOneItDidNotIsNot() throws {
+        let db = try AppDatabase.inMemory()
+        let item = TodoItem(id: Self.id(1), text: "milk", createdAt: Self.date(1))
+        try db.insertTodo(item)
+        try db.updateTodos([item.editing(text: "oat milk", at: Self.date(2))])
+        // The edit was synced: the server held "oat milk".
+        try db.dbWriter.write {
+            try $0.execute(sql: "INSERT INTO syncBase(todoId, remoteId, text, isDone) VALUES (?, '1', 'oat milk', 0)", arguments: [item.idString])
+        }
+        _ = try db.undoLatest(force: false, at: Self.date(3))
+        let undone = try #require(try Self.contents(db).first)
+        #expect(undone.text == "milk" && undone.editedAt.text == Self.date(3) && undone.updatedAt == Self.date(3))
+        try db.updateTodos([undone.editing(text: "rice milk", at: Self.date(4))])
+        _ = try db.undoLatest(force: false, at: Self.date(5))
+        #expect(try Self.contents(db) == [undone])
+    }
+
     @Test(arguments: [10, 1_500])
     func undoOfAnImportRemovesWhatItAddedAndRestoresWhatItUpdated(count: Int) throws {
         let db = try AppDatabase.inMemory()

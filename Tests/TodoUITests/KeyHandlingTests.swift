@@ -137,11 +137,37 @@ struct KeyHandlingTests {
         await ui.handle([.character("u")])
         #expect(await storage.items.contains { $0.text == "todo 2" })
         #expect(ui.selectedRow?.item.text == "todo 2")
-        #expect(ui.view.message == "Undid the delete of “todo 2”")
+        #expect(ui.view.message == "Undid the delete of “todo 2” (U: redo)")
         await ui.handle([.character("u")])
         #expect(await storage.items.first { $0.text == "todo 4" }?.isDone == false)
         await ui.handle([.character("u")])
-        #expect(ui.logic.state.error == .nothingToUndo)
+        #expect(ui.logic.state.error == .nothingToUndoInView)
+        // Redo brings back what undo took back, the last taken back first.
+        await ui.handle([.character("U")])
+        #expect(await storage.items.first { $0.text == "todo 4" }?.isDone == true)
+        #expect(ui.view.message == "Redid the done mark of “todo 4”")
+        await ui.handle([.control("r")])
+        #expect(await !storage.items.contains { $0.text == "todo 2" })
+        await ui.handle([.character("U")])
+        #expect(ui.logic.state.error == .nothingToRedo)
+    }
+
+    /// `u` never takes back work made before the view opened (an import
+    /// from the shell): that is `todo undo`'s, typed on purpose.
+    @Test func undoInTheViewTakesBackOnlyWhatWasMadeSinceItOpened() async throws {
+        let storage = InMemoryStorage()
+        let logic = TodoLogic(state: TodoState(), storage: storage, environment: fixed.environment)
+        try await logic.addTodo(text: "made in the shell")
+        let ui = TodoUIController(logic: logic, size: Self.size)
+        await ui.start()
+        await ui.handle([.character("u")])
+        #expect(ui.logic.state.error == .nothingToUndoInView)
+        #expect(await storage.items.map(\.text) == ["made in the shell"])
+        await ui.handle([.escape, .character("a")] + Key.typing("made here") + [.enter])
+        await ui.handle([.character("u")])
+        #expect(await storage.items.map(\.text) == ["made in the shell"])
+        await ui.handle([.character("u")])
+        #expect(await storage.items.map(\.text) == ["made in the shell"])
     }
 
     @Test func editingPrefillsTheTextAndSavesOnEnter() async {

@@ -12,8 +12,10 @@ struct UndoCommand: AsyncParsableCommand {
             run it again to go further back, through the last 1,000 changes. A deleted \
             todo comes back with its ID and every field; undoing done also removes the \
             next occurrence a repeating todo brought. What a sync wrote is not a change \
-            made here and is never undone; an undo is an ordinary change the next sync \
-            sends.
+            made here and is never undone. A change undone before any sync leaves the \
+            todo as if it had never been made; one a sync already sent is taken back as \
+            the newest edit, which the next sync sends. todo redo brings back what undo \
+            took back.
 
             If a todo the change touched was changed since by a sync (or another program \
             writing the file), undo refuses and names it: look at it, then --force puts \

@@ -35,12 +35,23 @@ public protocol TodoStorage: Sendable {
     nonisolated(nonsending) func undoHistory(limit: Int) async throws -> [TodoUndo]
 
     /// Takes back the latest change made here, all or nothing: each todo it
-    /// touched is written back as it was before (stamped as changed at
-    /// `date`), one it added is deleted. The change leaves the journal and is
-    /// returned. Throws `TodoError.nothingToUndo` if none is left, and
+    /// touched is written back as it was before (`TodoUndo.Change.restoring`),
+    /// one it added is deleted. The change is returned, with the todos as
+    /// written back, and stays in the journal for `redoLast`. Only a change
+    /// numbered above `after` is taken back (`.nothingToUndoInView` if the
+    /// latest is older). Throws `TodoError.nothingToUndo` if none is left, and
     /// `.undoConflict`, changing nothing, if a todo it touched was changed
     /// since by something not journaled (a sync), unless `force`.
-    nonisolated(nonsending) func undoLast(force: Bool, at date: Date) async throws -> TodoUndo
+    nonisolated(nonsending) func undoLast(force: Bool, after: Int?, at date: Date) async throws -> TodoUndo
+
+    /// Brings back the change undo took back last, as `undoLast` would put
+    /// back its "after"; `.nothingToRedo` if there is none (a change made
+    /// since drops them), `.undoConflict` if a todo it touched changed since.
+    nonisolated(nonsending) func redoLast(at date: Date) async throws -> TodoUndo
+
+    /// The number of the latest change in the journal (0 for none): a view
+    /// notes it when it opens, to undo only what was made since.
+    nonisolated(nonsending) func undoPosition() async throws -> Int
 
     /// The query the user last searched for, or "" if none.
     nonisolated(nonsending) func lastQuery() async throws -> String

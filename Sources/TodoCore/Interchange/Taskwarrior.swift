@@ -15,11 +15,13 @@ import Foundation
 ///   is no priority.
 /// - `project` is a tag of its own, whole (`home.garden`), beside `tags`.
 /// - `annotations` make the note, one line each: its date, then its text.
-/// - A recurring task: the template (status `recurring`) is left out; each
-///   instance is a todo that repeats by the template's `recur` (`weekly`,
-///   `3d`, `2wks`, `monthly`, `quarterly`, …), so completing it here brings
-///   the next one. A `recur` that a todo cannot repeat by (`weekdays`, hours)
-///   is kept as a line of the note instead.
+/// - A recurring task: the template (status `recurring`) is left out; its
+///   earliest pending instance is a todo that repeats by the template's
+///   `recur` (`weekly`, `3d`, `2wks`, `monthly`, `quarterly`, …), so
+///   completing it here brings the next one; the later pending instances
+///   Taskwarrior made ahead are left out, as they would repeat too. A `recur`
+///   that a todo cannot repeat by (`weekdays`, hours) is kept as a line of
+///   the note instead.
 public enum Taskwarrior {
     public static func todos(fromExport data: Data, timeZone: TimeZone) throws(InterchangeError) -> [TodoItem] {
         let isArray = data.first { !" \t\r\n".utf8.contains($0) } == UInt8(ascii: "[")
@@ -48,15 +50,37 @@ public enum Taskwarrior {
             throw InterchangeError(line: nil, "not JSON: export it with task export")
         }
         var items: [TodoItem] = []
+        // The pending instance of each recurring series kept so far, by its template.
+        var series: [UUID: Int] = [:]
         for (index, task) in tasks.enumerated() {
             let line = index < lines.count ? lines[index] : nil
             do {
-                if let item = try task.todo(in: timeZone) { items.append(item) }
+                guard let item = try task.todo(in: timeZone) else { continue }
+                guard let parent = task.parent, item.recurrence != nil, !item.isDone else {
+                    items.append(item)
+                    continue
+                }
+                // One repeating todo a series: its earliest pending instance.
+                // The later ones Taskwarrior made ahead (`recurrence.limit`)
+                // are the occurrences completing it here brings.
+                if let kept = series[parent] {
+                    if Self.isEarlier(item, than: items[kept]) { items[kept] = item }
+                } else {
+                    series[parent] = items.count
+                    items.append(item)
+                }
             } catch {
                 throw InterchangeError(line: line, "task \(task.uuid.lowercasedString) (“\(task.description)”): \(error.reason)")
             }
         }
         return items
+    }
+
+    /// Whether `item` is due before `other` (created before it, on the same due date).
+    private static func isEarlier(_ item: TodoItem, than other: TodoItem) -> Bool {
+        guard let due = item.due, let otherDue = other.due else { return false }
+        let (mine, theirs) = (due.text, otherDue.text)
+        return mine != theirs ? mine < theirs : item.createdAt < other.createdAt
     }
 
     /// A task as `task export` writes it: the fields a todo takes.
@@ -73,6 +97,8 @@ public enum Taskwarrior {
         var tags: [String]?
         var annotations: [Annotation]?
         var recur: String?
+        /// The template of a recurring task's instance.
+        var parent: UUID?
 
         struct Annotation: Decodable {
             var entry: String?

@@ -6,13 +6,31 @@ extension TodoLogic {
     /// `.nothingToUndo` if none is left, `.undoConflict` if a todo it touched
     /// was changed since by a sync (`force` puts its earlier values back anyway).
     @discardableResult
-    public func undo(force: Bool = false) async throws(TodoError) -> TodoUndo {
+    public func undo(force: Bool = false, after position: Int? = nil) async throws(TodoError) -> TodoUndo {
         let now = environment.now()
         return try await run { [storage] in
-            try await storage.undoLast(force: force, at: now)
+            try await storage.undoLast(force: force, after: position, at: now)
         } then: { change in
             self.state.undid(change)
         }
+    }
+
+    /// Brings back what undo took back last; `.nothingToRedo` if nothing.
+    @discardableResult
+    public func redo() async throws(TodoError) -> TodoUndo {
+        let now = environment.now()
+        return try await run { [storage] in
+            try await storage.redoLast(at: now)
+        } then: { change in
+            self.state.undid(change)
+        }
+    }
+
+    /// Where the journal stands: changes numbered above it were made since.
+    public func undoPosition() async throws(TodoError) -> Int {
+        try await run { [storage] in
+            try await storage.undoPosition()
+        } then: { _ in }
     }
 
     /// The changes `undo` would take back, the latest first.

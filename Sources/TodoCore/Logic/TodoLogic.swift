@@ -29,7 +29,9 @@ extension TodoLogic {
             let now = environment.now()
             var fields = fields
             fields.text = text
-            let item = try TodoItem(id: environment.uuid(), text: "-", createdAt: now).applying(fields, at: now)
+            var item = try TodoItem(id: environment.uuid(), text: "-", createdAt: now).applying(fields, at: now)
+            // As created: none of its fields was edited yet.
+            item.editedAt = FieldTimes()
             try await storage.insert(item)
             // Adding clears the query; remember that, so recovering it gives "" too.
             if try await storage.lastQuery() != "" {
@@ -103,7 +105,9 @@ extension TodoLogic {
     public func editTodo(idPrefix: String, edit: TodoEdit) async throws(TodoError) -> TodoItem {
         let (_, edited) = try await run { [environment, storage] in
             if let text = edit.text { _ = try TodoText.validated(text) }
-            let items = try await storage.resolve(idPrefixes: try Self.normalized([idPrefix]))
+            let prefixes = try Self.normalized([idPrefix])
+            try await Self.refuseShortPrefixes(prefixes, in: storage)
+            let items = try await storage.resolve(idPrefixes: prefixes)
             let edited = try items[0].applying(edit, at: environment.now())
             try await storage.update([edited])
             return (items[0], edited)
@@ -125,20 +129,33 @@ extension TodoLogic {
         }
     }
 
-    /// The todos the prefixes name, without changing anything.
-    public func findTodos(idPrefixes: [String]) async throws(TodoError) -> [TodoItem] {
-        try await run { [storage] in
-            try await Self.resolveDistinct(idPrefixes, in: storage)
-        } then: { _ in }
-    }
-
-    /// The todos the prefixes name, each once: `done 6a23 6a23` (or `6a23 6a23f8`)
-    /// names one todo.
+    /// The todos the prefixes name, each once, for a change: `done 6a23 6a23`
+    /// (or `6a23 6a23f8`) names one todo; a prefix shorter than IDs are shown
+    /// is refused.
     nonisolated(nonsending) static func resolveDistinct(
         _ idPrefixes: [String], in storage: any TodoStorage
     ) async throws -> [TodoItem] {
-        let items = try await storage.resolve(idPrefixes: try normalized(idPrefixes))
+        let prefixes = try normalized(idPrefixes)
+        try await refuseShortPrefixes(prefixes, in: storage)
+        let items = try await storage.resolve(idPrefixes: prefixes)
         return TodoID.distinct(items, by: \.id)
+    }
+
+    /// Refuses, with the todos it matches, a prefix shorter than any ID is
+    /// ever shown: a habit from numbered task lists (`todo rm 9`) must not
+    /// change whichever todo happens to start with 9.
+    nonisolated(nonsending) static func refuseShortPrefixes(_ prefixes: [String], in storage: any TodoStorage) async throws {
+        for prefix in prefixes where prefix.utf8.count < TodoID.minimumPrefixLength {
+            let matches: Int
+            let candidates: [IDMatch]
+            do {
+                let item = try await storage.resolve(idPrefixes: [prefix])[0]
+                (matches, candidates) = (1, [IDMatch(shortID: String(item.idString.prefix(8)), text: item.text)])
+            } catch let TodoError.ambiguousID(_, count, listed) {
+                (matches, candidates) = (count, listed)
+            }
+            throw TodoError.prefixTooShort(prefix, matches: matches, candidates: candidates)
+        }
     }
 }
 

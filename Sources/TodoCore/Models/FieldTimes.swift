@@ -37,6 +37,14 @@ public struct FieldTimes: Sendable, Hashable {
 
     /// Each field `old` and `new` hold differently stamped as edited at `date`.
     mutating func stamp(changesFrom old: TodoItem, to new: TodoItem, at date: Date) {
-        for field in TodoField.allCases where !old.holdsSame(field, as: new) { self[field] = date }
+        for field in TodoField.allCases where !old.holdsSame(field, as: new) { stamp(field, at: date) }
+    }
+
+    /// `field` stamped as edited at `date`, or just after the edit it holds
+    /// if that is later: an edit made after another was seen is later than
+    /// it, even on a machine whose clock runs behind the one that made it.
+    mutating func stamp(_ field: TodoField, at date: Date) {
+        let held = self[field].map { $0.addingTimeInterval(0.001) } ?? .distantPast
+        self[field] = max(date, held)
     }
 }

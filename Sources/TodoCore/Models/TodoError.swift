@@ -10,8 +10,15 @@ public enum TodoError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A prefix several todos share: how many, and the first of them by ID
     /// (at most `IDMatch.listed`), for the user to pick from.
     case ambiguousID(String, matches: Int, candidates: [IDMatch])
+    /// A prefix shorter than any ID is shown, given to a command that changes
+    /// todos: the todos it matches, for the user to pick from.
+    case prefixTooShort(String, matches: Int, candidates: [IDMatch])
     /// Undo was asked for, with no change left to take back.
     case nothingToUndo
+    /// Undo was asked for in a view, with no change made since it opened.
+    case nothingToUndoInView
+    /// Redo was asked for, with no undone change to bring back.
+    case nothingToRedo
     /// The change undo would take back touched a todo that was changed since
     /// (by a sync, or another program): what the change was, and that todo.
     case undoConflict(change: String, text: String, id: String)
@@ -37,8 +44,16 @@ public enum TodoError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .ambiguousID(id, matches, candidates):
             "'\(id)' matches \(matches) todos: type more characters of the ID"
                 + IDMatch.listing(candidates, of: matches)
+        case let .prefixTooShort(id, matches, candidates):
+            "'\(id)' is shorter than the \(TodoID.minimumPrefixLength) characters IDs are shown with: "
+                + "type at least \(TodoID.minimumPrefixLength) characters of the ID, as todo list shows it "
+                + "(it matches \(matches) todo\(matches == 1 ? "" : "s"))" + IDMatch.listing(candidates, of: matches)
         case .nothingToUndo:
             "nothing to undo: every add, edit, done mark, delete and import made here has been undone, or none was made yet"
+        case .nothingToUndoInView:
+            "nothing to undo made since this view opened: older changes are taken back by todo undo in a shell (todo undo --list shows them)"
+        case .nothingToRedo:
+            "nothing to redo: redo brings back what undo took back, until a new change is made"
         case let .undoConflict(change, text, id):
             "cannot undo the \(change): “\(text)” (\(id)) was changed since, by a sync or another program; "
                 + "see it with todo show \(id), then todo undo --force to put back its earlier values anyway"

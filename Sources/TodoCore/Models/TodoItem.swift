@@ -121,9 +121,9 @@ extension TodoItem {
         guard done != isDone else { return self }
         var item = self
         item.isDone = done
-        item.completedAt = done ? date.roundedToMilliseconds : nil
-        item.updatedAt = date.roundedToMilliseconds
-        item.editedAt.done = date
+        item.editedAt.stamp(.done, at: date)
+        item.completedAt = done ? item.editedAt.done : nil
+        item.updatedAt = max(date.roundedToMilliseconds, item.editedAt.done ?? date)
         return item
     }
 
@@ -132,8 +132,8 @@ extension TodoItem {
         guard newText != text else { return self }
         var item = self
         item.text = newText
-        item.updatedAt = date.roundedToMilliseconds
-        item.editedAt.text = date
+        item.editedAt.stamp(.text, at: date)
+        item.updatedAt = max(date.roundedToMilliseconds, item.editedAt.text ?? date)
         return item
     }
 
@@ -144,7 +144,7 @@ extension TodoItem {
         item.editedAt = editedAt
         item.editedAt.stamp(changesFrom: self, to: edited, at: date)
         guard item.editedAt != editedAt else { return self }
-        item.updatedAt = date.roundedToMilliseconds
+        item.updatedAt = max(date.roundedToMilliseconds, item.editedAt.latest ?? date)
         return item
     }
 

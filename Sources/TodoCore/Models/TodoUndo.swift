@@ -102,6 +102,16 @@ extension TodoUndo {
     }
 }
 
+extension TodoUndo {
+    /// The change as redo applies it: each todo's "after" put back over its "before".
+    public var reversed: TodoUndo {
+        TodoUndo(
+            number: number, at: at, kind: kind,
+            changes: changes.map { TodoUndo.Change(id: $0.id, before: $0.after, after: $0.before) }
+        )
+    }
+}
+
 extension TodoUndo.Change {
     /// Whether the todo holds, field by field, what this change left in it:
     /// if not, something else (a sync) changed it since. Dates and edit
@@ -144,6 +154,11 @@ extension TodoUndo.Change {
             } else {
                 item.editedAt[field] = before.editedAt[field]
             }
+        }
+        if item.ruleViolation != nil {
+            // Forced over a change made since (a sync): the fields the rule
+            // ties together go back together, as they were.
+            for field in [TodoField.due, .recurrence] { item.take(field, from: before) }
         }
         item.updatedAt = stamped || !isCurrent(current) ? date.roundedToMilliseconds : before.updatedAt
         return item

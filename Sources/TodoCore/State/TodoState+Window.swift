@@ -21,14 +21,15 @@ extension TodoState {
         update { $0.counts = counts }
     }
 
-    /// A change was taken back (`TodoLogic.undo`): the todos show it. A
-    /// todo it had added goes, one it had changed or deleted is back as
-    /// storage wrote it.
+    /// A change was taken back (`TodoLogic.undo`) or brought back
+    /// (`redo`): the todos show it. Each todo it touched is as storage wrote
+    /// it back, or gone if it was not written back.
     public func undid(_ change: TodoUndo) {
         update {
             $0.error = nil
-            $0.remove(ids: Set(change.changes.filter { $0.before == nil }.map(\.id)))
             let restored = change.restored
+            let written = Set(restored.map(\.id))
+            $0.remove(ids: Set(change.changes.map(\.id).filter { !written.contains($0) }))
             let shown = Set($0.items.map(\.id))
             $0.replace(restored.filter { shown.contains($0.id) })
             $0.reinsert(restored.filter { !shown.contains($0.id) })

@@ -15,6 +15,8 @@ extension AppDatabase {
 
     /// Starts a journal entry for a change in the current transaction; returns its number.
     package static func beginUndoStep(_ db: Database, kind: TodoUndo.Kind, at date: Date) throws -> Int64 {
+        // A new change ends what redo could bring back.
+        try db.executeCached(sql: "DELETE FROM undoStep WHERE undoneAt IS NOT NULL")
         try db.executeCached(sql: "INSERT INTO undoStep(at, kind) VALUES (?, ?)",
             arguments: [date.millisecondsSince1970, kind.rawValue])
         let step = db.lastInsertedRowID
@@ -87,7 +89,7 @@ extension AppDatabase {
         try StorageError.wrap(path: path) {
             try dbWriter.read { db in
                 var found: [TodoUndo] = []
-                let steps = try Row.fetchCursor(db, sql: "SELECT id, at, kind FROM undoStep ORDER BY id DESC")
+                let steps = try Row.fetchCursor(db, sql: "SELECT id, at, kind FROM undoStep WHERE undoneAt IS NULL ORDER BY id DESC")
                 while found.count < limit, let row = try steps.next() {
                     let step = try Self.undoStep(db, row).0
                     if !step.changes.isEmpty { found.append(step) }
@@ -98,39 +100,83 @@ extension AppDatabase {
     }
 
     /// Takes back the latest change made here (see `TodoStorage.undoLast`).
-    public func undoLatest(force: Bool, at date: Date) throws -> TodoUndo {
+    public func undoLatest(force: Bool, after position: Int? = nil, at date: Date) throws -> TodoUndo {
         try write { db in
-            while let row = try Row.fetchOne(db, sql: "SELECT id, at, kind FROM undoStep ORDER BY id DESC LIMIT 1") {
+            let latest = "SELECT id, at, kind FROM undoStep WHERE undoneAt IS NULL ORDER BY id DESC LIMIT 1"
+            while let row = try Row.fetchOne(db, sql: latest) {
+                let number: Int64 = row[0]
+                if let position, number <= Int64(position) { throw TodoError.nothingToUndoInView }
                 let (step, current) = try Self.undoStep(db, row)
-                try db.execute(sql: "DELETE FROM undoStep WHERE id = ?", arguments: [step.number])
                 // A change that changed nothing (done on a done todo) is passed over.
-                guard !step.changes.isEmpty else { continue }
+                guard !step.changes.isEmpty else {
+                    try db.execute(sql: "DELETE FROM undoStep WHERE id = ?", arguments: [number])
+                    continue
+                }
                 if !force, let changed = step.changes.first(where: { !$0.isCurrent(current[$0.id] ?? nil) }) {
-                    let item = current[changed.id].flatMap { $0 } ?? changed.after ?? changed.before
-                    throw TodoError.undoConflict(
-                        change: step.summary, text: item?.text ?? "", id: String(changed.id.lowercasedString.prefix(8))
-                    )
+                    throw Self.conflict(step, changed, current)
                 }
                 var undone = step
-                for change in step.changes {
-                    let id = change.id.lowercasedString
-                    let now = current[change.id].flatMap { $0 }
-                    guard let item = change.restoring(onto: now, published: try Self.published(db, id: id), at: date) else {
-                        if now != nil { try Self.delete(db, id: id) }
-                        continue
-                    }
-                    undone.restored.append(item)
-                    if now != nil {
-                        try db.executeCached(sql: "UPDATE todo SET \(TodoItem.updateAssignments) WHERE id = ?1",
-                            arguments: item.databaseValues)
-                    } else {
-                        try Self.insert(db, item)
-                    }
-                }
+                undone.restored = try Self.write(step.changes, over: current, at: date, db)
+                // Kept, marked, for redo.
+                try db.execute(sql: "UPDATE undoStep SET undoneAt = ? WHERE id = ?", arguments: [date.millisecondsSince1970, number])
                 return undone
             }
-            throw TodoError.nothingToUndo
+            throw position == nil ? TodoError.nothingToUndo : TodoError.nothingToUndoInView
         }
+    }
+
+    /// Brings back the change undo took back last (see `TodoStorage.redoLast`).
+    public func redoLatest(at date: Date) throws -> TodoUndo {
+        try write { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT id, at, kind FROM undoStep WHERE undoneAt IS NOT NULL ORDER BY id LIMIT 1") else {
+                throw TodoError.nothingToRedo
+            }
+            let (step, current) = try Self.undoStep(db, row)
+            let reversed = step.reversed
+            if let changed = reversed.changes.first(where: { !$0.isCurrent(current[$0.id] ?? nil) }) {
+                throw Self.conflict(step, changed, current)
+            }
+            var redone = step
+            redone.restored = try Self.write(reversed.changes, over: current, at: date, db)
+            try db.execute(sql: "UPDATE undoStep SET undoneAt = NULL WHERE id = ?", arguments: [step.number])
+            return redone
+        }
+    }
+
+    /// The number of the latest change undo could take back (0 for none).
+    public func latestUndoStep() throws -> Int {
+        try StorageError.wrap(path: path) {
+            try dbWriter.read { db in
+                try Int.fetchOne(db, sql: "SELECT max(id) FROM undoStep WHERE undoneAt IS NULL") ?? 0
+            }
+        }
+    }
+
+    /// Writes back each change's "before" over the todo as it is now
+    /// (`TodoUndo.Change.restoring`); returns the todos written.
+    private static func write(_ changes: [TodoUndo.Change], over current: [UUID: TodoItem?], at date: Date, _ db: Database) throws -> [TodoItem] {
+        var written: [TodoItem] = []
+        for change in changes {
+            let id = change.id.lowercasedString
+            let now = current[change.id].flatMap { $0 }
+            guard let item = change.restoring(onto: now, published: try published(db, id: id), at: date) else {
+                if now != nil { try delete(db, id: id) }
+                continue
+            }
+            written.append(item)
+            if now != nil {
+                try db.executeCached(sql: "UPDATE todo SET \(TodoItem.updateAssignments) WHERE id = ?1", arguments: item.databaseValues)
+            } else {
+                try insert(db, item)
+            }
+        }
+        return written
+    }
+
+    /// The refusal of a change whose todo `changed` was changed since by something not journaled.
+    private static func conflict(_ step: TodoUndo, _ changed: TodoUndo.Change, _ current: [UUID: TodoItem?]) -> TodoError {
+        let item = current[changed.id].flatMap { $0 } ?? changed.after ?? changed.before
+        return .undoConflict(change: step.summary, text: item?.text ?? "", id: String(changed.id.lowercasedString.prefix(8)))
     }
 
     /// The fields of todo `id` as a server held them at its last sync (its

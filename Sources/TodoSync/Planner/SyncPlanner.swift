@@ -72,6 +72,9 @@ public enum SyncPlanner {
         ours.editedAt = localTimes(local, base: base)
         let theirs = remote.item(todoId: entry.todoId, times: remoteTimes(entry, remote: remote, now: now), seenAt: now)
         let (ourFields, theirFields) = (ours.syncFields, theirs.syncFields)
+        // The server keeps what `todo` writes into its items (our marker, edit
+        // times): its edit times can be trusted, a missing one included.
+        let keepsTimes = remote.clientId != nil || remote.editedAt.latest != nil || remote.createdAt != nil
         var merged = ours
         var conflicts: [SyncConflict] = []
         for field in TodoField.allCases {
@@ -79,7 +82,7 @@ public enum SyncPlanner {
             let baseTime = entry.base?.editedAt[field]
             // The server holds an edit older than the one it held at the last
             // sync: it lost a write (a restart), and what we hold is newer.
-            let regressed = base != nil && (remote.editedAt[field] ?? .distantPast) < (baseTime ?? .distantPast)
+            let regressed = base != nil && keepsTimes && (remote.editedAt[field] ?? .distantPast) < (baseTime ?? .distantPast)
             // A side changed a field if its value, or the edit that gave it
             // (set again to the same value), is not the one of the last sync.
             let localChanged = base.map { !ourFields.holdsSame(field, as: $0) } ?? true
@@ -119,18 +122,25 @@ public enum SyncPlanner {
             conflicts.append(keepTogether(violation.fields, in: &merged, ours: ours, theirs: theirs, prefer: prefer, now: now))
         }
         merged.createdAt = min(ours.createdAt, theirs.createdAt)
-        if ours.isDone, theirs.isDone, let mine = ours.completedAt, let other = theirs.completedAt {
+        if ours.isDone, theirs.isDone {
             // Completed on both sides: when it was first completed.
-            merged.completedAt = min(mine, other)
+            merged.completedAt = [ours.completedAt, theirs.completedAt].compactMap { $0 }.min()
         }
         merged.updatedAt = merged.lastChanged
 
-        let keepsTimes = remote.clientId != nil || remote.editedAt.latest != nil || remote.createdAt != nil
-        let changed = changedFields(merged, remote: remote, keepsTimes: keepsTimes)
+        var changed = changedFields(merged, remote: remote, keepsTimes: keepsTimes)
+        for field in changed where merged.syncFields.holdsSame(field, as: remote.fields)
+            && entry.base?.editedAt[field] == merged.editedAt[field] {
+            // Only its edit time differs, and it was sent before: the server
+            // does not keep it as sent (it drops or rounds it). Not again.
+            changed.remove(field)
+        }
         step.editedAt = remote.editedAt
         for field in changed { step.editedAt[field] = merged.editedAt[field] }
         let datesDiffer = remote.createdAt != merged.createdAt || (merged.isDone && remote.completedAt != merged.completedAt)
-        step.sendsDates = datesDiffer && (keepsTimes || !changed.isEmpty)
+        // Dates sent before that the server does not keep as sent are not sent again.
+        let sentBefore = entry.base.map { $0.createdAt == merged.createdAt && $0.completedAt == merged.completedAt } ?? false
+        step.sendsDates = datesDiffer && (keepsTimes || !changed.isEmpty) && !sentBefore
         step.serverCreatedAt = step.sendsDates ? merged.createdAt : remote.createdAt
         step.serverCompletedAt = step.sendsDates || changed.contains(.done) ? merged.completedAt : remote.completedAt
         if !changed.isEmpty || step.sendsDates {
@@ -163,7 +173,11 @@ public enum SyncPlanner {
         let theirTime = fields.compactMap { theirs.editedAt[$0] }.max()
         let localWins = wins(.local, ourTime, theirTime, prefer: prefer)
         let winner = localWins ? ours : theirs
-        for field in fields { merged.take(field, from: winner) }
+        for field in fields {
+            merged.take(field, from: winner)
+            // They travel as one edit, made when the winner's latest was.
+            merged.editedAt[field] = localWins ? ourTime : theirTime
+        }
         func values(_ item: TodoItem) -> String {
             fields.map { "\($0.rawValue) \(item.syncFields[$0].isEmpty ? "none" : item.syncFields[$0])" }.joined(separator: ", ")
         }

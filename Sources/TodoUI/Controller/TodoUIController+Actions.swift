@@ -44,16 +44,31 @@ extension TodoUIController {
         await refreshCounts()
     }
 
-    /// Takes back the latest change made here, in this view or by any
-    /// `todo` command (the database's undo journal), and selects what it
-    /// brought back.
+    /// Takes back the latest change made since the view opened, here or by
+    /// any `todo` command (the database's undo journal), and selects what it
+    /// brought back. Older changes are left to `todo undo` in a shell.
     func undo() async {
-        guard let change = try? await logic.undo() else {
+        guard let change = try? await logic.undo(after: undoStart) else {
             await reloadAroundSelection()
             return
         }
-        view.message = "Undid the " + change.summary
-        let restored = change.changes.compactMap(\.before)
+        view.message = "Undid the " + change.summary + " (U: redo)"
+        await show(change)
+    }
+
+    /// Brings back what undo took back last, and selects it.
+    func redo() async {
+        guard let change = try? await logic.redo() else {
+            await reloadAroundSelection()
+            return
+        }
+        view.message = "Redid the " + change.summary
+        await show(change)
+    }
+
+    /// Selects what an undo or a redo wrote back, and reloads around it.
+    private func show(_ change: TodoUndo) async {
+        let restored = change.restored
         if change.kind == .delete {
             // Back where it was: the newest restored todo, found by its creation time.
             let item = restored.max { $0.createdAt < $1.createdAt }

@@ -26,6 +26,9 @@ public final class TodoUIController {
     public internal(set) var syncTask: Task<Void, Never>?
     /// The rest of a search a keystroke started, while it runs.
     public internal(set) var searchTask: Task<Void, Never>?
+    /// Where the undo journal stood when the view opened: `u` takes back only
+    /// what was made since, never work done before it (an import from the shell).
+    var undoStart: Int?
 
     public init(
         logic: TodoLogic, size: TerminalSize, view: ViewState = ViewState(),
@@ -44,6 +47,7 @@ public final class TodoUIController {
     public func start() async {
         // What "changed elsewhere" is measured from.
         _ = try? await logic.storageChangedElsewhere()
+        undoStart = (try? await logic.undoPosition()) ?? Int.max
         await reload(around: .top)
     }
 
@@ -92,6 +96,7 @@ public final class TodoUIController {
         case .character("x"), .character(" "): await toggleSelected()
         case .character("d"), .delete: await deleteSelected()
         case .character("u"): await undo()
+        case .character("U"), .control("r"): await redo()
         case .tab: await cycleFilter()
         case .character("s"): sync()
         case .character("r"):

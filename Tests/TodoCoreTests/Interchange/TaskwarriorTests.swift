@@ -52,6 +52,30 @@ struct TaskwarriorTests {
         ])
     }
 
+    /// Taskwarrior makes several pending instances of a series ahead
+    /// (`recurrence.limit`), in any order in the export: one repeating todo
+    /// comes of them, the earliest, as completing it here brings the next.
+    @Test func aRecurringSeriesIsOneRepeatingTodo() throws {
+        let template = "387470fa-43db-4a3a-a1fd-2b1b8a49ec3d"
+        func instance(_ uuid: String, due: String, status: String = "pending") -> String {
+            #"{"description":"water plants","due":"\#(due)","entry":"20261120T100000Z","modified":"20261120T100000Z","parent":"\#(template)","recur":"3d","status":"\#(status)","uuid":"\#(uuid)"}"#
+        }
+        let export = "[" + [
+            instance("b42ce24c-c134-4fd3-ae45-f405c7c6a71f", due: "20261128T230000Z"),
+            #"{"description":"water plants","due":"20261122T230000Z","entry":"20261120T100000Z","recur":"3d","status":"recurring","uuid":"\#(template)"}"#,
+            instance("a42ce24c-c134-4fd3-ae45-f405c7c6a71f", due: "20261125T230000Z"),
+            instance("c42ce24c-c134-4fd3-ae45-f405c7c6a71f", due: "20261122T230000Z", status: "completed"),
+            instance("d42ce24c-c134-4fd3-ae45-f405c7c6a71f", due: "20261201T230000Z"),
+        ].joined(separator: ",\n") + "]"
+        let items = try Taskwarrior.todos(fromExport: Data(export.utf8), timeZone: Self.berlin)
+        let repeating = items.filter { $0.recurrence != nil && !$0.isDone }
+        #expect(repeating.map(\.idString) == ["a42ce24c-c134-4fd3-ae45-f405c7c6a71f"])
+        #expect(repeating.first?.due == .day(CalendarDay(year: 2026, month: 11, day: 26)!))
+        // The completed instance is history, kept as a done todo.
+        #expect(items.filter(\.isDone).map(\.idString) == ["c42ce24c-c134-4fd3-ae45-f405c7c6a71f"])
+        #expect(items.count == 2)
+    }
+
     @Test func theSameDueIsADateOrAMomentByTheTimeZone() throws {
         let task = #"[{"description":"x","due":"20261214T230000Z","entry":"20261123T195611Z","status":"pending","uuid":"cc25735c-9a6d-47b4-a0a7-8289d666cc91"}]"#
         let utc = try Taskwarrior.todos(fromExport: Data(task.utf8), timeZone: TimeZone(identifier: "UTC")!)
