@@ -14,8 +14,13 @@ extension StorageError {
             return
         }
         switch error.resultCode {
-        case .SQLITE_NOTADB, .SQLITE_CORRUPT:
-            self = .notADatabase(path: path)
+        case .SQLITE_CORRUPT:
+            self = .damaged(path: path)
+        case .SQLITE_NOTADB:
+            // SQLite's own header, on a file SQLite cannot read: cut short or overwritten.
+            self = Self.startsLikeSQLite(path) ? .damaged(path: path) : .notADatabase(path: path)
+        case .SQLITE_IOERR where error.extendedResultCode == .SQLITE_IOERR_SHORT_READ:
+            self = .damaged(path: path)
         case .SQLITE_BUSY, .SQLITE_LOCKED:
             self = .busy(path: path)
         case .SQLITE_READONLY:
@@ -25,6 +30,13 @@ extension StorageError {
         default:
             self = .sqlite(error.message ?? error.description)
         }
+    }
+
+    /// Whether the file at `path` begins with the header every SQLite database has.
+    static func startsLikeSQLite(_ path: String) -> Bool {
+        guard let file = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? file.close() }
+        return (try? file.read(upToCount: 16)) == Data("SQLite format 3\0".utf8)
     }
 
     /// A write refused because the database at `path` cannot be written:

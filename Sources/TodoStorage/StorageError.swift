@@ -2,7 +2,11 @@
 public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     case cannotCreateDirectory(path: String, reason: String)
     case cannotOpen(path: String, reason: String)
+    /// A read of a database file that is not there.
+    case noDatabase(path: String)
     case notADatabase(path: String)
+    /// An SQLite file whose pages cannot be read: overwritten, truncated.
+    case damaged(path: String)
     case newerVersion(path: String)
     case busy(path: String)
     case readOnly(path: String)
@@ -18,8 +22,13 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
             "cannot create the folder for the database at \(path) (\(reason)): choose another place with --database PATH or TODO_DATABASE"
         case let .cannotOpen(path, reason):
             "cannot open the database at \(path) (\(reason)): check the path, or choose another with --database PATH or TODO_DATABASE"
+        case let .noDatabase(path):
+            "there is no todo database at \(path): check the path (a command that adds todos creates it there)"
         case let .notADatabase(path):
             "\(path) is not a todo database (not SQLite): it was left untouched; point --database at another file"
+        case let .damaged(path):
+            "\(path) is a damaged SQLite database (overwritten or cut short): it was left untouched; save what it holds with "
+                + "sqlite3 \(path) .recover | sqlite3 recovered.sqlite and use --database recovered.sqlite, or restore a backup"
         case let .newerVersion(path):
             "\(path) was written by a newer version of todo: it was left untouched; upgrade todo to use it"
         case let .busy(path):

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 import TodoServer
 
 /// `todo-server`: serves `/todos` over HTTP until SIGINT or SIGTERM.
@@ -123,7 +124,6 @@ struct TodoServerCommand: AsyncParsableCommand {
             )
         }
         let auth = hasAccounts ? "accounts" : sharedToken == nil ? "none" : "bearer"
-        logger.info("Serving todos", metadata: ["database": "\(database)", "auth": "\(auth)"])
         let app = buildApplication(
             repository: repository,
             // Accounts are looked up on each request, so one added while the
@@ -131,9 +131,33 @@ struct TodoServerCommand: AsyncParsableCommand {
             accounts: accounts,
             options: ServerOptions(token: sharedToken, idleTimeout: .seconds(idleTimeout), trustedProxies: Set(trustedProxy)),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "todo-server"),
-            logger: logger
+            logger: logger,
+            onServerRunning: { port in
+                // Said once it listens, never before: a port in use serves nothing.
+                logger.info("Serving todos", metadata: ["database": "\(database)", "auth": "\(auth)", "port": "\(port ?? 0)"])
+            }
         )
-        try await app.runService()
+        do {
+            try await app.runService()
+        } catch let error as IOError {
+            throw ServeError.cannotListen(host: host, port: port, reason: error.errnoCode)
+        }
+    }
+}
+
+/// Why `todo-server` could not serve, in one line that says what to do.
+enum ServeError: Error, CustomStringConvertible {
+    case cannotListen(host: String, port: Int, reason: CInt)
+
+    var description: String {
+        switch self {
+        case let .cannotListen(host, port, reason) where reason == EADDRINUSE:
+            "cannot listen on \(host):\(port): another program already uses that port; stop it, or choose another with --port"
+        case let .cannotListen(host, port, reason) where reason == EACCES:
+            "cannot listen on \(host):\(port): ports below 1024 need root; choose another with --port"
+        case let .cannotListen(host, port, reason):
+            "cannot listen on \(host):\(port) (\(String(cString: strerror(reason)))): check --host and --port"
+        }
     }
 }
 

@@ -54,6 +54,21 @@ struct ExecutableTests {
         #expect(try await second.exitStatus() == 0)
     }
 
+    /// A port another program holds: one line saying so and what to do, a
+    /// non-zero exit, and nothing claimed as served.
+    @Test func aPortInUseIsOneLineAndNoServing() async throws {
+        let path = temporaryDatabasePath()
+        defer { removeDatabase(at: path) }
+        let first = try ServerProcess(["--port", "0", "--database", path])
+        let port = try await first.port()
+        let second = try ServerProcess(["--port", String(port), "--database", temporaryDatabasePath()])
+        #expect(try await second.exitStatus() != 0)
+        #expect(second.printed == "Error: cannot listen on 127.0.0.1:\(port): another program already uses that port; stop it, or choose another with --port\n")
+        kill(first.process.processIdentifier, SIGTERM)
+        #expect(try await first.exitStatus() == 0)
+        #expect(first.printed.contains("Serving todos"))
+    }
+
     @Test func theTokenComesFromTheEnvironment() async throws {
         let path = temporaryDatabasePath()
         defer { removeDatabase(at: path) }

@@ -29,7 +29,7 @@ struct ExportCommand: AsyncParsableCommand {
     var to: ExportFormat = .json
 
     mutating func run() async throws {
-        let db = try database.open()
+        let db = try database.openForReading()
         let out = OutputBuffer()
         switch to {
         case .json:

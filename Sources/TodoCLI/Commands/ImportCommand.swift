@@ -61,6 +61,11 @@ struct ImportCommand: AsyncParsableCommand {
             case .taskwarrior:
                 items = try Taskwarrior.todos(fromExport: data, timeZone: .current)
             case .todotxt:
+                if let first = data.first(where: { !" \t\r\n".utf8.contains($0) }), first == UInt8(ascii: "[") || first == UInt8(ascii: "{") {
+                    throw ImportError(
+                        "\(name) is JSON, not todo.txt: import a todo export with --from json, or task export output with --from taskwarrior; nothing was imported"
+                    )
+                }
                 items = try TodoTxt.todos(from: String(decoding: data, as: UTF8.self), timeZone: .current, now: Date())
             }
         } catch let error as InterchangeError {
@@ -108,7 +113,11 @@ struct ImportCommand: AsyncParsableCommand {
         for (index, item) in items.enumerated() {
             var item = item
             do {
+                // The rules `add` and `edit` keep, for every field.
                 item.text = try TodoText.validated(item.text)
+                item.tags = TodoTags.normalized(try item.tags.map { tag throws(TodoFieldError) in try TodoTags.validated(tag) })
+                item.note = try item.note.flatMap { note throws(TodoFieldError) in try TodoNote.validated(note) }
+                if let violation = item.ruleViolation { throw violation }
             } catch {
                 throw ImportError("\(file): todo \(index + 1) (\(item.idString)): \(error); nothing was imported")
             }

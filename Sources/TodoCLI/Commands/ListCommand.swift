@@ -143,7 +143,7 @@ struct ListCommand: AsyncParsableCommand {
     @MainActor
     mutating func run() async throws {
         try await Self.list(
-            db: database.open(), json: output.json,
+            db: database.openForReading(), json: output.json,
             query: query, lastQuery: lastQuery, status: status, filters: try filters, limit: limit
         )
     }

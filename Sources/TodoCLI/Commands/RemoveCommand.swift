@@ -24,8 +24,10 @@ struct RemoveCommand: AsyncParsableCommand {
     @MainActor
     mutating func run() async throws {
         let (logic, db) = try database.logic()
+        let prefixes = try ids.map { try TodoID.normalizedPrefix($0) }
+        try await logic.checkPrefixesForChange(prefixes)
         // Resolve first, so the short IDs printed are the ones the user saw.
-        let listed = TodoID.distinct(try db.resolveListed(idPrefixes: ids.map { try TodoID.normalizedPrefix($0) }), by: \.item.id)
+        let listed = TodoID.distinct(try db.resolveListed(idPrefixes: prefixes), by: \.item.id)
         try await logic.deleteTodos(idPrefixes: listed.map(\.item.idString))
         let out = OutputBuffer()
         if output.json {

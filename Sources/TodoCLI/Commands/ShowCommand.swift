@@ -18,7 +18,7 @@ struct ShowCommand: AsyncParsableCommand {
     var id: String
 
     mutating func run() async throws {
-        let db = try database.open()
+        let db = try database.openForReading()
         let todo = try db.resolveListed(idPrefixes: [try TodoID.normalizedPrefix(id)])[0]
         let out = OutputBuffer()
         if output.json {

@@ -28,7 +28,7 @@ struct StatusCommand: AsyncParsableCommand {
     var limit = 50
 
     mutating func run() async throws {
-        let db = try database.open()
+        let db = try database.openForReading()
         let counts = try db.counts()
         print("\(counts.pending) pending, \(counts.done) done")
         let queued = try await db.pendingCount()

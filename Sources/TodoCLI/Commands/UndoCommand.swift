@@ -43,7 +43,7 @@ struct UndoCommand: AsyncParsableCommand {
 
     @MainActor
     mutating func run() async throws {
-        let (logic, _) = try database.logic()
+        let (logic, _) = try database.logic(reading: list)
         let out = OutputBuffer()
         guard !list else {
             let history = try await logic.undoHistory(limit: .max)

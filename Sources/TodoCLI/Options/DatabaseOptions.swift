@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import TodoCore
 import TodoStorage
 
@@ -23,16 +24,34 @@ struct DatabaseOptions: ParsableArguments {
     /// The database file this command uses.
     var resolvedPath: String { DatabaseLocation.resolve(explicit: path) }
 
-    /// Opens the database, creating it on first use.
+    /// Opens the database to change it, creating it on first use (and saying where).
     func open() throws -> AppDatabase {
-        try AppDatabase.open(path: resolvedPath)
+        try AppDatabase.openForWriting(path: resolvedPath)
+    }
+
+    /// Opens the database to read it, creating nothing (see `AppDatabase.openForReading`).
+    func openForReading() throws -> AppDatabase {
+        try AppDatabase.openForReading(path: resolvedPath, explicit: DatabaseLocation.isNamed(explicit: path))
     }
 
     /// The logic over the opened database, with a fresh state.
     @MainActor
-    func logic() throws -> (TodoLogic, AppDatabase) {
-        let database = try open()
+    func logic(reading: Bool = false) throws -> (TodoLogic, AppDatabase) {
+        let database = try reading ? openForReading() : open()
         return (TodoLogic(state: TodoState(), storage: database), database)
+    }
+}
+
+extension AppDatabase {
+    /// Opens the database at `path` to change it; a new one is created,
+    /// folders and all, and standard error says where.
+    static func openForWriting(path: String) throws -> AppDatabase {
+        let existed = FileManager.default.fileExists(atPath: path)
+        let database = try AppDatabase.open(path: path)
+        if !existed {
+            FileHandle.standardError.write(Data("Created a new todo database at \(path)\n".utf8))
+        }
+        return database
     }
 }
 

@@ -106,6 +106,11 @@ enum QuickInvocation: Equatable, Sendable {
         }
     }
 
+    /// It reads and never writes (`list`): it creates no database.
+    var onlyReads: Bool {
+        if case .list = self { true } else { false }
+    }
+
     var options: CommonOptions {
         switch self {
         case .add(_, _, let options), .setDone(_, _, let options), .list(_, _, let options): options

@@ -19,7 +19,10 @@ extension TodoCommand {
             return
         }
         do {
-            let db = try AppDatabase.open(path: DatabaseLocation.resolve(explicit: quick.options.databasePath))
+            let path = DatabaseLocation.resolve(explicit: quick.options.databasePath)
+            let db = try quick.onlyReads
+                ? AppDatabase.openForReading(path: path, explicit: DatabaseLocation.isNamed(explicit: quick.options.databasePath))
+                : AppDatabase.openForWriting(path: path)
             try await quick.run(on: db)
             try db.close()
             // Exit while `db` is still referenced: the command's work is done and

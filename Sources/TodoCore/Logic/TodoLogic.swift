@@ -129,6 +129,14 @@ extension TodoLogic {
         }
     }
 
+    /// Refuses a prefix too short to name a todo for a change (see
+    /// `refuseShortPrefixes`), for a command that resolves the prefixes itself.
+    public func checkPrefixesForChange(_ idPrefixes: [String]) async throws(TodoError) {
+        try await run { [storage] in
+            try await Self.refuseShortPrefixes(try Self.normalized(idPrefixes), in: storage)
+        } then: { _ in }
+    }
+
     /// The todos the prefixes name, each once, for a change: `done 6a23 6a23`
     /// (or `6a23 6a23f8`) names one todo; a prefix shorter than IDs are shown
     /// is refused.

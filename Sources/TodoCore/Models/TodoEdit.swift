@@ -42,7 +42,12 @@ extension TodoItem {
             if let priority = edit.priority { item.priority = priority }
             if !edit.addTags.isEmpty || !edit.removeTags.isEmpty {
                 var tags = Set(item.tags)
-                for tag in edit.removeTags { tags.remove(try TodoTags.validated(tag)) }
+                for tag in edit.removeTags {
+                    let tag = try TodoTags.validated(tag)
+                    guard tags.remove(tag) != nil || edit.addTags.contains(tag) else {
+                        throw TodoFieldError.noSuchTag(tag, tags: item.tags)
+                    }
+                }
                 for tag in edit.addTags { tags.insert(try TodoTags.validated(tag)) }
                 item.tags = TodoTags.normalized(tags)
             }

@@ -51,6 +51,8 @@ public enum TodoFieldError: Error, Sendable, Equatable, CustomStringConvertible 
     case badRepeat(String)
     case badDue(String)
     case repeatNeedsDue
+    /// `--untag` of a tag the todo does not have: its tags, to pick from.
+    case noSuchTag(String, tags: [String])
 
     public var description: String {
         switch self {
@@ -70,6 +72,8 @@ public enum TodoFieldError: Error, Sendable, Equatable, CustomStringConvertible 
             "'\(text)' is not a repeat: use daily, weekly, monthly, yearly, or a count and d, w, m or y such as 3d or 2w"
         case let .badDue(text):
             "'\(text)' is not a due date: use today, tomorrow, a weekday (fri), +3d, +2w, +1m, eow, eom, 2026-12-01 or 2026-12-01T14:30"
+        case let .noSuchTag(tag, tags):
+            "the todo has no tag '\(tag)'" + (tags.isEmpty ? ": it has no tags" : ": its tags are " + tags.joined(separator: ", "))
         case .repeatNeedsDue:
             "a repeating todo needs a due date: add --due, e.g. --due mon --repeat weekly"
         }

@@ -22,6 +22,18 @@ public struct AppDatabase: Sendable {
         }
     }
 
+    /// Opens the database file at `path` to read it, creating nothing: a
+    /// file that is not there is refused if the user named it (`explicit`: a
+    /// mistyped path should not quietly read as empty), else read as an
+    /// empty database (the default place, before the first todo).
+    public static func openForReading(path: String, explicit: Bool) throws(StorageError) -> AppDatabase {
+        guard FileManager.default.fileExists(atPath: path) else {
+            if explicit { throw .noDatabase(path: path) }
+            return try inMemory()
+        }
+        return try open(path: path)
+    }
+
     /// Opens (creating if needed) the database file at `path`.
     public static func open(path: String) throws(StorageError) -> AppDatabase {
         let directory = (path as NSString).deletingLastPathComponent

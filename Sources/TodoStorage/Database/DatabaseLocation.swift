@@ -21,4 +21,11 @@ public enum DatabaseLocation {
         let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
         return home + "/.local/share/todo/todo.sqlite"
     }
+
+    /// Whether the user typed the database's path on this command line
+    /// (`--database`), where a typo is likely; `TODO_DATABASE`, set once in a
+    /// profile, is a place like the default one.
+    public static func isNamed(explicit: String?) -> Bool {
+        !(explicit ?? "").isEmpty
+    }
 }

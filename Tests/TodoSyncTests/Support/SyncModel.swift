@@ -89,7 +89,8 @@ struct SyncModel {
                 // A tag added or removed: tags merge as a set.
                 if let pick {
                     let tag = Self.tags[Int(random.next() % UInt64(Self.tags.count))]
-                    let edit = random.chance(0.6) ? TodoEdit(addTags: [tag]) : TodoEdit(removeTags: [tag])
+                    // `--untag` of a tag the todo lacks is refused: it adds one instead.
+                    let edit = random.chance(0.6) || !pick.tags.contains(tag) ? TodoEdit(addTags: [tag]) : TodoEdit(removeTags: [tag])
                     try replica.db.updateTodos([try pick.applying(edit, at: now)])
                 }
             case 7:
