@@ -56,6 +56,16 @@ public struct SyncConfiguration: Sendable, Hashable {
         self.paging = paging
     }
 
+    /// The base URL a user meant: the collection's own URL (`…/todos`, as
+    /// curl examples write it) is its server's base URL.
+    public static func baseURL(_ given: String, collectionPath: String = "/todos") -> String {
+        var url = given.hasSuffix("/") ? String(given.dropLast()) : given
+        if url.hasSuffix(collectionPath), URL(string: url)?.path.hasSuffix(collectionPath) == true {
+            url.removeLast(collectionPath.count)
+        }
+        return url
+    }
+
     /// Scheme, host and port of the server, for links that start with `/`.
     public var origin: String {
         guard let url = URL(string: server), let scheme = url.scheme, let host = url.host else { return server }

@@ -9,6 +9,8 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     case unreachable(server: String, request: String, kind: TransportError.Kind, queued: Int?)
     case httpStatus(request: String, status: Int, body: String)
     case unauthorized(request: String)
+    /// A token that worked could not be written down for next time.
+    case cannotRememberToken(path: String)
     case malformed(request: String, reason: String)
     case suspiciousEmptyList(lastSeen: Int)
     case wouldDeleteEverything(count: Int)
@@ -41,7 +43,9 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
         case let .httpStatus(request, status, body):
             "the server answered \(status) to \(request)\(body.isEmpty ? "" : " (\(body))"); \(Self.kept); run todo sync again later"
         case let .unauthorized(request):
-            "the server refused \(request) without a valid token: pass --token TOKEN or set TODO_TOKEN"
+            "the server refused \(request) without a valid token: pass --token TOKEN (it is remembered for this server) or set TODO_TOKEN"
+        case let .cannotRememberToken(path):
+            "the sync worked, but its token could not be remembered in \(path): make that folder writable, or pass --token again next time"
         case let .malformed(request, reason):
             "the server's answer to \(request) could not be read (\(reason)); \(Self.kept); check --server points at the JSON server"
         case let .suspiciousEmptyList(lastSeen):

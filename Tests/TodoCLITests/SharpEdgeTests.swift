@@ -30,6 +30,22 @@ struct SharpEdgeTests {
         #expect(try todo.run([command[0], "9bcd"] + command.dropFirst()).status == 0)
     }
 
+    /// `todo done` on a repeating todo days overdue says where it went next:
+    /// due today, not one more overdue day.
+    @Test func doneSaysTheNextOccurrenceDueTodayOrLater() throws {
+        _ = try todo.ok(["add", "water plants", "--due", "yesterday", "--repeat", "daily"])
+        let id = try #require(try todo.listJSON().first?["id"] as? String)
+        let done = try todo.ok(["done", String(id.prefix(8))])
+        let lines = done.split(separator: "\n")
+        #expect(lines.count == 2, "\(done)")
+        #expect(lines.first?.hasPrefix("Done ") == true)
+        #expect(lines.last?.hasPrefix("Next ") == true && lines.last?.contains("water plants") == true, "\(done)")
+        let next = try #require(try todo.listJSON().first)
+        let today = CalendarDayText.today
+        #expect(next["due"] as? String == today, "\(next)")
+        #expect(next["repeat"] as? String == "daily")
+    }
+
     /// A read never creates: a mistyped `--database` is said to be missing,
     /// and no folder or file appears; a write creates it and says where.
     @Test func aReadCreatesNothingAndAWriteSaysWhereItCreated() throws {
@@ -92,5 +108,15 @@ struct SharpEdgeTests {
         let untag = try todo.run(["edit", String(id.prefix(8)), "--untag", "hom"])
         #expect(untag.status != 0)
         #expect(untag.stderr == "Error: the todo has no tag 'hom': its tags are home\n")
+    }
+}
+
+/// Today's date as `todo` writes a due date, in this machine's time zone.
+enum CalendarDayText {
+    static var today: String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd"
+        return formatter.string(from: Date())
     }
 }

@@ -38,6 +38,18 @@ struct UsageTests {
         try expectUsageError(["list", "oat", "milk"], saying: "todo list --query 'oat milk'")
     }
 
+    /// A mistyped option is named with the nearest option of that command,
+    /// not taken for text.
+    @Test func aMistypedOptionIsNamedWithTheNearestOne() throws {
+        _ = try todo.ok(["add", "milk"])
+        try expectUsageError(["list", "--limt", "3"], saying: "unknown option '--limt' for todo list: did you mean '--limit'?")
+        try expectUsageError(["list", "--tga", "home"], saying: "unknown option '--tga' for todo list: did you mean '--tag'?")
+        try expectUsageError(["add", "milk", "--prioirty", "high"], saying: "did you mean '--priority'?")
+        try expectUsageError(["sync", "--dryrun"], saying: "did you mean '--dry-run'?")
+        // Far from every option: text that starts with dashes, as before.
+        try expectUsageError(["add", "--whatever", "milk"], saying: "put -- before the text")
+    }
+
     @Test func aSubcommandsOptionMayComeBeforeIt() throws {
         let added = try todo.ok(["--json", "add", "x"])
         #expect(added.hasPrefix("{\"id\":"))

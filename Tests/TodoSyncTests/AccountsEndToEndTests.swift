@@ -53,6 +53,36 @@ struct AccountsEndToEndTests {
         #expect(refused.status != 0)
     }
 
+    /// `todo sync --token` once: later syncs need no token, it is kept in a
+    /// file only the user can read, never in the database, never printed.
+    @Test func aTokenGivenOnceIsRememberedForItsServer() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("todo-token-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appendingPathComponent("server.sqlite").path
+        let token = try await addAccount("alice", database: database)
+        let server = try ServerProcess(["--port", "0", "--database", database])
+        defer { kill(server.process.processIdentifier, SIGTERM) }
+        let url = "http://127.0.0.1:\(try await server.port())"
+        let replica = folder.appendingPathComponent("laptop.sqlite").path
+        #expect(try todo(["add", "buy milk"], database: replica).status == 0)
+        let refused = try todo(["sync", "--server", url], database: replica)
+        #expect(refused.status != 0)
+        #expect(refused.err.contains("pass --token TOKEN (it is remembered for this server)"), "\(refused.err)")
+        let first = try todo(["sync", "--server", url, "--token", token], database: replica)
+        #expect(first.status == 0, "\(first.err)")
+        #expect(try todo(["add", "call mom"], database: replica).status == 0)
+        let again = try todo(["sync"], database: replica)
+        #expect(again.status == 0, "\(again.err)")
+        #expect(!(first.out + first.err + again.out + again.err).contains(token))
+        let file = folder.appendingPathComponent("config/todo/credentials.json").path
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int)
+        #expect(mode == 0o600)
+        for path in [replica, replica + "-wal"] where FileManager.default.fileExists(atPath: path) {
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)).range(of: Data(token.utf8)) == nil, "the token is in \(path)")
+        }
+    }
+
     /// `todo-server user add NAME`: the token it prints.
     private func addAccount(_ name: String, database: String) async throws -> String {
         let process = try ServerProcess(["user", "add", name, "--database", database])

@@ -56,6 +56,10 @@ struct UndoneCommand: AsyncParsableCommand {
 /// with plain values (see `QuickInvocation`).
 @MainActor
 func markDone(_ done: Bool, ids: [String], db: AppDatabase, json: Bool) async throws {
-    let changed = try await db.logic.setDone(done, idPrefixes: ids)
+    let (changed, next) = try await db.logic.setDoneBringingNext(done, idPrefixes: ids)
     try printChanged(changed, verb: done ? "Done" : "Not done", db: db, json: json)
+    // Where a repeating todo went next: its ID and due date (not in --json, whose shape is the todos changed).
+    if !json, !next.isEmpty {
+        try printChanged(next, verb: "Next", db: db, json: false)
+    }
 }

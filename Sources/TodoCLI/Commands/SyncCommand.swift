@@ -41,7 +41,7 @@ struct SyncCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The server's base URL (default: $TODO_SERVER, else the last one).", valueName: "url"))
     var server: String?
 
-    @Option(help: ArgumentHelp("Bearer token for the server (default: $TODO_TOKEN).", valueName: "token"))
+    @Option(help: ArgumentHelp("Bearer token for the server, remembered for it after a sync that works (default: $TODO_TOKEN, else the one remembered).", valueName: "token"))
     var token: String?
 
     @Option(help: ArgumentHelp("Who wins a conflict this run: the newest edit, local or remote.", valueName: "side"))
@@ -130,9 +130,10 @@ struct SyncCommand: AsyncParsableCommand {
         defer { lock?.release() }
         let environment = ProcessInfo.processInfo.environment
         var settings = try await SyncSettings.load(from: db)
-        guard let url = server ?? environment["TODO_SERVER"] ?? settings.server else {
+        guard let given = server ?? environment["TODO_SERVER"] ?? settings.server else {
             throw SyncError.noServer
         }
+        let url = SyncConfiguration.baseURL(given)
         guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme ?? ""), parsed.host != nil else {
             throw SyncError.invalidServerURL(url)
         }
@@ -151,8 +152,9 @@ struct SyncCommand: AsyncParsableCommand {
         } else if noPaging {
             settings.paging = nil
         }
+        let credentials = Credentials.standard(environment: environment)
         let config = SyncConfiguration(
-            server: url, token: token ?? environment["TODO_TOKEN"], kind: serverKind.kind,
+            server: url, token: token ?? environment["TODO_TOKEN"] ?? credentials.token(for: url), kind: serverKind.kind,
             names: settings.names, prefer: prefer, force: force, paging: settings.paging
         )
         let logic = TodoLogic(state: TodoState(), storage: db)
@@ -185,6 +187,8 @@ struct SyncCommand: AsyncParsableCommand {
         let summary = try result.get()
         if !dryRun {
             try await settings.save(to: db)
+            // A token typed once is remembered for this server, outside the database.
+            if let token { try credentials.remember(token, for: url) }
         }
         for line in dryRun ? summary.steps : summary.conflicts.map(\.line) {
             print(line)

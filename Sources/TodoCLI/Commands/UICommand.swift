@@ -67,7 +67,8 @@ struct RememberedServerSync: TodoSyncing {
             throw SyncError.noServer
         }
         let configuration = SyncConfiguration(
-            server: url, token: environment["TODO_TOKEN"], names: settings.names, paging: settings.paging
+            server: url, token: environment["TODO_TOKEN"] ?? Credentials.standard(environment: environment).token(for: url),
+            names: settings.names, paging: settings.paging
         )
         return try await SyncService(store: db, configuration: configuration).sync(dryRun: dryRun, progress: progress)
     }

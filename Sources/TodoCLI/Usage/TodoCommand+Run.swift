@@ -92,6 +92,20 @@ extension TodoCommand {
         } + ["help"]
     }
 
+    /// The long options (`--limit`) of the subcommand named `name` (or an
+    /// alias), as its help lists them; none for an unknown name.
+    static func longOptions(of name: String) -> Set<String> {
+        guard let command = configuration.subcommands.first(where: { command in
+            command.configuration.commandName == name || command.configuration.aliases.contains(name)
+        }) else { return [] }
+        var options: Set<String> = []
+        for line in command.helpMessage(columns: 1_000).split(separator: "\n") {
+            let words = line.split(whereSeparator: { $0 == " " || $0 == "," })
+            for word in words.prefix(3) where word.hasPrefix("--") { options.insert(String(word)) }
+        }
+        return options
+    }
+
     /// The subcommands' names, without aliases, in the order `--help` lists them.
     static var primaryCommandNames: [String] {
         configuration.subcommands.compactMap { $0.configuration.commandName }

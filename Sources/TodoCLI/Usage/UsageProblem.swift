@@ -11,6 +11,8 @@ enum UsageProblem: Error, Equatable, CustomStringConvertible {
     case dashInText(command: String, word: String, corrected: String)
     /// `todo add call mom -h`: a help flag among the words of a todo.
     case helpAmongText(command: String, flag: String, corrected: String)
+    /// `todo list --limt 3`: a mistyped option, and the option it is nearest to.
+    case unknownOption(command: String, option: String, suggestion: String)
 
     var description: String {
         switch self {
@@ -21,6 +23,8 @@ enum UsageProblem: Error, Equatable, CustomStringConvertible {
                 + " The commands are \(commands.joined(separator: ", ")) (todo --help describes them)"
         case let .dashInText(command, word, corrected):
             "'\(word)' is not an option of todo \(command): if it is part of the text, put -- before the text: \(corrected)"
+        case let .unknownOption(command, option, suggestion):
+            "unknown option '\(option)' for todo \(command): did you mean '\(suggestion)'?"
         case let .helpAmongText(command, flag, corrected):
             "'\(flag)' among the words of a todo asks for help: for todo \(command)'s help, run todo \(command) --help; "
                 + "to keep it in the text, put -- before the text: \(corrected)"
@@ -51,12 +55,32 @@ enum UsageProblem: Error, Equatable, CustomStringConvertible {
             self = .unknownCommand(Array(words), suggestion: suggestion, commands: listed)
             return
         }
+        if let problem = Self.optionProblem(command: word, rest: Array(arguments[(index + 1)...])) {
+            self = problem
+            return
+        }
         guard word == "add" || word == "edit" else { return nil }
         if let problem = Self.textProblem(command: word, rest: Array(arguments[(index + 1)...])) {
             self = problem
         } else {
             return nil
         }
+    }
+
+    /// A long option the command does not have, near one it has (`--limt`
+    /// for `--limit`): ArgumentParser would take it for text, or say only
+    /// that it is unknown. One near none is left to the other checks (text
+    /// that starts with a dash).
+    private static func optionProblem(command: String, rest: [String]) -> UsageProblem? {
+        let typed = rest.prefix { $0 != "--" }.filter { $0.hasPrefix("--") && $0.count > 2 }
+            .map { String($0.split(separator: "=", maxSplits: 1)[0]) }
+        guard !typed.isEmpty else { return nil }
+        let options = TodoCommand.longOptions(of: command)
+        guard let unknown = typed.first(where: { !options.contains($0) }) else { return nil }
+        let allowed = unknown.count >= 6 ? 2 : 1
+        guard let (suggestion, distance) = options.sorted().map({ ($0, editDistance(unknown, $0)) }).min(by: { $0.1 < $1.1 }),
+              distance <= allowed else { return nil }
+        return .unknownOption(command: command, option: unknown, suggestion: suggestion)
     }
 
     /// The options of `add` and `edit` that take a value: neither they nor their values are text.

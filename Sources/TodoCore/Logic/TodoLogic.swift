@@ -77,7 +77,16 @@ extension TodoLogic {
     /// Marks todos done (or not done), all or none.
     @discardableResult
     public func setDone(_ done: Bool, idPrefixes: [String]) async throws(TodoError) -> [TodoItem] {
-        let (_, changed, _) = try await run { [environment, storage] in
+        try await setDoneBringingNext(done, idPrefixes: idPrefixes).changed
+    }
+
+    /// Marks todos done (or not done), all or none; returns them, and the next
+    /// occurrences completing repeating ones brought.
+    @discardableResult
+    public func setDoneBringingNext(
+        _ done: Bool, idPrefixes: [String]
+    ) async throws(TodoError) -> (changed: [TodoItem], next: [TodoItem]) {
+        let (_, changed, next) = try await run { [environment, storage] in
             let items = try await Self.resolveDistinct(idPrefixes, in: storage)
             let now = environment.now()
             let changed = items.map { $0.marking(done: done, at: now) }
@@ -91,7 +100,7 @@ extension TodoLogic {
             self.state.updateTodos(changed)
             for item in next { self.state.addTodo(item) }
         }
-        return changed
+        return (changed, next)
     }
 
     /// Replaces a todo's text.

@@ -72,18 +72,19 @@ extension TodoItem {
 // MARK: - Recurrence
 
 extension TodoItem {
-    /// The todo that follows this one once it is completed, if it repeats:
-    /// the same text, tags, priority, note and repeat, due one period after
-    /// this one's due date, created at `date`.
+    /// The todo that follows this one once it is completed at `date`, if it
+    /// repeats: the same text, tags, priority, note and repeat, due at the
+    /// next occurrence (`TodoRepeat.next(after:completedOn:in:)`), created at `date`.
     ///
-    /// Its id is derived from this todo's id and the new due date, so two
-    /// machines that complete the same occurrence create the same next todo,
-    /// and a sync finds one todo where a random id would have made two.
+    /// Its id is derived from this todo's id, so two machines that complete
+    /// the same occurrence (on any day) create the same next todo, and a sync
+    /// finds one todo where a random id would have made two.
     public func nextOccurrence(at date: Date, in timeZone: TimeZone) -> TodoItem? {
         guard let recurrence, let due else { return nil }
-        let nextDue = recurrence.next(after: due, in: timeZone)
+        let nextDue = recurrence.next(after: due, completedOn: CalendarDay(date, in: timeZone), in: timeZone)
         return TodoItem(
-            id: UUID(derivedFrom: "repeat|" + idString + "|" + nextDue.text),
+            // Not the due date: machines completing it on different days make one todo.
+            id: UUID(derivedFrom: "repeat|" + idString),
             text: text, createdAt: date, due: nextDue, priority: priority, tags: tags, note: note,
             recurrence: recurrence
         )

@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 
 /// The real transport, on one AsyncHTTPClient client per process.
 public struct AsyncHTTPTransport: HTTPTransport {
@@ -98,6 +99,8 @@ public struct AsyncHTTPTransport: HTTPTransport {
             }
         case is SocketAddressError.UnknownHost:
             return .unknownHost
+        case is NIOSSLError, is BoringSSLError:
+            return .tls
         case let error as ChannelError:
             if case .connectTimeout = error { return .connectTimeout }
             if case .ioOnClosedChannel = error { return .connectionClosed }

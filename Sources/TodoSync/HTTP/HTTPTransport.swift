@@ -47,10 +47,12 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
         case timeout = "timed out"
         /// The connection closed; the server may or may not have applied the request.
         case connectionClosed = "connection closed"
+        /// The TLS handshake failed (https to a plain-HTTP server): nothing was sent.
+        case tls = "TLS failed"
         case other = "failed"
 
         /// Retrying now cannot help: nothing is there to answer.
-        public var isOffline: Bool { self == .connectionRefused || self == .unknownHost || self == .noRoute }
+        public var isOffline: Bool { self == .connectionRefused || self == .unknownHost || self == .noRoute || self == .tls }
 
         /// The request never reached the server.
         public var nothingSent: Bool { isOffline || self == .connectTimeout }
@@ -64,6 +66,7 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
             case .connectTimeout: "no connection within the time allowed"
             case .timeout: "no answer within the time allowed"
             case .connectionClosed: "the server closed the connection"
+            case .tls: "TLS failed: nothing answers https there; for a plain-HTTP server (one on this machine) use http://"
             case .other: "the request failed"
             }
         }

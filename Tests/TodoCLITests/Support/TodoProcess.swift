@@ -46,6 +46,7 @@ final class TodoProcess: Sendable {
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env["TODO_DATABASE"] = databasePath
+        env["XDG_CONFIG_HOME"] = directory.appendingPathComponent("config").path
         env.removeValue(forKey: "NO_COLOR")
         env.merge(environment) { _, new in new }
         process.environment = env
