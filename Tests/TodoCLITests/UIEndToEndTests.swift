@@ -69,6 +69,28 @@ struct UIEndToEndTests {
         #expect(try !ui.screen().contains("from another terminal"), "the main screen is back")
     }
 
+    /// `u` never takes back work done before the view opened (an import
+    /// from the shell); what it takes back, `U` brings back.
+    @Test func undoTakesBackOnlyThisViewsChangesAndRedoBringsThemBack() throws {
+        _ = try todo.ok(["import", "-"], stdin: """
+            [{"id":"abcd0000-0000-4000-8000-000000000001","text":"imported one","createdAt":"2026-01-01T00:00:00.000Z"},
+             {"id":"abcd1000-0000-4000-8000-000000000002","text":"imported two","createdAt":"2026-01-02T00:00:00.000Z"}]
+            """)
+        let ui = try startUI()
+        try ui.waitForScreen("the first frame") { $0.contains("2 pending") && $0.contains("imported two") }
+        try ui.send("u")
+        try ui.waitForScreen("undo refused") { $0.contains("nothing to undo made since this view opened") }
+        #expect(try todo.listJSON().count == 2)
+        try ui.send("Escape")
+        try ui.send("x")
+        try ui.waitForScreen("the todo marked done") { $0.contains("1 pending · 1 done") }
+        try ui.send("u")
+        try ui.waitForScreen("the done mark undone") { $0.contains("2 pending · 0 done") && $0.contains("Undid the done mark") }
+        try ui.send("U")
+        try ui.waitForScreen("the done mark redone") { $0.contains("1 pending · 1 done") && $0.contains("Redid the done mark") }
+        try ui.send("q")
+    }
+
     @Test func ctrlCSigtermAndACrashRestoreTheTerminal() throws {
         _ = try todo.ok(["add", "buy milk"])
         let interrupted = try startUI()

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import TodoCore
 @testable import TodoSync
@@ -59,6 +60,20 @@ struct TodoServerSyncTests {
                 serverTransport: AsyncHTTPTransport(timeout: .seconds(10))
             ) { _ in }.run()
         }
+    }
+
+    /// The same model through a real json-server-style process (HTTP on
+    /// loopback, items kept whole with the fields `todo` writes into them).
+    @Test(arguments: (1...6).map { UInt64($0) })
+    func modelConvergesOnARealJSONServerProcess(seed: UInt64) async throws {
+        let server = try ServerProcess(
+            executable: URL(fileURLWithPath: "/usr/bin/env"), ["python3", PagingEndToEndTests.script.path, "--port", "0"]
+        )
+        defer { if server.process.isRunning { kill(server.process.processIdentifier, SIGTERM) } }
+        let url = "http://127.0.0.1:\(try await server.port())"
+        try await SyncModel(
+            seed: seed, steps: 30, faults: seed % 3 == 0, server: url, serverTransport: AsyncHTTPTransport(timeout: .seconds(10))
+        ) { _ in }.run()
     }
 
     /// Pushes go to todo-server in batches: 1,200 adds in three requests,

@@ -206,6 +206,47 @@ struct KeyHandlingTests {
         #expect(ui.selectedRow?.item.text == "todo 4")
     }
 
+    /// At the top of the list, todos added elsewhere show above the
+    /// selection: the view stays at the top instead of keeping them out of sight.
+    @Test func aViewAtTheTopShowsTodosAddedElsewhere() async {
+        let (ui, storage) = await controller(8)
+        #expect(ui.selectedRow?.item.text == "todo 8" && ui.view.selectionRow == 0)
+        await storage.changeElsewhere(insert: (1...3).map { TodoItem(id: UUID(), text: "elsewhere \($0)", createdAt: fixed.date(100 + $0)) })
+        await ui.checkForChanges()
+        #expect(ui.selectedRow?.item.text == "todo 8")
+        #expect(ui.view.selectionRow == 3)
+        #expect(ui.rows.prefix(3).map(\.item.text) == ["elsewhere 3", "elsewhere 2", "elsewhere 1"])
+    }
+
+    /// Tab keeps the selection on its todo where the next filter lists it.
+    @Test func tabKeepsTheSelectedTodoWhereItIsStillListed() async {
+        let (ui, _) = await controller(8)
+        await ui.handle([.tab])
+        #expect(ui.logic.state.filter == .done)
+        await ui.handle([.character("j")])
+        #expect(ui.selectedRow?.item.text == "todo 3")
+        await ui.handle([.tab])
+        #expect(ui.logic.state.filter == .all)
+        #expect(ui.selectedRow?.item.text == "todo 3")
+    }
+
+    /// Completing a repeating todo under a kept query keeps the query and
+    /// selects the next occurrence, which the query lists.
+    @Test func completingARepeatingTodoKeepsTheQueryAndSelectsTheNextOne() async throws {
+        let gym = try TodoItem(id: UUID(), text: "gym", createdAt: fixed.date(1))
+            .applying(TodoEdit(due: .some(.day(CalendarDay(year: 2026, month: 11, day: 1)!)), recurrence: .some(TodoRepeat(parsing: "daily"))), at: fixed.date(1))
+        let storage = InMemoryStorage(items: [gym] + (2...6).map { TodoItem(id: UUID(), text: "todo \($0)", createdAt: fixed.date($0)) })
+        let logic = TodoLogic(state: TodoState(), storage: storage, environment: fixed.environment)
+        let ui = TodoUIController(logic: logic, size: Self.size)
+        await ui.start()
+        await ui.handle([.character("/")] + Key.typing("gym") + [.enter])
+        #expect(ui.rows.map(\.item.text) == ["gym"])
+        await ui.handle([.character("x")])
+        #expect(ui.logic.state.query == "gym")
+        #expect(ui.rows.map(\.item.text) == ["gym"])
+        #expect(ui.selectedRow?.item.id != gym.id && ui.selectedRow?.item.isDone == false)
+    }
+
     @Test func onlyTheRowsAroundTheSelectionAreLoaded() async {
         let (ui, _) = await controller(3000)
         let height = TodoView.listHeight(for: Self.size)

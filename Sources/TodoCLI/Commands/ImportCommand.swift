@@ -53,13 +53,15 @@ struct ImportCommand: AsyncParsableCommand {
     mutating func run() async throws {
         let data = try Self.data(file)
         let items: [TodoItem]
+        var dropped: [(field: String, tasks: Int)] = []
         let name = file == "-" ? "<stdin>" : file
         do {
             switch from {
             case .json:
                 items = try Self.read(data, file: file)
             case .taskwarrior:
-                items = try Taskwarrior.todos(fromExport: data, timeZone: .current)
+                let export = try Taskwarrior.read(data, timeZone: .current)
+                (items, dropped) = (export.todos, export.dropped)
             case .todotxt:
                 if let first = data.first(where: { !" \t\r\n".utf8.contains($0) }), first == UInt8(ascii: "[") || first == UInt8(ascii: "{") {
                     throw ImportError(
@@ -77,6 +79,11 @@ struct ImportCommand: AsyncParsableCommand {
         let out = OutputBuffer()
         out.write("Imported \(summary.inserted) new todo\(summary.inserted == 1 ? "" : "s")")
         out.write(", updated \(summary.updated), kept \(summary.unchanged) unchanged\n")
+        if !dropped.isEmpty {
+            // Said, never silently lost: what Taskwarrior held that a todo has no place for.
+            let fields = dropped.map { "\($0.field) (\($0.tasks) task\($0.tasks == 1 ? "" : "s"))" }.joined(separator: ", ")
+            FileHandle.standardError.write(Data("Left out, as a todo has no place for them: \(fields)\n".utf8))
+        }
     }
 
     /// The bytes of a file, or of standard input for `-`.

@@ -52,6 +52,9 @@ extension TodoCommand {
         } catch {
             guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
             let subcommand = arguments.first.flatMap { commandNames.contains($0) ? $0 : nil }
+            if let subcommand, let problem = UsageProblem.optionProblem(command: subcommand, rest: Array(arguments.dropFirst())) {
+                exitWithUsageError(problem.description)
+            }
             let help = subcommand.map { "todo \($0) --help" } ?? "todo --help"
             let message = message(for: error).trimmingCharacters(in: .whitespacesAndNewlines)
             exitWithUsageError(message + (message.hasSuffix(".") ? "" : ".") + " See '\(help)'.")

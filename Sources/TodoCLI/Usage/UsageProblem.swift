@@ -55,13 +55,11 @@ enum UsageProblem: Error, Equatable, CustomStringConvertible {
             self = .unknownCommand(Array(words), suggestion: suggestion, commands: listed)
             return
         }
-        if let problem = Self.optionProblem(command: word, rest: Array(arguments[(index + 1)...])) {
-            self = problem
-            return
-        }
         guard word == "add" || word == "edit" else { return nil }
-        if let problem = Self.textProblem(command: word, rest: Array(arguments[(index + 1)...])) {
-            self = problem
+        let rest = Array(arguments[(index + 1)...])
+        if let problem = Self.textProblem(command: word, rest: rest) {
+            // A dashed word near an option is that option mistyped, not text.
+            self = Self.optionProblem(command: word, rest: rest) ?? problem
         } else {
             return nil
         }
@@ -71,7 +69,10 @@ enum UsageProblem: Error, Equatable, CustomStringConvertible {
     /// for `--limit`): ArgumentParser would take it for text, or say only
     /// that it is unknown. One near none is left to the other checks (text
     /// that starts with a dash).
-    private static func optionProblem(command: String, rest: [String]) -> UsageProblem? {
+    ///
+    /// Only asked once something is wrong: reading a command's options from
+    /// its help costs a command that runs fine a few milliseconds.
+    static func optionProblem(command: String, rest: [String]) -> UsageProblem? {
         let typed = rest.prefix { $0 != "--" }.filter { $0.hasPrefix("--") && $0.count > 2 }
             .map { String($0.split(separator: "=", maxSplits: 1)[0]) }
         guard !typed.isEmpty else { return nil }

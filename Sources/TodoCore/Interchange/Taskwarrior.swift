@@ -23,7 +23,28 @@ import Foundation
 ///   that a todo cannot repeat by (`weekdays`, hours) is kept as a line of
 ///   the note instead.
 public enum Taskwarrior {
+    /// What an export held: its todos, and how many tasks had each field a
+    /// todo has no place for (`depends`, `wait`, `scheduled`, `until`,
+    /// `start`), which the import leaves out and says so.
+    public struct Export: Sendable, Equatable {
+        public var todos: [TodoItem]
+        /// Each left-out field and how many tasks had it, by field name.
+        public var dropped: [(field: String, tasks: Int)]
+
+        public static func == (lhs: Export, rhs: Export) -> Bool {
+            lhs.todos == rhs.todos && lhs.dropped.map(\.field) == rhs.dropped.map(\.field)
+                && lhs.dropped.map(\.tasks) == rhs.dropped.map(\.tasks)
+        }
+    }
+
+    /// The fields of a task a todo has no place for, in the order they are reported.
+    static let unkeptFields = ["depends", "wait", "scheduled", "until", "start"]
+
     public static func todos(fromExport data: Data, timeZone: TimeZone) throws(InterchangeError) -> [TodoItem] {
+        try read(data, timeZone: timeZone).todos
+    }
+
+    public static func read(_ data: Data, timeZone: TimeZone) throws(InterchangeError) -> Export {
         let isArray = data.first { !" \t\r\n".utf8.contains($0) } == UInt8(ascii: "[")
         // One object per line (rc.json.array=off) read as an array of them.
         var lines: [Int] = []
@@ -50,12 +71,14 @@ public enum Taskwarrior {
             throw InterchangeError(line: nil, "not JSON: export it with task export")
         }
         var items: [TodoItem] = []
+        var dropped: [String: Int] = [:]
         // The pending instance of each recurring series kept so far, by its template.
         var series: [UUID: Int] = [:]
         for (index, task) in tasks.enumerated() {
             let line = index < lines.count ? lines[index] : nil
             do {
                 guard let item = try task.todo(in: timeZone) else { continue }
+                for field in task.unkeptFields { dropped[field, default: 0] += 1 }
                 guard let parent = task.parent, item.recurrence != nil, !item.isDone else {
                     items.append(item)
                     continue
@@ -73,7 +96,7 @@ public enum Taskwarrior {
                 throw InterchangeError(line: line, "task \(task.uuid.lowercasedString) (“\(task.description)”): \(error.reason)")
             }
         }
-        return items
+        return Export(todos: items, dropped: unkeptFields.compactMap { field in dropped[field].map { (field, $0) } })
     }
 
     /// Whether `item` is due before `other` (created before it, on the same due date).
@@ -99,6 +122,22 @@ public enum Taskwarrior {
         var recur: String?
         /// The template of a recurring task's instance.
         var parent: UUID?
+        // Fields a todo has no place for: only whether they are there.
+        var depends: Present?
+        var wait: Present?
+        var scheduled: Present?
+        var until: Present?
+        var start: Present?
+
+        /// The fields of `Taskwarrior.unkeptFields` this task has.
+        var unkeptFields: [String] {
+            zip(Taskwarrior.unkeptFields, [depends, wait, scheduled, until, start]).compactMap { $1 == nil ? nil : $0 }
+        }
+
+        /// Any JSON value, read only to know it is there.
+        struct Present: Decodable {
+            init(from decoder: any Decoder) throws {}
+        }
 
         struct Annotation: Decodable {
             var entry: String?

@@ -98,7 +98,8 @@ extension TodoLogic {
             return (items, changed, next)
         } then: { items, changed, next in
             self.state.updateTodos(changed)
-            for item in next { self.state.addTodo(item) }
+            // Not `addTodo`: an occurrence a completion brought keeps the query a person typed.
+            self.state.occurrencesAdded(next)
         }
         return (changed, next)
     }

@@ -9,30 +9,77 @@ import Foundation
 /// (the next occurrence of a repeating todo, completed on two machines) merge
 /// with each side's edits kept.
 public struct FieldTimes: Sendable, Hashable {
-    public var text: Date?
-    public var done: Date?
-    public var due: Date?
-    public var priority: Date?
-    public var tags: Date?
-    public var note: Date?
-    public var recurrence: Date?
+    // Milliseconds since 1970, `Self.never` for none: half the size of seven
+    // `Date?`, and a todo carries them through every copy a sync makes.
+    private var textTime = Self.never
+    private var doneTime = Self.never
+    private var dueTime = Self.never
+    private var priorityTime = Self.never
+    private var tagsTime = Self.never
+    private var noteTime = Self.never
+    private var recurrenceTime = Self.never
+
+    private static let never = Int64.min
 
     public init(
         text: Date? = nil, done: Date? = nil, due: Date? = nil, priority: Date? = nil, tags: Date? = nil,
         note: Date? = nil, recurrence: Date? = nil
     ) {
-        self.text = text?.roundedToMilliseconds
-        self.done = done?.roundedToMilliseconds
-        self.due = due?.roundedToMilliseconds
-        self.priority = priority?.roundedToMilliseconds
-        self.tags = tags?.roundedToMilliseconds
-        self.note = note?.roundedToMilliseconds
-        self.recurrence = recurrence?.roundedToMilliseconds
+        self.text = text
+        self.done = done
+        self.due = due
+        self.priority = priority
+        self.tags = tags
+        self.note = note
+        self.recurrence = recurrence
+    }
+
+    public var text: Date? {
+        get { Self.date(textTime) }
+        set { textTime = Self.milliseconds(newValue) }
+    }
+
+    public var done: Date? {
+        get { Self.date(doneTime) }
+        set { doneTime = Self.milliseconds(newValue) }
+    }
+
+    public var due: Date? {
+        get { Self.date(dueTime) }
+        set { dueTime = Self.milliseconds(newValue) }
+    }
+
+    public var priority: Date? {
+        get { Self.date(priorityTime) }
+        set { priorityTime = Self.milliseconds(newValue) }
+    }
+
+    public var tags: Date? {
+        get { Self.date(tagsTime) }
+        set { tagsTime = Self.milliseconds(newValue) }
+    }
+
+    public var note: Date? {
+        get { Self.date(noteTime) }
+        set { noteTime = Self.milliseconds(newValue) }
+    }
+
+    public var recurrence: Date? {
+        get { Self.date(recurrenceTime) }
+        set { recurrenceTime = Self.milliseconds(newValue) }
     }
 
     /// The latest of them, if any.
     public var latest: Date? {
-        [text, done, due, priority, tags, note, recurrence].lazy.compactMap { $0 }.max()
+        Self.date(max(textTime, doneTime, dueTime, priorityTime, tagsTime, noteTime, recurrenceTime))
+    }
+
+    private static func date(_ milliseconds: Int64) -> Date? {
+        milliseconds == never ? nil : Date(millisecondsSince1970: milliseconds)
+    }
+
+    private static func milliseconds(_ date: Date?) -> Int64 {
+        date?.millisecondsSince1970 ?? never
     }
 
     /// Each field `old` and `new` hold differently stamped as edited at `date`.

@@ -80,6 +80,16 @@ extension TodoState {
         }
     }
 
+    /// The next occurrences completing repeating todos brought: at the top,
+    /// with the query left as it is.
+    public func occurrencesAdded(_ items: [TodoItem]) {
+        guard !items.isEmpty else { return }
+        update {
+            $0.items.insert(contentsOf: items, at: 0)
+            $0.error = nil
+        }
+    }
+
     /// Replaces the todos with the same IDs, leaving their place in the list.
     public func updateTodos(_ changed: [TodoItem]) {
         update {

@@ -48,7 +48,9 @@ public enum SyncPlanner {
                 step.editedAt = remote.editedAt
                 step.serverCreatedAt = remote.createdAt
                 step.serverCompletedAt = remote.completedAt
-                let invalid = changedFields(item, remote: remote, keepsTimes: false)
+                // Another client's item may break a rule (checked first: this runs for every todo pulled).
+                let invalid = remote.fields.recurrence != nil && remote.fields.due == nil
+                    ? changedFields(item, remote: remote, keepsTimes: false) : []
                 if !invalid.isEmpty {
                     // Another client's item that breaks a rule: mended on both sides.
                     step.remote = .update(id: remote.id, version: remote.version, fields: item.syncFields, changed: invalid)

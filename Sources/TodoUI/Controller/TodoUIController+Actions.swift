@@ -26,13 +26,19 @@ extension TodoUIController {
         }
         searchTask?.cancel()
         logic.setFilter(next)
-        select(nil, row: 0)
-        await reload(around: .top)
+        // The selected todo stays selected where the new filter still lists it.
+        await reloadAroundSelection()
     }
 
+    /// Marks the selected todo done or not done; completing a repeating one
+    /// selects the next occurrence it brought (the query, if any, is kept).
     func toggleSelected() async {
         guard let row = selectedRow else { return }
-        guard (try? await logic.setDone(!row.item.isDone, idPrefixes: [row.item.idString])) != nil else { return }
+        guard let (_, next) = try? await logic.setDoneBringingNext(!row.item.isDone, idPrefixes: [row.item.idString]) else { return }
+        if let occurrence = next.first {
+            let position = TodoPosition(createdAt: occurrence.createdAt.millisecondsSince1970, sequence: .max)
+            select(occurrence.id, position: position, row: view.selectionRow)
+        }
         await reloadAroundSelection()
         await refreshCounts()
     }

@@ -91,10 +91,24 @@ extension TodoUIController {
         try? await logic.loadCounts()
     }
 
-    /// Called about once a second: reloads if another process changed the todos.
+    /// Called about once a second: reloads if another process changed the
+    /// todos. A view showing the top of the list stays at the top, so todos
+    /// added elsewhere appear above the selection instead of out of sight.
     public func checkForChanges() async {
         guard (try? await logic.storageChangedElsewhere()) == true else { return }
+        let showedTop = isShowingTop
         await reloadAroundSelection()
+        if showedTop, let index = view.selectedID.flatMap({ id in rows.firstIndex { $0.id == id } }), !state.window.hasNewer {
+            view.selectionRow = min(index, listHeight - 1)
+        }
         await refreshCounts()
+    }
+
+    /// Whether the first row on screen is the newest todo the list has.
+    var isShowingTop: Bool {
+        guard !state.window.hasNewer else { return false }
+        let rows = rows
+        let index = view.selectedID.flatMap { id in rows.firstIndex { $0.id == id } } ?? 0
+        return index <= view.selectionRow
     }
 }

@@ -76,6 +76,19 @@ struct TaskwarriorTests {
         #expect(items.count == 2)
     }
 
+    /// What a todo has no place for is counted per field, never silently lost.
+    @Test func fieldsATodoHasNoPlaceForAreCountedPerField() throws {
+        let export = """
+            [{"description":"a","entry":"20261123T195611Z","status":"pending","uuid":"cc25735c-9a6d-47b4-a0a7-8289d666cc91","wait":"20261201T000000Z","depends":"f6b6c06b-5129-4964-aab2-ebef61582b67"},
+             {"description":"b","entry":"20261123T195611Z","status":"waiting","uuid":"f6b6c06b-5129-4964-aab2-ebef61582b67","wait":"20261201T000000Z","scheduled":"20261130T000000Z","depends":["cc25735c-9a6d-47b4-a0a7-8289d666cc91"]},
+             {"description":"c","entry":"20261123T195611Z","status":"pending","uuid":"e971013a-bcb7-43a3-9fee-a1289156bd88","until":"20261230T000000Z","start":"20261124T000000Z"}]
+            """
+        let read = try Taskwarrior.read(Data(export.utf8), timeZone: Self.berlin)
+        #expect(read.todos.count == 3)
+        #expect(read.dropped.map(\.field) == ["depends", "wait", "scheduled", "until", "start"])
+        #expect(read.dropped.map(\.tasks) == [2, 2, 1, 1, 1])
+    }
+
     @Test func theSameDueIsADateOrAMomentByTheTimeZone() throws {
         let task = #"[{"description":"x","due":"20261214T230000Z","entry":"20261123T195611Z","status":"pending","uuid":"cc25735c-9a6d-47b4-a0a7-8289d666cc91"}]"#
         let utc = try Taskwarrior.todos(fromExport: Data(task.utf8), timeZone: TimeZone(identifier: "UTC")!)
