@@ -31,6 +31,41 @@ struct RenderTests {
         }
     }
 
+    /// Long text gives way to the due date, priority and tags (at 100
+    /// columns, as at 60); a tag typed with its `#` shows one `#`.
+    @Test func longTextLeavesRoomForTheFields() throws {
+        var row = Self.row(String(repeating: "a long todo text ", count: 8), n: 1)
+        row.item.due = .day(CalendarDay(year: 2030, month: 1, day: 10)!)
+        row.item.priority = .high
+        row.item.tags = ["#hash", "home"]
+        for columns in [100, 60] {
+            let lines = TodoView.render(TodoSnapshot(rows: [row]), ViewState(), size: TerminalSize(columns: columns, rows: 5))
+            #expect(lines[1].text.hasSuffix("due 2030-01-10 !high #hash #home"), "\(lines[1].text)")
+            #expect(lines[1].text.contains("…"))
+            #expect(lines[1].displayWidth == columns)
+        }
+        #expect(try TodoTags.validated("#hash") == "hash")
+    }
+
+    /// At 40 columns an error and the help wrap instead of being cut.
+    @Test func aNarrowScreenWrapsTheErrorAndTheHelp() {
+        let size = TerminalSize(columns: 40, rows: 12)
+        let error = TodoError.nothingToUndoInView
+        let lines = TodoView.render(TodoSnapshot(rows: [Self.row("buy milk")], error: error), ViewState(), size: size)
+        let footer = lines.dropFirst(2).filter { !$0.text.trimmingCharacters(in: .whitespaces).isEmpty }
+        let shown = lines.map { $0.text.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        #expect(shown.contains("todo undo --list shows them"), "\(texts(lines))")
+        #expect(footer.count > 1)
+        #expect(lines.count == 12 && lines.allSatisfy { $0.displayWidth == 40 })
+        var help = ViewState()
+        help.mode = .help
+        let helpShown = TodoView.render(TodoSnapshot(), help, size: TerminalSize(columns: 40, rows: 40))
+            .map { $0.text.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        #expect(helpShown.contains("search: the list filters as you type; Enter keeps it, Esc clears it")
+            || helpShown.replacingOccurrences(of: "  ", with: " ").contains("Esc clears it"), "\(helpShown)")
+        #expect(helpShown.contains("Press any key to go back."))
+    }
+
     @Test func anEmptyListSaysSoAndHowToAdd() {
         let lines = TodoView.render(TodoSnapshot(counts: TodoCounts(pending: 0, done: 0)), ViewState(), size: Self.size)
         #expect(lines[0].text.hasPrefix(" todo  0 pending · 0 done   showing pending"))
@@ -81,12 +116,14 @@ struct RenderTests {
         #expect(narrow.allSatisfy { $0.displayWidth == 20 })
     }
 
-    @Test func anErrorShowsInRedInTheFooter() {
+    @Test func anErrorShowsInRedInTheFooterWrappedWhole() throws {
         let snapshot = TodoSnapshot(rows: [Self.row("milk")], error: .emptyText)
-        let footer = TodoView.render(snapshot, ViewState(), size: Self.size).last!
-        #expect(footer.text.hasPrefix(" todo text is empty"))
-        #expect(footer.text.hasSuffix("…"))
-        #expect(footer.spans[0].style.color == .red)
+        let lines = TodoView.render(snapshot, ViewState(), size: Self.size)
+        let first = try #require(lines.firstIndex { $0.text.hasPrefix(" todo text is empty") })
+        let footer = lines[first...]
+        #expect(footer.map { $0.text.trimmingCharacters(in: .whitespaces) }.joined(separator: " ") == TodoError.emptyText.description)
+        #expect(footer.allSatisfy { $0.spans[0].style.color == .red })
+        #expect(lines.count == Self.size.rows && lines[1].text.contains("milk"))
     }
 
     @Test func anActiveQueryShowsInTheHeaderAndTheInputLine() {

@@ -101,7 +101,7 @@ struct TodoFormatter {
         var parts: [String] = []
         if let due = item.due { parts.append("due " + compact(due)) }
         if let priority = item.priority { parts.append("!" + priority.rawValue) }
-        parts += item.tags.map { "#" + $0 }
+        parts += item.tags.map { $0.hasPrefix("#") ? $0 : "#" + $0 }
         return parts.joined(separator: " ")
     }
 

@@ -7,7 +7,9 @@ public enum TodoTags {
     /// A tag made fit to store: trimmed; one word (no space, no control
     /// character, no comma), at most `maximumLength` characters.
     public static func validated(_ raw: String) throws(TodoFieldError) -> String {
-        let tag = raw.trimmingCharacters(in: .whitespaces)
+        var tag = raw.trimmingCharacters(in: .whitespaces)
+        // `--tag #home` as lists show it: the tag is `home`.
+        if tag.hasPrefix("#") { tag.removeFirst() }
         guard !tag.isEmpty else { throw .emptyTag }
         guard tag.count <= maximumLength else { throw .tagTooLong(tag, limit: maximumLength) }
         guard tag.unicodeScalars.allSatisfy({ scalar in

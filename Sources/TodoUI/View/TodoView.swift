@@ -21,11 +21,11 @@ public enum TodoView {
             return helpLines(size: size)
         }
         var lines = [header(snapshot, view).fitted(toWidth: width, fill: headerStyle)]
-        let listHeight = max(0, size.rows - 2)
+        // An error or a message longer than the width wraps, over the list's last rows.
+        let footer = size.rows > 1 ? footerLines(snapshot, view, width: width, most: max(1, size.rows / 2)) : []
+        let listHeight = max(0, size.rows - 1 - footer.count)
         lines += list(snapshot, view, width: width, height: listHeight)
-        if size.rows > 1 {
-            lines.append(footer(snapshot, view, width: width).fitted(toWidth: width))
-        }
+        lines += footer
         return Array(lines.prefix(size.rows))
     }
 
@@ -119,18 +119,28 @@ public enum TodoView {
             Span(String(repeating: " ", count: max(0, idWidth - id.count) + 2)),
             Span(done ? "[x]" : "[ ]", TextStyle(color: done ? .green : nil, reverse: selected)),
             Span(" "),
-            Span(item.text, TextStyle(dim: done && !selected, reverse: selected)),
         ]
+        var fields: [Span] = []
         if let due = item.due {
             let overdue = !done && due.day(in: timeZone) < today
-            spans.append(Span("  due " + due.shortText(today: today, in: timeZone), TextStyle(color: overdue ? .red : .cyan)))
+            fields.append(Span("  due " + due.shortText(today: today, in: timeZone), TextStyle(color: overdue ? .red : .cyan)))
         }
         if let priority = item.priority {
-            spans.append(Span(" !" + priority.rawValue, TextStyle(bold: priority == .high)))
+            fields.append(Span(" !" + priority.rawValue, TextStyle(bold: priority == .high)))
         }
         if !item.tags.isEmpty {
-            spans.append(Span(" " + item.tags.map { "#" + $0 }.joined(separator: " "), TextStyle(dim: true)))
+            fields.append(Span(" " + item.tags.map { $0.hasPrefix("#") ? $0 : "#" + $0 }.joined(separator: " "), TextStyle(dim: true)))
         }
+        // Long text gives way to the due date, priority and tags, down to a
+        // few characters of its own; on a narrower screen the fields go first.
+        let used = Line(spans).displayWidth
+        let fieldsWidth = Line(fields).displayWidth
+        var text = item.text
+        if used + text.displayWidth + fieldsWidth > width, width - used - fieldsWidth >= Self.shortestText {
+            text = text.truncated(toWidth: width - used - fieldsWidth)
+        }
+        spans.append(Span(text, TextStyle(dim: done && !selected, reverse: selected)))
+        spans += fields
         spans = spans.map { span in
             var span = span
             if selected { span.style.reverse = true }
@@ -142,6 +152,20 @@ public enum TodoView {
     // MARK: - Footer
 
     static let keysLine = "j/k move  a add  e edit  x done  d delete  u undo  / search  tab filter  s sync  r reload  ? help  q quit"
+
+    /// The fewest characters of a todo's text a row shows before its fields give way.
+    static let shortestText = 12
+
+    /// The footer's lines: one, or an error or a message wrapped to the width
+    /// (at most `most` lines).
+    static func footerLines(_ snapshot: TodoSnapshot, _ view: ViewState, width: Int, most: Int) -> [Line] {
+        let line = footer(snapshot, view, width: width)
+        guard line.displayWidth > width, view.mode == .browsing || view.mode == .help,
+              snapshot.error != nil || view.message != nil else { return [line.fitted(toWidth: width)] }
+        let style = line.spans.first?.style ?? .plain
+        let wrapped = String(line.text.dropFirst()).wrapped(toWidth: max(1, width - 1)).prefix(most)
+        return wrapped.map { Line(" " + $0, style).fitted(toWidth: width) }
+    }
 
     static func footer(_ snapshot: TodoSnapshot, _ view: ViewState, width: Int) -> Line {
         switch view.mode {
@@ -206,7 +230,14 @@ public enum TodoView {
     ]
 
     static func helpLines(size: TerminalSize) -> [Line] {
-        let lines = helpText.prefix(size.rows).map { Line(" " + $0).fitted(toWidth: size.columns) }
+        // Wrapped, not cut, on a narrow screen: each key's words under its own.
+        let wrapped = helpText.flatMap { text -> [String] in
+            guard text.displayWidth > size.columns - 1, size.columns > 20 else { return [text] }
+            let lead = text.hasPrefix("  ") ? String(repeating: " ", count: 4) : ""
+            let parts = text.wrapped(toWidth: size.columns - 1 - lead.count)
+            return [parts[0]] + parts.dropFirst().map { lead + $0 }
+        }
+        let lines = wrapped.prefix(size.rows).map { Line(" " + $0).fitted(toWidth: size.columns) }
         return lines + Array(repeating: Line("").fitted(toWidth: size.columns), count: size.rows - lines.count)
     }
 }
