@@ -62,18 +62,24 @@ struct InterchangeToolTests {
 
     // MARK: - Taskwarrior
 
-    @Test(.enabled(if: tool("task") != nil, "taskwarrior is not installed (apt-get install taskwarrior)"))
-    func aTaskwarriorExportImportsWithEveryFieldAndOnlyOnce() throws {
+    /// Runs the real `task` on this test's own data and settings, with `settings` added.
+    func taskwarrior(_ settings: [String] = []) throws -> ([String]) throws -> String {
         let data = todo.directory.appendingPathComponent("taskdata")
         let rc = todo.directory.appendingPathComponent("taskrc")
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
         try Data().write(to: rc)
         let environment = ["TASKDATA": data.path, "TASKRC": rc.path, "TZ": Self.zone]
-        @discardableResult
-        func task(_ arguments: [String]) throws -> String {
-            try Self.run("task", ["rc.confirmation=off", "rc.verbose=nothing", "rc.gc=off", "rc.hooks=off"] + arguments,
+        return { arguments in
+            try Self.run("task", ["rc.confirmation=off", "rc.verbose=nothing", "rc.gc=off", "rc.hooks=off"] + settings + arguments,
                 environment: environment)
         }
+    }
+
+    @Test(.enabled(if: tool("task") != nil, "taskwarrior is not installed (apt-get install taskwarrior)"))
+    func aTaskwarriorExportImportsWithEveryFieldAndOnlyOnce() throws {
+        let run = try taskwarrior()
+        @discardableResult
+        func task(_ arguments: [String]) throws -> String { try run(arguments) }
         try task(["add", "pay rent", "due:2026-12-15", "priority:H", "project:home.garden", "+bills", "+urgent"])
         try task(["add", "call mom", "due:2026-12-15T14:30", "priority:L"])
         try task(["add", "old thing", "priority:M"])
@@ -130,16 +136,9 @@ struct InterchangeToolTests {
     /// repeating todo here, and completing it brings exactly one next.
     @Test(.enabled(if: tool("task") != nil, "taskwarrior is not installed (apt-get install taskwarrior)"))
     func aRecurringTaskwarriorSeriesBecomesOneRepeatingTodo() throws {
-        let data = todo.directory.appendingPathComponent("taskdata")
-        let rc = todo.directory.appendingPathComponent("taskrc")
-        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-        try Data().write(to: rc)
-        let environment = ["TASKDATA": data.path, "TASKRC": rc.path, "TZ": Self.zone]
+        let run = try taskwarrior(["rc.recurrence.limit=2"])
         @discardableResult
-        func task(_ arguments: [String]) throws -> String {
-            try Self.run("task", ["rc.confirmation=off", "rc.verbose=nothing", "rc.gc=off", "rc.hooks=off", "rc.recurrence.limit=2"] + arguments,
-                environment: environment)
-        }
+        func task(_ arguments: [String]) throws -> String { try run(arguments) }
         try task(["add", "water plants", "due:today-3d", "recur:daily"])
         _ = try? task(["list"])
         let export = todo.directory.appendingPathComponent("export.json")

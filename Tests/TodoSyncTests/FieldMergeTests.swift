@@ -46,6 +46,15 @@ struct FieldMergeTests {
         return next
     }
 
+    /// A todo added on `a` with `edit` at 0 s, then synced by `a` and `b`: its id.
+    static func shared(_ a: Replica, _ b: Replica, _ edit: TodoEdit = TodoEdit()) async throws -> UUID {
+        let id = UUID()
+        try a.db.insertTodo(try TodoItem(id: id, text: "t", createdAt: at(0)).applying(edit, at: at(0)))
+        try await a.sync(now: at(1))
+        try await b.sync(now: at(2))
+        return id
+    }
+
     static func todo(_ replica: Replica, _ id: UUID) throws -> TodoItem {
         try #require(try replica.todos().first { $0.id == id })
     }
@@ -58,10 +67,7 @@ struct FieldMergeTests {
     @Test(arguments: Server.allCases, [false, true])
     func aRepeatAndAClearedDueDateMergeIntoATodoTheRulesAllow(kind: Server, repeatIsLater: Bool) async throws {
         try await Self.withReplicas(kind) { a, b in
-            let id = UUID()
-            try a.db.insertTodo(try TodoItem(id: id, text: "t", createdAt: Self.at(0)).applying(TodoEdit(due: .some(.day(Self.day))), at: Self.at(0)))
-            try await a.sync(now: Self.at(1))
-            try await b.sync(now: Self.at(2))
+            let id = try await Self.shared(a, b, TodoEdit(due: .some(.day(Self.day))))
             try Self.edit(a, id, TodoEdit(recurrence: .some(TodoRepeat(parsing: "weekly"))), at: Self.at(repeatIsLater ? 20 : 10))
             try Self.edit(b, id, TodoEdit(due: .some(nil)), at: Self.at(repeatIsLater ? 10 : 20))
             try await a.sync(now: Self.at(30))
@@ -89,11 +95,7 @@ struct FieldMergeTests {
     @Test(arguments: Server.allCases)
     func editsOfANextOccurrenceMadeOnTwoReplicasBothSurvive(kind: Server) async throws {
         try await Self.withReplicas(kind) { a, b in
-            let id = UUID()
-            let edit = TodoEdit(due: .some(.day(Self.day)), recurrence: .some(TodoRepeat(parsing: "daily")))
-            try a.db.insertTodo(try TodoItem(id: id, text: "t", createdAt: Self.at(0)).applying(edit, at: Self.at(0)))
-            try await a.sync(now: Self.at(1))
-            try await b.sync(now: Self.at(2))
+            let id = try await Self.shared(a, b, TodoEdit(due: .some(.day(Self.day)), recurrence: .some(TodoRepeat(parsing: "daily"))))
             let next = try #require(try Self.complete(a, id, at: Self.at(10)))
             try Self.complete(b, id, at: Self.at(11))
             try Self.edit(b, next.id, TodoEdit(priority: .some(.high)), at: Self.at(12))
@@ -114,11 +116,7 @@ struct FieldMergeTests {
     @Test(arguments: Server.allCases)
     func aCompletionOfANextOccurrenceIsNotUndoneByAnotherCopysEdit(kind: Server) async throws {
         try await Self.withReplicas(kind) { a, b in
-            let id = UUID()
-            let edit = TodoEdit(due: .some(.day(Self.day)), recurrence: .some(TodoRepeat(parsing: "daily")))
-            try a.db.insertTodo(try TodoItem(id: id, text: "t", createdAt: Self.at(0)).applying(edit, at: Self.at(0)))
-            try await a.sync(now: Self.at(1))
-            try await b.sync(now: Self.at(2))
+            let id = try await Self.shared(a, b, TodoEdit(due: .some(.day(Self.day)), recurrence: .some(TodoRepeat(parsing: "daily"))))
             let next = try #require(try Self.complete(a, id, at: Self.at(10)))
             try Self.complete(b, id, at: Self.at(11))
             let after = try #require(try Self.complete(a, next.id, at: Self.at(12)))
@@ -140,11 +138,7 @@ struct FieldMergeTests {
     @Test(arguments: Server.allCases)
     func twoCompletionsOfOneTodoEndWithTheSameDatesEverywhere(kind: Server) async throws {
         try await Self.withReplicas(kind) { a, b in
-            let id = UUID()
-            let edit = TodoEdit(due: .some(.day(Self.day)), recurrence: .some(TodoRepeat(parsing: "weekly")))
-            try a.db.insertTodo(try TodoItem(id: id, text: "t", createdAt: Self.at(0)).applying(edit, at: Self.at(0)))
-            try await a.sync(now: Self.at(1))
-            try await b.sync(now: Self.at(2))
+            let id = try await Self.shared(a, b, TodoEdit(due: .some(.day(Self.day)), recurrence: .some(TodoRepeat(parsing: "weekly"))))
             let next = try #require(try Self.complete(b, id, at: Self.at(20)))
             try Self.complete(a, id, at: Self.at(10))
             try await b.sync(now: Self.at(30))
@@ -162,10 +156,7 @@ struct FieldMergeTests {
     @Test(arguments: Server.allCases)
     func anUndoneEditLeavesNoTraceAndATagTakenBackConverges(kind: Server) async throws {
         try await Self.withReplicas(kind) { a, b in
-            let id = UUID()
-            try a.db.insertTodo(TodoItem(id: id, text: "t", createdAt: Self.at(0)))
-            try await a.sync(now: Self.at(1))
-            try await b.sync(now: Self.at(2))
+            let id = try await Self.shared(a, b)
             let before = try Self.todo(a, id)
             try Self.edit(a, id, TodoEdit(text: "changed"), at: Self.at(10))
             _ = try a.db.undoLatest(force: false, at: Self.at(11))
@@ -186,10 +177,7 @@ struct FieldMergeTests {
     @Test(arguments: Server.allCases)
     func anUndoOfASyncedEditIsTheNewestEdit(kind: Server) async throws {
         try await Self.withReplicas(kind) { a, b in
-            let id = UUID()
-            try a.db.insertTodo(TodoItem(id: id, text: "first", createdAt: Self.at(0)))
-            try await a.sync(now: Self.at(1))
-            try await b.sync(now: Self.at(2))
+            let id = try await Self.shared(a, b, TodoEdit(text: "first"))
             try Self.edit(a, id, TodoEdit(text: "second"), at: Self.at(10))
             try await a.sync(now: Self.at(11))
             try Self.edit(b, id, TodoEdit(text: "from b"), at: Self.at(12))

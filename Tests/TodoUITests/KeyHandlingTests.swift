@@ -179,6 +179,16 @@ struct KeyHandlingTests {
         #expect(ui.selectedRow?.item.text == "todo two")
     }
 
+    /// The edit line moves and edits in the middle, as readline does.
+    @Test func theEditLineEditsInTheMiddle() async {
+        let (ui, storage) = await controller(2)
+        await ui.handle([.character("e"), .home, .right, .right, .right, .right, .right])
+        await ui.handle(Key.typing("number "))
+        #expect(ui.view.input == "todo number 2")
+        await ui.handle([.control("e"), .control("w")] + Key.typing("two") + [.control("a"), .delete, .delete, .delete, .delete, .delete, .enter])
+        #expect(await storage.items.contains { $0.text == "number two" })
+    }
+
     @Test func tabCyclesPendingDoneAll() async {
         let (ui, _) = await controller(6)
         #expect(ui.rows.count == 4)

@@ -226,3 +226,48 @@ struct RenderTests {
         #expect(color.update(to: [line], size: size).contains("\u{1B}[0;1;31m"))
     }
 }
+
+/// The line being typed edits as readline's does.
+@Suite("The input line")
+struct InputLineTests {
+    @Test func theCursorMovesAndEditsAnywhere() {
+        var line = InputLine("buy milk")
+        for _ in 0..<5 { line.moveLeft() }
+        line.deleteBackward()
+        #expect(line.text == "bu milk" && line.cursor == 2)
+        line.insert("y")
+        line.insert("s")
+        #expect(line.text == "buys milk")
+        line.moveToStart()
+        line.deleteForward()
+        #expect(line.text == "uys milk" && line.cursor == 0)
+        line.moveToEnd()
+        line.deleteWordBackward()
+        #expect(line.text == "uys ")
+        line.insert("x")
+        line.moveLeft()
+        line.deleteToStart()
+        #expect(line.text == "x" && line.cursor == 0)
+        line.deleteToEnd()
+        #expect(line.text.isEmpty)
+        line.deleteBackward()
+        line.moveLeft()
+        #expect(line.cursor == 0)
+    }
+
+    /// The block shows where the cursor is; a long line shows what is around it.
+    @Test func thePromptShowsTheCursorWhereItIs() {
+        var view = ViewState()
+        view.mode = .adding
+        view.input = "buy oat milk"
+        view.line.moveToStart()
+        let footer = TodoView.render(TodoSnapshot(), view, size: TerminalSize(columns: 40, rows: 4)).last!
+        #expect(footer.text.hasPrefix(" Add: buy oat milk"))
+        #expect(footer.spans.contains { $0.text == "b" && $0.style.reverse })
+        view.input = String(repeating: "word ", count: 20)
+        view.line.moveToStart()
+        let long = TodoView.render(TodoSnapshot(), view, size: TerminalSize(columns: 40, rows: 4)).last!
+        #expect(long.text.hasPrefix(" Add: word word"))
+        #expect(long.displayWidth == 40)
+    }
+}

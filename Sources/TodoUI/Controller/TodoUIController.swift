@@ -111,17 +111,18 @@ public final class TodoUIController {
     }
 
     func type(_ key: Key) async {
+        let before = view.input
         switch key {
-        case .character(let character):
-            view.input.append(character)
-            if view.mode == .searching { await search(view.input) }
-        case .backspace:
-            guard !view.input.isEmpty else { return }
-            view.input.removeLast()
-            if view.mode == .searching { await search(view.input) }
-        case .control("u"):
-            view.input = ""
-            if view.mode == .searching { await search("") }
+        case .character(let character): view.line.insert(character)
+        case .backspace: view.line.deleteBackward()
+        case .delete, .control("d"): view.line.deleteForward()
+        case .left, .control("b"): view.line.moveLeft()
+        case .right, .control("f"): view.line.moveRight()
+        case .home, .control("a"): view.line.moveToStart()
+        case .end, .control("e"): view.line.moveToEnd()
+        case .control("w"): view.line.deleteWordBackward()
+        case .control("u"): view.line.deleteToStart()
+        case .control("k"): view.line.deleteToEnd()
         case .enter:
             await submit()
         case .escape:
@@ -129,6 +130,8 @@ public final class TodoUIController {
             view.mode = .browsing
         default: break
         }
+        // The list filters on every change of a query's text, not on a cursor move.
+        if view.mode == .searching, view.input != before { await search(view.input) }
     }
 
     func submit() async {

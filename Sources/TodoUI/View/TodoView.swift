@@ -171,11 +171,11 @@ public enum TodoView {
         switch view.mode {
         case .searching:
             // A search still reading on: said after the cursor.
-            return prompt("/ ", view.input, width: width, note: snapshot.isComplete ? nil : "searching…")
+            return prompt("/ ", view.line, width: width, note: snapshot.isComplete ? nil : "searching…")
         case .adding:
-            return prompt("Add: ", view.input, width: width)
+            return prompt("Add: ", view.line, width: width)
         case .editing:
-            return prompt("Edit: ", view.input, width: width)
+            return prompt("Edit: ", view.line, width: width)
         case .browsing, .help:
             if let error = snapshot.error {
                 return Line(" " + error.description, TextStyle(color: .red, bold: true))
@@ -187,23 +187,30 @@ public enum TodoView {
         }
     }
 
-    /// The line being typed, with a block where the cursor is, and the end
-    /// of a long line shown rather than its start.
-    static func prompt(_ label: String, _ input: String, width: Int, note: String? = nil) -> Line {
+    /// The line being typed, with a block where the cursor is; a line too
+    /// long for the width shows the part around the cursor, `…` for the rest.
+    static func prompt(_ label: String, _ line: InputLine, width: Int, note: String? = nil) -> Line {
         let noteSpan = note.map { Span("  " + $0, TextStyle(dim: true)) }
-        let room = width - label.displayWidth - 2 - (noteSpan?.text.displayWidth ?? 0)
-        var shown = input
-        if input.displayWidth > room, room > 1 {
+        let room = width - label.displayWidth - 1 - (noteSpan?.text.displayWidth ?? 0)
+        let after = line.afterCursor
+        let under = after.first.map(String.init) ?? " "
+        var before = String(line.beforeCursor)
+        // The cursor and what is before it first; what follows in the room left.
+        if before.displayWidth + under.displayWidth > room, room > 2 {
             var tail = ""
-            var used = 1
-            for character in input.reversed() {
+            var used = 1 + under.displayWidth
+            for character in before.reversed() {
                 used += character.displayWidth
                 if used > room { break }
                 tail.insert(character, at: tail.startIndex)
             }
-            shown = "…" + tail
+            before = "…" + tail
         }
-        return Line([Span(" " + label, TextStyle(bold: true)), Span(shown), Span(" ", TextStyle(reverse: true))] + (noteSpan.map { [$0] } ?? []))
+        var rest = String(after.dropFirst())
+        let left = room - before.displayWidth - under.displayWidth
+        if rest.displayWidth > left { rest = left > 1 ? rest.truncated(toWidth: left) : "" }
+        return Line([Span(" " + label, TextStyle(bold: true)), Span(before), Span(under, TextStyle(reverse: true)), Span(rest)]
+            + (noteSpan.map { [$0] } ?? []))
     }
 
     // MARK: - Help

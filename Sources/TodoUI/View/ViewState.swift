@@ -18,8 +18,13 @@ public struct ViewState: Sendable, Equatable {
     }
 
     public var mode: Mode = .browsing
-    /// The line being typed in `.searching`, `.adding` and `.editing`.
-    public var input = ""
+    /// The line being typed in `.searching`, `.adding` and `.editing`, with its cursor.
+    public var line = InputLine()
+    /// The line's text; set, it puts the cursor after its end.
+    public var input: String {
+        get { line.text }
+        set { line = InputLine(newValue) }
+    }
     /// The selected todo. Bound to its ID, not to a row number, so a reload
     /// that moves rows keeps it on the same todo.
     public var selectedID: TodoItem.ID?
