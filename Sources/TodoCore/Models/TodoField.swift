@@ -40,9 +40,21 @@ extension FieldTimes {
     }
 }
 
-extension TodoItem {
+/// The values of a todo's fields, wherever they are held: a todo, or what
+/// sync carries to and from a server. Compared field by field alike.
+public protocol TodoFieldValues {
+    var text: String { get }
+    var isDone: Bool { get }
+    var due: TodoDue? { get }
+    var priority: TodoPriority? { get }
+    var tags: [String] { get }
+    var note: String? { get }
+    var recurrence: TodoRepeat? { get }
+}
+
+extension TodoFieldValues {
     /// Whether both hold the same value for `field`.
-    public func holdsSame(_ field: TodoField, as other: TodoItem) -> Bool {
+    public func holdsSame(_ field: TodoField, as other: some TodoFieldValues) -> Bool {
         switch field {
         case .text: text == other.text
         case .done: isDone == other.isDone
@@ -54,6 +66,21 @@ extension TodoItem {
         }
     }
 
+    /// A field's value as text, as conflicts show it ("" for none).
+    public subscript(field: TodoField) -> String {
+        switch field {
+        case .text: text
+        case .done: isDone ? "true" : "false"
+        case .due: due?.text ?? ""
+        case .priority: priority?.rawValue ?? ""
+        case .tags: tags.joined(separator: " ")
+        case .note: note ?? ""
+        case .recurrence: recurrence?.description ?? ""
+        }
+    }
+}
+
+extension TodoItem: TodoFieldValues {
     /// Takes `field`'s value and its edit time from `other` (with the
     /// completion time, for the done mark).
     public mutating func take(_ field: TodoField, from other: TodoItem) {

@@ -273,42 +273,4 @@ extension RemoteTodo {
     }
 }
 
-extension SyncFields {
-    /// A field's value as text, as conflicts show it ("" for none).
-    public subscript(field: TodoField) -> String {
-        switch field {
-        case .text: text
-        case .done: isDone ? "true" : "false"
-        case .due: due?.text ?? ""
-        case .priority: priority?.rawValue ?? ""
-        case .tags: tags.joined(separator: " ")
-        case .note: note ?? ""
-        case .recurrence: recurrence?.description ?? ""
-        }
-    }
-
-    /// Whether both hold the same value for `field`.
-    func holdsSame(_ field: TodoField, as other: SyncFields) -> Bool {
-        switch field {
-        case .text: text == other.text
-        case .done: isDone == other.isDone
-        case .due: due == other.due
-        case .priority: priority == other.priority
-        case .tags: tags == other.tags
-        case .note: note == other.note
-        case .recurrence: recurrence == other.recurrence
-        }
-    }
-
-    mutating func take(_ field: TodoField, from other: SyncFields) {
-        switch field {
-        case .text: text = other.text
-        case .done: isDone = other.isDone
-        case .due: due = other.due
-        case .priority: priority = other.priority
-        case .tags: tags = other.tags
-        case .note: note = other.note
-        case .recurrence: recurrence = other.recurrence
-        }
-    }
-}
+extension SyncFields: TodoFieldValues {}
