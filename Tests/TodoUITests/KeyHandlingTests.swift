@@ -189,6 +189,26 @@ struct KeyHandlingTests {
         #expect(await storage.items.contains { $0.text == "number two" })
     }
 
+    /// The add line takes the command line's options; Enter shows every
+    /// field of the selected todo and its note, any key goes back.
+    @Test func theAddLineTakesOptionsAndEnterShowsEveryField() async throws {
+        let (ui, storage) = await controller(2)
+        await ui.handle([.character("a")] + Key.typing(#"buy sushi --due tomorrow #errands --note "ask for wasabi""#) + [.enter])
+        let added = try #require(await storage.items.first { $0.text == "buy sushi" })
+        #expect(added.tags == ["errands"] && added.note == "ask for wasabi" && added.due != nil)
+        #expect(ui.selectedRow?.item.id == added.id)
+        await ui.handle([.enter])
+        #expect(ui.view.mode == .details)
+        let shown = TodoView.render(TodoSnapshot(ui.logic.state), ui.view, size: Self.size).map(\.text).joined(separator: "\n")
+        #expect(shown.contains("Tags       #errands") && shown.contains("  ask for wasabi"), "\(shown)")
+        await ui.handle([.character("j")])
+        #expect(ui.view.mode == .browsing)
+        // A bad value: the error shows, the line stays to fix.
+        await ui.handle([.character("a")] + Key.typing("call mom --due someday") + [.enter])
+        #expect(ui.view.mode == .adding && ui.view.input == "call mom --due someday")
+        #expect(ui.logic.state.error?.description.contains("'someday' is not a due date") == true)
+    }
+
     @Test func tabCyclesPendingDoneAll() async {
         let (ui, _) = await controller(6)
         #expect(ui.rows.count == 4)

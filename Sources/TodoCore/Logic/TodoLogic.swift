@@ -43,6 +43,26 @@ extension TodoLogic {
         }
     }
 
+    /// Adds a todo from a line typed in a view: its text with the options
+    /// `todo add` takes (`buy sushi --due fri #errands`, see `TodoEdit(line:)`).
+    @discardableResult
+    public func addTodo(line: String) async throws(TodoError) -> TodoItem {
+        let edit = try await run { [environment] in
+            try TodoEdit(line: line, now: environment.now(), timeZone: environment.timeZone)
+        } then: { _ in }
+        return try await addTodo(text: edit.text ?? "", fields: edit)
+    }
+
+    /// Edits a todo from a line typed in a view: new text (or none, to keep
+    /// it) with the options `todo edit` takes; `text` is its text before.
+    @discardableResult
+    public func editTodo(idPrefix: String, line: String, text: String = "") async throws(TodoError) -> TodoItem {
+        let edit = try await run { [environment] in
+            try TodoEdit(line: line, text: text, now: environment.now(), timeZone: environment.timeZone)
+        } then: { _ in }
+        return try await editTodo(idPrefix: idPrefix, edit: edit)
+    }
+
     /// Loads the todos a request selects: loading, then success or failure.
     public func fetchTodos(_ request: TodoRequest = TodoRequest()) async throws(TodoError) {
         state.fetchTodoRequest()

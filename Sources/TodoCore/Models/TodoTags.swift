@@ -53,6 +53,8 @@ public enum TodoFieldError: Error, Sendable, Equatable, CustomStringConvertible 
     case badRepeat(String)
     case badDue(String)
     case repeatNeedsDue
+    /// An option typed last on a line, with no value after it.
+    case missingValue(String)
     /// `--untag` of a tag the todo does not have: its tags, to pick from.
     case noSuchTag(String, tags: [String])
 
@@ -74,6 +76,8 @@ public enum TodoFieldError: Error, Sendable, Equatable, CustomStringConvertible 
             "'\(text)' is not a repeat: use daily, weekly, monthly, yearly, or a count and d, w, m or y such as 3d or 2w"
         case let .badDue(text):
             "'\(text)' is not a due date: use today, tomorrow, a weekday (fri), +3d, +2w, +1m, eow, eom, 2026-12-01 or 2026-12-01T14:30"
+        case let .missingValue(option):
+            "\(option) needs a value after it, e.g. --due fri, --priority high, --tag home"
         case let .noSuchTag(tag, tags):
             "the todo has no tag '\(tag)'" + (tags.isEmpty ? ": it has no tags" : ": its tags are " + tags.joined(separator: ", "))
         case .repeatNeedsDue:

@@ -60,7 +60,7 @@ public final class TodoUIController {
         }
         view.message = nil
         switch view.mode {
-        case .help:
+        case .help, .details:
             view.mode = .browsing
         case .browsing:
             await browse(key)
@@ -103,6 +103,7 @@ public final class TodoUIController {
             await reloadAroundSelection()
             await refreshCounts()
         case .character("?"): view.mode = .help
+        case .enter where selectedRow != nil: view.mode = .details
         case .character("q"): wantsToQuit = true
         case .escape:
             if state.error != nil { state.dismissError() }
@@ -141,7 +142,7 @@ public final class TodoUIController {
             view.mode = .browsing
             try? await logic.setQuery(text)
         case .adding:
-            guard let item = try? await logic.addTodo(text: text) else {
+            guard let item = try? await logic.addTodo(line: text) else {
                 // The error shows in the footer; the typed text stays to fix.
                 return
             }
@@ -150,10 +151,11 @@ public final class TodoUIController {
             await reload(around: .top)
             await refreshCounts()
         case .editing(let id):
-            guard (try? await logic.editTodo(idPrefix: id.lowercasedString, text: text)) != nil else { return }
+            let before = rows.first { $0.id == id }?.item.text ?? ""
+            guard (try? await logic.editTodo(idPrefix: id.lowercasedString, line: text, text: before)) != nil else { return }
             view.mode = .browsing
             await reloadAroundSelection()
-        case .browsing, .help:
+        case .browsing, .help, .details:
             break
         }
     }

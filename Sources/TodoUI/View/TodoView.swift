@@ -20,6 +20,9 @@ public enum TodoView {
         if view.mode == .help {
             return helpLines(size: size)
         }
+        if view.mode == .details, let row = snapshot.rows.first(where: { $0.id == view.selectedID }) ?? snapshot.rows.first {
+            return detailLines(row.item, size: size, today: snapshot.today, timeZone: snapshot.timeZone)
+        }
         var lines = [header(snapshot, view).fitted(toWidth: width, fill: headerStyle)]
         // An error or a message longer than the width wraps, over the list's last rows.
         let footer = size.rows > 1 ? footerLines(snapshot, view, width: width, most: max(1, size.rows / 2)) : []
@@ -176,7 +179,7 @@ public enum TodoView {
             return prompt("Add: ", view.line, width: width)
         case .editing:
             return prompt("Edit: ", view.line, width: width)
-        case .browsing, .help:
+        case .browsing, .help, .details:
             if let error = snapshot.error {
                 return Line(" " + error.description, TextStyle(color: .red, bold: true))
             }
@@ -213,6 +216,36 @@ public enum TodoView {
             + (noteSpan.map { [$0] } ?? []))
     }
 
+    // MARK: - Details
+
+    /// Every field of a todo, one a line, and its note on lines of its own,
+    /// as `todo show` prints them; wrapped to the width.
+    static func detailLines(_ item: TodoItem, size: TerminalSize, today: CalendarDay, timeZone: TimeZone) -> [Line] {
+        func time(_ date: Date) -> String { ISO8601.string(from: date) }
+        var text = [
+            "ID         \(item.idString)",
+            "Text       \(item.text)",
+            "Status     \(item.isDone ? "done" : "pending")",
+            "Due        \(item.due.map { $0.shortText(today: today, in: timeZone) } ?? "none")",
+            "Priority   \(item.priority?.rawValue ?? "none")",
+            "Tags       \(item.tags.isEmpty ? "none" : item.tags.map { $0.hasPrefix("#") ? $0 : "#" + $0 }.joined(separator: " "))",
+            "Repeat     \(item.recurrence?.description ?? "none")",
+            "Created    \(time(item.createdAt))",
+            "Updated    \(time(item.updatedAt))",
+        ]
+        if let completedAt = item.completedAt { text.append("Completed  \(time(completedAt))") }
+        if let note = item.note {
+            text.append("Note")
+            text += note.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }
+        } else {
+            text.append("Note       none")
+        }
+        text += ["", "Press any key to go back."]
+        let wrapped = text.flatMap { line in line.isEmpty ? [line] : line.wrapped(toWidth: max(1, size.columns - 1)) }
+        let lines = wrapped.prefix(size.rows).map { Line(" " + $0).fitted(toWidth: size.columns) }
+        return lines + Array(repeating: Line("").fitted(toWidth: size.columns), count: size.rows - lines.count)
+    }
+
     // MARK: - Help
 
     static let helpText = [
@@ -222,8 +255,9 @@ public enum TodoView {
         "  g, G, Home, End   first, last todo",
         "  PgUp, PgDn        a page up, down",
         "  /                 search: the list filters as you type; Enter keeps it, Esc clears it",
-        "  a                 add a todo (Enter saves, Esc cancels)",
-        "  e                 edit the selected todo's text",
+        "  a                 add a todo: buy sushi --due fri #errands (Enter saves, Esc cancels)",
+        "  Enter             every field of the selected todo, and its note",
+        "  e                 edit the selected todo (text, and --due, --priority, #tag…)",
         "  x, Space          mark the selected todo done or not done",
         "  d                 delete the selected todo",
         "  u                 undo the last change made since this view opened",

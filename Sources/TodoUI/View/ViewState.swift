@@ -15,6 +15,8 @@ public struct ViewState: Sendable, Equatable {
         case editing(TodoItem.ID)
         /// The list of keys, shown until the next key.
         case help
+        /// Every field of the selected todo and its note, shown until the next key.
+        case details
     }
 
     public var mode: Mode = .browsing
@@ -45,7 +47,7 @@ public struct ViewState: Sendable, Equatable {
     public var isTyping: Bool {
         switch mode {
         case .searching, .adding, .editing: true
-        case .browsing, .help: false
+        case .browsing, .help, .details: false
         }
     }
 }

@@ -1,0 +1,89 @@
+import Foundation
+
+extension TodoEdit {
+    /// A line typed in a view to add or edit a todo: words of text among the
+    /// options `todo add` and `todo edit` take, read the same way: `--due fri`,
+    /// `--priority high`, `--tag home` or `#home`, `--untag home`, `--note "call
+    /// first"`, `--repeat weekly`, each with `none` to clear. Dates are read at
+    /// `now` in `timeZone`. The text is the words left (nil: none, fields only).
+    /// A `#` word is a tag when a letter follows the `#` and it is not a word
+    /// of `text`, the todo's text before the edit (`fix #frontend build` keeps it).
+    public init(line: String, text original: String = "", now: Date, timeZone: TimeZone) throws(TodoError) {
+        self.init()
+        let kept = Set(original.split(whereSeparator: \.isWhitespace).map(String.init))
+        var words: [String] = []
+        var tokens = Self.tokens(line)[...]
+        do throws(TodoFieldError) {
+            while let token = tokens.popFirst() {
+                guard token.isOption else {
+                    if token.text.hasPrefix("#"), token.text.dropFirst().first?.isLetter == true, !token.quoted,
+                       !kept.contains(token.text) {
+                        addTags.append(try TodoTags.validated(token.text))
+                    } else {
+                        words.append(token.text)
+                    }
+                    continue
+                }
+                guard let value = tokens.popFirst()?.text else { throw .missingValue(token.text) }
+                let clears = value.lowercased() == "none"
+                switch token.text {
+                case "--due": due = clears ? .some(nil) : try DueDateGrammar.parse(value, now: now, in: timeZone)
+                case "--priority":
+                    if clears {
+                        priority = .some(nil)
+                    } else if let level = TodoPriority(parsing: value) {
+                        priority = level
+                    } else {
+                        throw .badPriority(value)
+                    }
+                case "--tag": addTags.append(try TodoTags.validated(value))
+                case "--untag": removeTags.append(try TodoTags.validated(value))
+                case "--note": note = clears ? .some(nil) : .some(value)
+                default:
+                    if clears {
+                        recurrence = .some(nil)
+                    } else if let parsed = TodoRepeat(parsing: value) {
+                        recurrence = parsed
+                    } else {
+                        throw .badRepeat(value)
+                    }
+                }
+            }
+        } catch {
+            throw .invalidField(error)
+        }
+        text = words.isEmpty ? nil : words.joined(separator: " ")
+    }
+
+    /// The options a line may hold.
+    static let lineOptions: Set<String> = ["--due", "--priority", "--tag", "--untag", "--note", "--repeat"]
+
+    /// A word of a line, or a "quoted run" of words.
+    struct Token {
+        var text: String
+        var quoted: Bool
+        var isOption: Bool { !quoted && TodoEdit.lineOptions.contains(text) }
+    }
+
+    /// The line's words: runs of non-spaces, or of anything between double quotes.
+    static func tokens(_ line: String) -> [Token] {
+        var tokens: [Token] = []
+        var current = ""
+        var inQuotes = false
+        var wasQuoted = false
+        for character in line {
+            if character == "\"" {
+                inQuotes.toggle()
+                wasQuoted = true
+            } else if character.isWhitespace, !inQuotes {
+                if !current.isEmpty || wasQuoted { tokens.append(Token(text: current, quoted: wasQuoted)) }
+                current = ""
+                wasQuoted = false
+            } else {
+                current.append(character)
+            }
+        }
+        if !current.isEmpty || wasQuoted { tokens.append(Token(text: current, quoted: wasQuoted)) }
+        return tokens
+    }
+}
