@@ -7,7 +7,16 @@ import Testing
 /// time-limited waits on the two cores CI has.
 @Suite(.serialized)
 struct SyncModelTests {
-    static let seeds = (ProcessInfo.processInfo.environment["MODEL_SEED"].flatMap(UInt64.init).map { [$0] }) ?? (1...100).map { UInt64($0) }
+    /// `count` seeds from 1 (`MODEL_SEEDS=N` runs N of them, for a longer
+    /// search than CI's), or the one `MODEL_SEED` names.
+    static func seeds(_ count: Int) -> [UInt64] {
+        let environment = ProcessInfo.processInfo.environment
+        if let one = environment["MODEL_SEED"].flatMap(UInt64.init) { return [one] }
+        let wanted = environment["MODEL_SEEDS"].flatMap(Int.init) ?? count
+        return (1...max(1, wanted)).map { UInt64($0) }
+    }
+
+    static let seeds = seeds(100)
 
     @Test(arguments: seeds)
     func jsonServerV1Converges(seed: UInt64) async throws {
@@ -21,7 +30,7 @@ struct SyncModelTests {
         try await SyncModel(seed: seed, steps: 40, faults: false, server: "http://fake", serverTransport: server) { _ in }.run()
     }
 
-    @Test(arguments: (1...200).map { UInt64($0) })
+    @Test(arguments: seeds(200))
     func convergesAfterFaultsAndInterruptions(seed: UInt64) async throws {
         let server = FakeJSONServer(seed % 2 == 0 ? .v1 : .v017, seed: seed)
         try await SyncModel(seed: seed, steps: 60, faults: true, server: "http://fake", serverTransport: server) { on in
@@ -32,7 +41,7 @@ struct SyncModelTests {
     /// Servers that page their lists, announcing it or not (then the
     /// replicas are told its paging), and lists answered partially at
     /// random: nothing is lost, nothing doubled, everyone agrees.
-    @Test(arguments: (1...60).map { UInt64($0) })
+    @Test(arguments: seeds(60))
     func convergesThroughServersThatPageOrAnswerPartially(seed: UInt64) async throws {
         let styles: [(FakeJSONServer.Paging, ListPaging?)] = [
             (.link(size: 3), nil),
@@ -55,7 +64,7 @@ struct SyncModelTests {
     /// answering; a replica's next sync comes later than that): a todo whose
     /// create it lost is sent again, not taken as deleted, and a number it
     /// gives again (json-server 0.17) is not taken for the todo it lost.
-    @Test(arguments: (1...60).map { UInt64($0) })
+    @Test(arguments: seeds(60))
     func convergesThroughAServerThatLosesItsLatestWritesOnRestart(seed: UInt64) async throws {
         let server = FakeJSONServer(seed % 2 == 0 ? .v1 : .v017, seed: seed)
         var model = SyncModel(seed: seed, steps: 50, faults: false, server: "http://fake", serverTransport: server) { _ in }

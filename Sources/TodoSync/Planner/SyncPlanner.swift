@@ -125,16 +125,22 @@ public enum SyncPlanner {
         }
         merged.createdAt = min(ours.createdAt, theirs.createdAt)
         if ours.isDone, theirs.isDone {
-            // Completed on both sides: when it was first completed.
-            merged.completedAt = [ours.completedAt, theirs.completedAt].compactMap { $0 }.min()
+            // Done on both sides: the completion of the done mark kept (the
+            // later edit of it); the same edit, or two as old, the earlier.
+            let (mine, other) = (ours.editedAt.done, remote.editedAt.done)
+            let completions = mine == other ? [ours.completedAt, theirs.completedAt]
+                : (mine ?? .distantPast) > (other ?? .distantPast) ? [ours.completedAt, theirs.completedAt]
+                : [theirs.completedAt, ours.completedAt]
+            merged.completedAt = mine == other ? completions.compactMap { $0 }.min() : completions.compactMap { $0 }.first
         }
         merged.updatedAt = merged.lastChanged
 
         var changed = changedFields(merged, remote: remote, keepsTimes: keepsTimes)
         for field in changed where merged.syncFields.holdsSame(field, as: remote.fields)
-            && entry.base?.editedAt[field] == merged.editedAt[field] {
-            // Only its edit time differs, and it was sent before: the server
-            // does not keep it as sent (it drops or rounds it). Not again.
+            && entry.base?.editedAt[field] == merged.editedAt[field]
+            && Self.drops(sent: merged.editedAt[field], kept: remote.editedAt[field], keepsTimes: keepsTimes) {
+            // Only its edit time differs, it was sent before, and the server
+            // keeps none of what `todo` writes: not again.
             changed.remove(field)
         }
         step.editedAt = remote.editedAt
@@ -142,6 +148,8 @@ public enum SyncPlanner {
         let datesDiffer = remote.createdAt != merged.createdAt || (merged.isDone && remote.completedAt != merged.completedAt)
         // Dates sent before that the server does not keep as sent are not sent again.
         let sentBefore = entry.base.map { $0.createdAt == merged.createdAt && $0.completedAt == merged.completedAt } ?? false
+            && Self.drops(sent: merged.createdAt, kept: remote.createdAt, keepsTimes: keepsTimes)
+            && (!merged.isDone || Self.drops(sent: merged.completedAt, kept: remote.completedAt, keepsTimes: keepsTimes))
         step.sendsDates = datesDiffer && (keepsTimes || !changed.isEmpty) && !sentBefore
         step.serverCreatedAt = step.sendsDates ? merged.createdAt : remote.createdAt
         step.serverCompletedAt = step.sendsDates || changed.contains(.done) ? merged.completedAt : remote.completedAt
@@ -163,6 +171,15 @@ public enum SyncPlanner {
         return Set(TodoField.allCases.filter { field in
             !fields.holdsSame(field, as: remote.fields) || (keepsTimes && item.editedAt[field] != remote.editedAt[field])
         })
+    }
+
+    /// Whether a server that holds `kept` where `sent` was written does not
+    /// keep such values at all (it keeps nothing `todo` writes): sending it
+    /// again would change nothing. Another client's different value is not
+    /// that, nor a server that keeps what `todo` writes and lost this one
+    /// (a restart): those are sent again.
+    static func drops(sent: Date?, kept: Date?, keepsTimes: Bool) -> Bool {
+        sent == nil || (kept == nil && !keepsTimes)
     }
 
     /// Settles a merge that broke a rule tying `fields` together: they are
