@@ -109,7 +109,7 @@ public enum SyncPlanner {
                     merged.tags == theirs.tags ? $0 : $0.addingTimeInterval(0.001)
                 }
             } else {
-                let localWins = localWins(ourTime, theirTime, prefer: prefer)
+                let localWins = wins(.local, ourTime, theirTime, prefer: prefer)
                 if field != .tags {
                     conflicts.append(SyncConflict(
                         todoId: entry.todoId, field: field.rawValue,
@@ -128,9 +128,10 @@ public enum SyncPlanner {
             // Done on both sides: the completion of the done mark kept (the
             // later edit of it); the same edit, or two as old, the earlier.
             let (mine, other) = (ours.editedAt.done, remote.editedAt.done)
-            merged.completedAt = mine == other ? [ours.completedAt, theirs.completedAt].compactMap { $0 }.min()
-                : localWins(mine, other, prefer: .newest) ? ours.completedAt ?? theirs.completedAt
-                : theirs.completedAt ?? ours.completedAt
+            let completions = mine == other ? [ours.completedAt, theirs.completedAt]
+                : (mine ?? .distantPast) > (other ?? .distantPast) ? [ours.completedAt, theirs.completedAt]
+                : [theirs.completedAt, ours.completedAt]
+            merged.completedAt = mine == other ? completions.compactMap { $0 }.min() : completions.compactMap { $0 }.first
         }
         merged.updatedAt = merged.lastChanged
 
@@ -189,7 +190,7 @@ public enum SyncPlanner {
     ) -> SyncConflict {
         let ourTime = fields.compactMap { ours.editedAt[$0] }.max()
         let theirTime = fields.compactMap { theirs.editedAt[$0] }.max()
-        let localWins = localWins(ourTime, theirTime, prefer: prefer)
+        let localWins = wins(.local, ourTime, theirTime, prefer: prefer)
         let winner = localWins ? ours : theirs
         for field in fields {
             merged.take(field, from: winner)
@@ -206,15 +207,16 @@ public enum SyncPlanner {
         )
     }
 
-    /// Whether this side wins a conflict between edits made at these times
-    /// (nil: never edited, older than any edit): by the preference, else the
-    /// later edit, a tie going to the server.
-    static func localWins(_ localTime: Date?, _ remoteTime: Date?, prefer: ConflictPreference) -> Bool {
-        switch prefer {
+    /// Whether `side` wins a conflict between edits made at these times (nil:
+    /// never edited, older than any edit): by the preference, else the later
+    /// edit, a tie going to the server.
+    static func wins(_ side: SyncConflict.Side, _ localTime: Date?, _ remoteTime: Date?, prefer: ConflictPreference) -> Bool {
+        let localWins = switch prefer {
         case .local: true
         case .remote: false
         case .newest: (localTime ?? .distantPast) > (remoteTime ?? .distantPast)
         }
+        return side == .local ? localWins : !localWins
     }
 
     static func later(_ first: Date?, _ second: Date?) -> Date? {
