@@ -101,6 +101,12 @@ class Handler(BaseHTTPRequestHandler):
         with lock:
             if item_id is None:
                 listed = list(items.values())
+                # Fields as filters (?clientId=...), as json-server takes them.
+                filters = {key: values[0] for key, values in parse_qs(urlsplit(self.path).query).items()
+                           if not key.startswith("_") and key not in ("page", "size")}
+                if filters:
+                    return self.reply(200, [item for item in listed
+                                            if all(str(item.get(key)) == value for key, value in filters.items())])
                 if paging["mode"] != "none":
                     return self.page(listed)
                 return self.reply(200, listed)

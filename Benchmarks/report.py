@@ -19,6 +19,8 @@ OPERATIONS = [
     ("sort-due", "todo list --sort due"),
     ("add-fields", "todo add with every field"),
     ("done-fields", "todo done ID, every field and a repeat"),
+    ("import", "todo import of the data set into an empty database"),
+    ("undo-import", "todo undo of that import"),
     ("get-all", "GET /todos from todo-server (curl)"),
     ("first-sync-todo-server", "first todo sync from todo-server (floor: curl + sqlite3 load)"),
     ("noop-sync-todo-server", "todo sync, nothing to do, todo-server (floor: curl of the list)"),

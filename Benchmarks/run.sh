@@ -306,6 +306,20 @@ for size in "${size_list[@]}"; do
     floor=$data/floor.sqlite
     [ "$ui_only" = 1 ] && continue
 
+    # An import of the whole data set into an empty database, and `todo undo` of it:
+    # undo costs about what the change cost (up to --peer-max todos: seconds a run).
+    if [ "$size" -le "$peer_max" ]; then
+        "$todo" export --database "$pristine" > "$data/export.json"
+        imported=$data/imported.sqlite
+        rm -f "$imported"*
+        "$todo" import "$data/export.json" --database "$imported" >/dev/null
+        sqlite3 "$imported" "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null
+        bench import "$size" todo --prepare "rm -f $data/import.sqlite $data/import.sqlite-wal $data/import.sqlite-shm" -- \
+            "$todo" import "$data/export.json" --database "$data/import.sqlite"
+        bench undo-import "$size" todo --prepare "cp $imported $data/undo.sqlite" -- "$todo" undo --database "$data/undo.sqlite"
+        rm -f "$data/export.json" "$data"/import.sqlite* "$data"/undo.sqlite* "$imported"*
+    fi
+
     bench add "$size" todo -- "$todo" add "benchmark todo"
     bench add "$size" sqlite3 -- sqlite3 -cmd "PRAGMA synchronous=NORMAL" "$floor" \
         "INSERT INTO todo(id, text, searchText, isDone, createdAt, updatedAt) VALUES ($floor_id_sql, 'benchmark todo', 'benchmark todo', 0, $now_ms, $now_ms)"

@@ -109,7 +109,9 @@ public actor InMemoryStorage: TodoStorage {
         return Array(journal.reversed().prefix(limit))
     }
 
-    public func undoLast(force: Bool, after position: Int?, at date: Date) async throws -> TodoUndo {
+    public func undoLast(
+        force: Bool, after position: Int?, at date: Date, progress: @escaping @Sendable (TodoUndo.Progress) -> Void
+    ) async throws -> TodoUndo {
         try check()
         guard let step = journal.last else { throw position == nil ? TodoError.nothingToUndo : TodoError.nothingToUndoInView }
         if let position, step.number <= position { throw TodoError.nothingToUndoInView }
@@ -123,7 +125,7 @@ public actor InMemoryStorage: TodoStorage {
         return taken
     }
 
-    public func redoLast(at date: Date) async throws -> TodoUndo {
+    public func redoLast(at date: Date, progress: @escaping @Sendable (TodoUndo.Progress) -> Void) async throws -> TodoUndo {
         try check()
         guard let step = undone.last else { throw TodoError.nothingToRedo }
         if let changed = step.reversed.changes.first(where: { !$0.isCurrent(current($0.id)) }) {

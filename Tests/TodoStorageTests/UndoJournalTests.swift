@@ -236,12 +236,31 @@ struct UndoJournalTests {
         let summary = try db.importTodos(new + [replacing, olderCopy])
         #expect(summary == ImportSummary(inserted: count, updated: 1, unchanged: 1))
         #expect(try db.undoJournal(limit: 1).first?.summary == "import of \(count + 1) todos (\(count) added, 1 updated)")
+        let imported = try Self.contents(db)
+        let importedShortIDs = try db.fetchListed(TodoRequest(status: .all)).map(\.shortID).sorted()
+        let search = TodoRequest(status: .all, query: "imported 7")
+        #expect(!(try db.fetchListed(search)).isEmpty)
 
-        let change = try db.undoLatest(force: false, at: Self.date(100))
+        // At 1,500 the undo deletes in bulk and the redo inserts in bulk:
+        // the same rows, short IDs and search index as one by one.
+        var reports: [TodoUndo.Progress] = []
+        let change = try db.undoLatest(force: false, at: Self.date(100)) { reports.append($0) }
         #expect(change.changes.count == count + 1)
         #expect(try Self.fields(Self.contents(db)) == Self.fields(before))
         // The short IDs are as if the import never happened.
         #expect(try db.fetchListed(TodoRequest(status: .all)).map(\.shortID).sorted() == shortIDs)
+        #expect(try db.fetchListed(search).isEmpty)
+        // Progress grows to its total, every thousand rows and at the end.
+        #expect(reports.last.map { $0.done == $0.total } ?? false)
+        #expect(zip(reports, reports.dropFirst()).allSatisfy { $0.done < $1.done })
+        #expect(count < 1_000 || reports.count > 3)
+
+        _ = try db.redoLatest(at: Self.date(200))
+        // What it added, exactly; what it replaced, by value (redo stamps its edit).
+        #expect(try Self.contents(db).filter { item in new.contains { $0.id == item.id } } == imported.filter { item in new.contains { $0.id == item.id } })
+        #expect(try Self.contents(db).map(\.text) == imported.map(\.text))
+        #expect(try db.fetchListed(TodoRequest(status: .all)).map(\.shortID).sorted() == importedShortIDs)
+        #expect(!(try db.fetchListed(search)).isEmpty)
     }
 
     @Test func importingWithoutReplacingKeepsWhatIsHere() throws {

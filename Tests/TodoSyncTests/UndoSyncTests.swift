@@ -42,6 +42,27 @@ struct UndoSyncTests {
         }
     }
 
+    /// Found by a 600-seed model search: a sync sent the edit, the server
+    /// took it, and the answer was lost; an undo then must not restore the
+    /// older edit time, which the server's newer one would beat.
+    @Test func anUndoAfterASyncWhoseAnswerWasLostIsTheNewestEdit() async throws {
+        let server = FakeJSONServer(.v1)
+        let cutting = CuttingAnswers(server)
+        let (a, b) = try await Self.synced(cutting, server: "http://fake")
+        let item = try #require(try a.todos().first { $0.text == "pay rent" })
+        try a.db.updateTodos([item.marking(done: true, at: Date())])
+        await cutting.cut(["PATCH"])
+        _ = try? await a.sync()
+        await cutting.cut([])
+        #expect(try a.db.undoLatest(force: false, at: Date().addingTimeInterval(1)).summary == "done mark of “pay rent”")
+        try await a.sync()
+        try await b.sync()
+        try await a.sync()
+        for replica in [a, b] {
+            #expect(try replica.todos().first { $0.id == item.id }?.isDone == false)
+        }
+    }
+
     @Test(arguments: [false, true])
     func aDeleteUndoneComesBackOnceThroughAJSONServer(syncFirst: Bool) async throws {
         let server = FakeJSONServer(.v1)

@@ -23,7 +23,10 @@ struct RedoCommand: AsyncParsableCommand {
     @MainActor
     mutating func run() async throws {
         let (logic, _) = try database.logic()
-        let change = try await logic.redo()
+        let bar = ProgressBar("Redoing")
+        defer { bar.end() }
+        let change = try await logic.redo { bar.show(done: $0.done, total: $0.total) }
+        bar.end()
         OutputBuffer().write("Redid the \(change.summary).\n")
     }
 }

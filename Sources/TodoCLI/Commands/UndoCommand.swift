@@ -56,7 +56,10 @@ struct UndoCommand: AsyncParsableCommand {
             }
             return
         }
-        let change = try await logic.undo(force: force)
+        let bar = ProgressBar("Undoing")
+        defer { bar.end() }
+        let change = try await logic.undo(force: force) { bar.show(done: $0.done, total: $0.total) }
+        bar.end()
         out.write("Undid the \(change.summary).\n")
     }
 

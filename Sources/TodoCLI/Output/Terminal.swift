@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Buffered output to standard output: listing a million todos makes one
 /// write per 64 KiB instead of one per line.
@@ -80,5 +81,35 @@ enum Terminal {
             return false
         }
         return isatty(fileDescriptor) == 1
+    }
+}
+
+/// A bar on standard error for work that takes a while (undoing a large
+/// import): drawn only on a terminal, and only once the work has run for a
+/// second; erased when done. Nothing when standard error is piped.
+final class ProgressBar: Sendable {
+    private let label: String
+    private let started = ContinuousClock.now
+    private let drawn = Mutex(false)
+    private let onTerminal = isatty(STDERR_FILENO) == 1
+
+    init(_ label: String) { self.label = label }
+
+    func show(done: Int, total: Int) {
+        guard onTerminal, total > 0, ContinuousClock.now - started > .seconds(1) else { return }
+        let width = 30
+        let filled = width * min(done, total) / total
+        let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
+        drawn.withLock { $0 = true }
+        FileHandle.standardError.write(Data("\r\(label) [\(bar)] \(100 * min(done, total) / total)%\u{1B}[K".utf8))
+    }
+
+    /// Erases the bar, if it was drawn (once).
+    func end() {
+        let was = drawn.withLock { drawn in
+            defer { drawn = false }
+            return drawn
+        }
+        if was { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
     }
 }

@@ -41,13 +41,16 @@ public protocol TodoStorage: Sendable {
     /// numbered above `after` is taken back (`.nothingToUndoInView` if the
     /// latest is older). Throws `TodoError.nothingToUndo` if none is left, and
     /// `.undoConflict`, changing nothing, if a todo it touched was changed
-    /// since by something not journaled (a sync), unless `force`.
-    nonisolated(nonsending) func undoLast(force: Bool, after: Int?, at date: Date) async throws -> TodoUndo
+    /// since by something not journaled (a sync), unless `force`. `progress`
+    /// hears how far it got, every thousand rows or so.
+    nonisolated(nonsending) func undoLast(
+        force: Bool, after: Int?, at date: Date, progress: @escaping @Sendable (TodoUndo.Progress) -> Void
+    ) async throws -> TodoUndo
 
     /// Brings back the change undo took back last, as `undoLast` would put
     /// back its "after"; `.nothingToRedo` if there is none (a change made
     /// since drops them), `.undoConflict` if a todo it touched changed since.
-    nonisolated(nonsending) func redoLast(at date: Date) async throws -> TodoUndo
+    nonisolated(nonsending) func redoLast(at date: Date, progress: @escaping @Sendable (TodoUndo.Progress) -> Void) async throws -> TodoUndo
 
     /// The number of the latest change in the journal (0 for none): a view
     /// notes it when it opens, to undo only what was made since.

@@ -5,11 +5,14 @@ extension TodoLogic {
     /// other `todo` command), as storage's journal has it, and returns it;
     /// `.nothingToUndo` if none is left, `.undoConflict` if a todo it touched
     /// was changed since by a sync (`force` puts its earlier values back anyway).
+    /// `progress` hears how far a large one got.
     @discardableResult
-    public func undo(force: Bool = false, after position: Int? = nil) async throws(TodoError) -> TodoUndo {
+    public func undo(
+        force: Bool = false, after position: Int? = nil, progress: @escaping @Sendable (TodoUndo.Progress) -> Void = { _ in }
+    ) async throws(TodoError) -> TodoUndo {
         let now = environment.now()
         return try await run { [storage] in
-            try await storage.undoLast(force: force, after: position, at: now)
+            try await storage.undoLast(force: force, after: position, at: now, progress: progress)
         } then: { change in
             self.state.undid(change)
         }
@@ -17,10 +20,10 @@ extension TodoLogic {
 
     /// Brings back what undo took back last; `.nothingToRedo` if nothing.
     @discardableResult
-    public func redo() async throws(TodoError) -> TodoUndo {
+    public func redo(progress: @escaping @Sendable (TodoUndo.Progress) -> Void = { _ in }) async throws(TodoError) -> TodoUndo {
         let now = environment.now()
         return try await run { [storage] in
-            try await storage.redoLast(at: now)
+            try await storage.redoLast(at: now, progress: progress)
         } then: { change in
             self.state.undid(change)
         }

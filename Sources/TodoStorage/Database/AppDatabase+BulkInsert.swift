@@ -183,6 +183,16 @@ extension AppDatabase {
         }
     }
 
+    /// Runs `statement` (ending in `IN`) for every value, a few hundred
+    /// values a statement.
+    package static func executeForEach(_ db: Database, _ statement: String, _ values: [String]) throws {
+        for start in stride(from: 0, to: values.count, by: chunkSize) {
+            let chunk = values[start..<min(start + chunkSize, values.count)]
+            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+            try db.cachedStatement(sql: "\(statement) (\(marks))").execute(arguments: StatementArguments(chunk))
+        }
+    }
+
     /// Whether `table` (a name from the migrations) has no row.
     package static func isEmpty(_ db: Database, _ table: String) throws -> Bool {
         try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM \(table))") ?? true

@@ -31,12 +31,16 @@ extension AppDatabase: TodoStorage {
         try undoJournal(limit: limit)
     }
 
-    nonisolated(nonsending) public func undoLast(force: Bool, after: Int?, at date: Date) async throws -> TodoUndo {
-        try undoLatest(force: force, after: after, at: date)
+    nonisolated(nonsending) public func undoLast(
+        force: Bool, after: Int?, at date: Date, progress: @escaping @Sendable (TodoUndo.Progress) -> Void
+    ) async throws -> TodoUndo {
+        try undoLatest(force: force, after: after, at: date, progress: progress)
     }
 
-    nonisolated(nonsending) public func redoLast(at date: Date) async throws -> TodoUndo {
-        try redoLatest(at: date)
+    nonisolated(nonsending) public func redoLast(
+        at date: Date, progress: @escaping @Sendable (TodoUndo.Progress) -> Void
+    ) async throws -> TodoUndo {
+        try redoLatest(at: date, progress: progress)
     }
 
     nonisolated(nonsending) public func undoPosition() async throws -> Int {

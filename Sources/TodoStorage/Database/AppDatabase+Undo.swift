@@ -90,8 +90,9 @@ extension AppDatabase {
             try dbWriter.read { db in
                 var found: [TodoUndo] = []
                 let steps = try Row.fetchCursor(db, sql: "SELECT id, at, kind FROM undoStep WHERE undoneAt IS NULL ORDER BY id DESC")
+                var unheard = Meter()
                 while found.count < limit, let row = try steps.next() {
-                    let step = try Self.undoStep(db, row).0
+                    let step = try Self.undoStep(db, row, meter: &unheard).0
                     if !step.changes.isEmpty { found.append(step) }
                 }
                 return found
@@ -100,13 +101,16 @@ extension AppDatabase {
     }
 
     /// Takes back the latest change made here (see `TodoStorage.undoLast`).
-    public func undoLatest(force: Bool, after position: Int? = nil, at date: Date) throws -> TodoUndo {
-        try write { db in
+    public func undoLatest(
+        force: Bool, after position: Int? = nil, at date: Date, progress: @escaping (TodoUndo.Progress) -> Void = { _ in }
+    ) throws -> TodoUndo {
+        try write(large: try latestStepSize(undone: false) >= 1_000) { db in
             let latest = "SELECT id, at, kind FROM undoStep WHERE undoneAt IS NULL ORDER BY id DESC LIMIT 1"
             while let row = try Row.fetchOne(db, sql: latest) {
                 let number: Int64 = row[0]
                 if let position, number <= Int64(position) { throw TodoError.nothingToUndoInView }
-                let (step, current) = try Self.undoStep(db, row)
+                var meter = try Meter(db, step: number, report: progress)
+                let (step, current) = try Self.undoStep(db, row, meter: &meter)
                 // A change that changed nothing (done on a done todo) is passed over.
                 guard !step.changes.isEmpty else {
                     try db.execute(sql: "DELETE FROM undoStep WHERE id = ?", arguments: [number])
@@ -116,7 +120,8 @@ extension AppDatabase {
                     throw Self.conflict(step, changed, current)
                 }
                 var undone = step
-                undone.restored = try Self.write(step.changes, over: current, at: date, db)
+                let mayBeSent = try Self.sentThroughStep(db) >= number
+                undone.restored = try Self.write(step.changes, over: current, at: date, db, mayBeSent: mayBeSent, meter: &meter)
                 // Kept, marked, for redo.
                 try db.execute(sql: "UPDATE undoStep SET undoneAt = ? WHERE id = ?", arguments: [date.millisecondsSince1970, number])
                 return undone
@@ -126,20 +131,50 @@ extension AppDatabase {
     }
 
     /// Brings back the change undo took back last (see `TodoStorage.redoLast`).
-    public func redoLatest(at date: Date) throws -> TodoUndo {
-        try write { db in
+    public func redoLatest(at date: Date, progress: @escaping (TodoUndo.Progress) -> Void = { _ in }) throws -> TodoUndo {
+        try write(large: try latestStepSize(undone: true) >= 1_000) { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT id, at, kind FROM undoStep WHERE undoneAt IS NOT NULL ORDER BY id LIMIT 1") else {
                 throw TodoError.nothingToRedo
             }
-            let (step, current) = try Self.undoStep(db, row)
+            var meter = try Meter(db, step: row[0], report: progress)
+            let (step, current) = try Self.undoStep(db, row, meter: &meter)
             let reversed = step.reversed
             if let changed = reversed.changes.first(where: { !$0.isCurrent(current[$0.id] ?? nil) }) {
                 throw Self.conflict(step, changed, current)
             }
             var redone = step
-            redone.restored = try Self.write(reversed.changes, over: current, at: date, db)
+            redone.restored = try Self.write(reversed.changes, over: current, at: date, db, mayBeSent: false, meter: &meter)
             try db.execute(sql: "UPDATE undoStep SET undoneAt = NULL WHERE id = ?", arguments: [step.number])
             return redone
+        }
+    }
+
+    /// How many todos the change undo (or, `undone`, redo) would take next touched.
+    private func latestStepSize(undone: Bool) throws -> Int {
+        try StorageError.wrap(path: path) {
+            try dbWriter.read { db in
+                try Int.fetchOne(db, sql: """
+                    SELECT count(*) FROM undoTodo WHERE step = (
+                        SELECT \(undone ? "min" : "max")(id) FROM undoStep WHERE undoneAt IS \(undone ? "NOT NULL" : "NULL"))
+                    """) ?? 0
+            }
+        }
+    }
+
+    /// `write`, a large change (an import taken back) written the way a bulk
+    /// load is cheapest (`withBulkWriting`): as the import itself was.
+    private func write<T>(large: Bool, _ body: (Database) throws -> T) throws -> T {
+        try StorageError.wrap(path: path) {
+            try dbWriter.writeWithoutTransaction { db in
+                try Self.withBulkWriting(db, if: large) {
+                    var result: T?
+                    try db.inTransaction(.immediate) {
+                        result = try body(db)
+                        return .commit
+                    }
+                    return result!
+                }
+            }
         }
     }
 
@@ -154,29 +189,104 @@ extension AppDatabase {
 
     /// Writes back each change's "before" over the todo as it is now
     /// (`TodoUndo.Change.restoring`); returns the todos written.
-    private static func write(_ changes: [TodoUndo.Change], over current: [UUID: TodoItem?], at date: Date, _ db: Database) throws -> [TodoItem] {
+    /// `mayBeSent`: a sync began sending after the change was made; the
+    /// server may hold it even where no answer came to say so.
+    private static func write(
+        _ changes: [TodoUndo.Change], over current: [UUID: TodoItem?], at date: Date, _ db: Database,
+        mayBeSent: Bool, meter: inout Meter
+    ) throws -> [TodoItem] {
         var written: [TodoItem] = []
+        // What an undone import takes away, or a redone one brings back: written together.
+        var deleted: [String] = []
+        var inserted: [TodoItem] = []
         for change in changes {
+            meter.advance()
             let id = change.id.lowercasedString
             let now = current[change.id].flatMap { $0 }
-            guard let item = change.restoring(onto: now, published: try published(db, id: id), at: date) else {
-                if now != nil { try delete(db, id: id) }
+            // Only a todo the change edited (not added, not deleted) asks what a sync sent of it.
+            let edited = change.before != nil && change.after != nil && now != nil
+            let published = !edited ? nil : mayBeSent ? change.after : try published(db, id: id)
+            guard let item = change.restoring(onto: now, published: published, at: date) else {
+                if now != nil { deleted.append(id) }
                 continue
             }
             written.append(item)
             if now != nil {
                 try db.executeCached(sql: "UPDATE todo SET \(TodoItem.updateAssignments) WHERE id = ?1", arguments: item.databaseValues)
             } else {
-                try insert(db, item)
+                inserted.append(item)
             }
         }
+        try deleteMany(db, ids: deleted) { meter.advance(by: $0) }
+        let existing = inserted.isEmpty ? 0 : try Int.fetchOne(db, sql: "SELECT count(*) FROM todo") ?? 0
+        if prefersBulkInsert(count: inserted.count, existing: existing) {
+            try insertMany(db, inserted, queueForSync: true)
+        } else {
+            for item in inserted { try insert(db, item) }
+        }
+        meter.finish()
         return written
+    }
+
+    /// Reports how far an undo or redo got: rows of the journal read, then
+    /// changes written and rows deleted, every thousand or so.
+    struct Meter {
+        private let report: (TodoUndo.Progress) -> Void
+        private var progress: TodoUndo.Progress
+        private var reported = 0
+
+        init(_ db: Database, step: Int64, report: @escaping (TodoUndo.Progress) -> Void) throws {
+            let rows = try Int.fetchOne(db, sql: "SELECT count(*) FROM undoTodo WHERE step = ?", arguments: [step]) ?? 0
+            self.report = report
+            // Read, written, and (at most) deleted.
+            progress = TodoUndo.Progress(done: 0, total: 3 * rows)
+        }
+
+        /// A meter nobody hears.
+        init() {
+            report = { _ in }
+            progress = TodoUndo.Progress(done: 0, total: 0)
+        }
+
+        mutating func advance(by count: Int = 1) {
+            progress.done = min(progress.done + count, progress.total)
+            if progress.done - reported >= 1_000 {
+                reported = progress.done
+                report(progress)
+            }
+        }
+
+        mutating func finish() {
+            progress.done = progress.total
+            report(progress)
+        }
     }
 
     /// The refusal of a change whose todo `changed` was changed since by something not journaled.
     private static func conflict(_ step: TodoUndo, _ changed: TodoUndo.Change, _ current: [UUID: TodoItem?]) -> TodoError {
         let item = current[changed.id].flatMap { $0 } ?? changed.after ?? changed.before
         return .undoConflict(change: step.summary, text: item?.text ?? "", id: String(changed.id.lowercasedString.prefix(8)))
+    }
+
+    /// Marks that a sync is about to send what is queued here: every change
+    /// journaled so far may be on a server from now on, even if the answer
+    /// that would record it never comes (a connection cut). Undo then takes
+    /// such a change back as the newest edit, never as one older than what
+    /// the server may hold.
+    public func markSending() throws {
+        try write { db in
+            try db.execute(sql: """
+                INSERT INTO setting(key, value) SELECT ?, coalesce(max(id), 0) FROM undoStep WHERE true
+                ON CONFLICT(key) DO UPDATE SET value = excluded.value
+                """, arguments: [Self.sentThroughKey])
+        }
+    }
+
+    private static let sentThroughKey = "undoSentThroughStep"
+
+    /// The latest journal step a sync began sending after (0: none).
+    private static func sentThroughStep(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT CAST(value AS INTEGER) FROM setting WHERE key = ?", arguments: [sentThroughKey]) ?? 0
     }
 
     /// The fields of todo `id` as a server held them at its last sync (its
@@ -197,81 +307,60 @@ extension AppDatabase {
     }
 
     /// A journal entry and, for each todo it touched, that todo as it is now
-    /// (nil: gone). Changes that changed nothing are left out.
-    private static func undoStep(_ db: Database, _ row: Row) throws -> (TodoUndo, [UUID: TodoItem?]) {
+    /// (nil: gone). Changes that changed nothing are left out. The JSON
+    /// snapshots are read by SQLite into the columns a todo row has, so
+    /// each decodes as a row does: an import of 300,000 todos is that many.
+    private static func undoStep(_ db: Database, _ row: Row, meter: inout Meter) throws -> (TodoUndo, [UUID: TodoItem?]) {
         let number: Int64 = row[0]
         var changes: [TodoUndo.Change] = []
         var current: [UUID: TodoItem?] = [:]
         let entries = try Row.fetchCursor(db, sql: """
-            SELECT todoId, before, after, (SELECT \(rowSnapshot) FROM todo WHERE todo.id = undoTodo.todoId)
-            FROM undoTodo WHERE step = ?
-            """, arguments: [number])
+            SELECT \(snapshotColumns("undoTodo.before")), \(snapshotColumns("undoTodo.after")), \(TodoItem.selection)
+            FROM undoTodo LEFT JOIN todo ON todo.id = undoTodo.todoId WHERE step = ?
+            """, arguments: [number], adapter: snapshotScopes)
         while let entry = try entries.next() {
+            meter.advance()
             guard let id = UUID(parsing: entry[0]) else { continue }
-            let change = TodoUndo.Change(
-                id: id, before: try Snapshot.item(entry[1], id: id), after: try Snapshot.item(entry[2], id: id)
-            )
+            let change = TodoUndo.Change(id: id, before: item(entry.scopes["before"]), after: item(entry.scopes["after"]))
             guard !change.isNoChange else { continue }
             changes.append(change)
-            current[id] = .some(try Snapshot.item(entry[3], id: id))
+            current[id] = .some(item(entry.scopes["current"]))
         }
-        // Those it changed first, then those it added, each in order of creation.
-        changes.sort { lhs, rhs in
-            let (left, right) = ((lhs.before ?? lhs.after)!, (rhs.before ?? rhs.after)!)
-            if (lhs.before == nil) != (rhs.before == nil) { return lhs.before != nil }
-            return (left.createdAt, left.idString) < (right.createdAt, right.idString)
+        // Those it changed first, then those it added, each in order of
+        // creation: keys made once, not an ID string per comparison.
+        changes = changes.map { change in
+            let item = (change.before ?? change.after)!
+            return (added: change.before == nil ? 1 : 0, created: item.createdAt, id: item.idString, change: change)
         }
+        .sorted { ($0.added, $0.created, $0.id) < ($1.added, $1.created, $1.id) }
+        .map(\.change)
         let kind = TodoUndo.Kind(rawValue: row[2]) ?? .update
         return (TodoUndo(number: Int(number), at: Date(millisecondsSince1970: row[1]), kind: kind, changes: changes), current)
     }
 
-    /// A todo's columns as the journal keeps them (`rowSnapshot`).
-    private struct Snapshot: Decodable {
-        private static func time(_ milliseconds: Int64?) -> Date? {
-            milliseconds.map(Date.init(millisecondsSince1970:))
-        }
+    /// A journal snapshot's fields (`rowSnapshot`) as the columns of
+    /// `TodoItem.selection`, in its order; the id is the entry's. An entry
+    /// journaled before edit times were kept reads them as NULL.
+    private static func snapshotColumns(_ json: String) -> String {
+        let fields = [
+            "text", "isDone", "createdAt", "updatedAt", "completedAt", nil, "due", "priority", "tags", "note", "recurrence",
+            "textEditedAt", "doneEditedAt", "dueEditedAt", "priorityEditedAt", "tagsEditedAt", "noteEditedAt", "recurrenceEditedAt",
+        ]
+        return (["undoTodo.todoId"] + fields.map { field in field.map { "json_extract(\(json), '$.\($0)')" } ?? "0" })
+            .joined(separator: ", ")
+    }
 
-        var text: String
-        var isDone: Int
-        var createdAt: Int64
-        var updatedAt: Int64
-        var completedAt: Int64?
-        var due: String?
-        var priority: Int?
-        var tags: String?
-        var note: String?
-        var recurrence: String?
-        // Missing from entries journaled before edit times were kept.
-        var textEditedAt: Int64?
-        var doneEditedAt: Int64?
-        var dueEditedAt: Int64?
-        var priorityEditedAt: Int64?
-        var tagsEditedAt: Int64?
-        var noteEditedAt: Int64?
-        var recurrenceEditedAt: Int64?
+    /// Before, after and the todo now: three rows of `TodoItem.selection`'s shape.
+    private static let snapshotScopes = ScopeAdapter([
+        "before": RangeRowAdapter(0..<TodoItem.selectionCount),
+        "after": RangeRowAdapter(TodoItem.selectionCount..<2 * TodoItem.selectionCount),
+        "current": RangeRowAdapter(2 * TodoItem.selectionCount..<3 * TodoItem.selectionCount),
+    ])
 
-        /// The todo a snapshot holds; nil for no snapshot.
-        static func item(_ json: String?, id: UUID) throws -> TodoItem? {
-            guard let json else { return nil }
-            let values = try JSONDecoder().decode(Snapshot.self, from: Data(json.utf8))
-            return TodoItem(
-                id: id,
-                text: values.text,
-                isDone: values.isDone != 0,
-                createdAt: Date(millisecondsSince1970: values.createdAt),
-                updatedAt: Date(millisecondsSince1970: values.updatedAt),
-                completedAt: values.completedAt.map(Date.init(millisecondsSince1970:)),
-                due: values.due.flatMap(TodoDue.init(text:)),
-                priority: values.priority.flatMap(TodoPriority.init(rank:)),
-                tags: values.tags.map(TagList.decode) ?? [],
-                note: values.note,
-                recurrence: values.recurrence.flatMap(TodoRepeat.init(parsing:)),
-                editedAt: FieldTimes(
-                    text: Self.time(values.textEditedAt), done: Self.time(values.doneEditedAt), due: Self.time(values.dueEditedAt),
-                    priority: Self.time(values.priorityEditedAt), tags: Self.time(values.tagsEditedAt),
-                    note: Self.time(values.noteEditedAt), recurrence: Self.time(values.recurrenceEditedAt)
-                )
-            )
-        }
+    /// The todo in a row of `selection`'s shape; nil where there is none
+    /// (no snapshot, or no todo now: its text is NULL).
+    private static func item(_ row: Row?) -> TodoItem? {
+        guard let row, (row[1] as String?) != nil, (row[0] as String?) != nil else { return nil }
+        return TodoItem(row: row)
     }
 }

@@ -112,6 +112,25 @@ extension AppDatabase {
         }
     }
 
+    /// Deletes rows by id: one by one for a few (`delete`); for many (an
+    /// import taken back), a few hundred a statement and every short ID
+    /// recomputed in one pass after, instead of neighbours looked up per row.
+    /// `deleted` hears how many rows went, as they go.
+    package static func deleteMany(_ db: Database, ids: [String], deleted: (Int) -> Void = { _ in }) throws {
+        let many = try ids.count >= 1_000 && ids.count * 10 >= Int.fetchOne(db, sql: "SELECT count(*) FROM todo") ?? 0
+        guard many else {
+            for id in ids { try delete(db, id: id) }
+            deleted(ids.count)
+            return
+        }
+        for start in stride(from: 0, to: ids.count, by: chunkSize) {
+            let chunk = Array(ids[start..<min(start + chunkSize, ids.count)])
+            try executeForEach(db, "DELETE FROM todo WHERE id IN", chunk)
+            deleted(chunk.count)
+        }
+        try recomputePrefixLengths(db)
+    }
+
     /// Recomputes every short ID in one pass over the ID index, writing only
     /// those that change: used after bulk inserts.
     static func recomputePrefixLengths(_ db: Database) throws {

@@ -159,4 +159,17 @@ extension RemoteCollection {
     public func fetchOne(id: String) async throws -> WriteResult {
         result(try await send("GET", itemURL(id), allow: [404, 410]))
     }
+
+    /// The item marked with this todo's UUID, asked by the marker as a
+    /// filter (`GET /todos?clientId=…`, as json-server filters). A server
+    /// that ignores the filter answers its list (or a page of it): the item
+    /// is looked for in whatever came. Nil: not found in the answer.
+    public func find(marked todoId: UUID) async throws -> RemoteTodo? {
+        let marker = configuration.names.marker.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed.subtracting(["&", "=", "+"])) ?? ""
+        let request = "GET \(configuration.collectionPath)?\(marker)=…"
+        let response = try await send("GET", collectionURL + "?" + marker + "=" + todoId.lowercasedString, allow: [400, 404])
+        guard (200..<300).contains(response.status) else { return nil }
+        return try Self.readPage(response, names: configuration.names, request: request).items
+            .first { $0?.todoId == todoId } ?? nil
+    }
 }

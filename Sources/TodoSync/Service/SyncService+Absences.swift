@@ -7,14 +7,17 @@ import Foundation
 
 extension SyncService {
     /// Which of our creates that no list had shown yet a server lost: those
-    /// after the last one this list shows, if absent too. A server that
-    /// persists late loses its latest writes in a restart, never an earlier
-    /// one while keeping a later one; a create missing before one still
-    /// listed was deleted by another client (its 404 confirmed either way).
-    /// Pure: `unconfirmed` in the order they were created.
-    static func lostCreates(unconfirmed: [UUID], listed: Set<UUID>) -> Set<UUID> {
-        let lastListed = unconfirmed.lastIndex { listed.contains($0) } ?? -1
-        return Set(unconfirmed[(lastListed + 1)...])
+    /// after the last one this list shows as we made it, if absent too. A
+    /// server that persists late loses its latest writes in a restart, never
+    /// an earlier one while keeping a later one; a create missing before one
+    /// still listed was deleted by another client (its 404 confirmed either
+    /// way). Only our own copy counts (`keptAsSent`): another replica may
+    /// have sent the same todo again since, which says nothing of ours.
+    /// Pure: `unconfirmed` in the order the server answered them, which is
+    /// the order it wrote them in.
+    static func lostCreates(unconfirmed: [UUID], keptAsSent: Set<UUID>) -> Set<UUID> {
+        let lastKept = unconfirmed.lastIndex { keptAsSent.contains($0) } ?? -1
+        return Set(unconfirmed[(lastKept + 1)...])
     }
 
     /// Asks the server for each todo its list left out, several at once:

@@ -67,6 +67,7 @@ extension SyncService {
         }
         try await commit(&batch, plan: plan, summary: &summary, outcome: &outcome)
         var sent = 0
+        if !remoteSteps.isEmpty { try await store.markSending() }
         do {
             let send = kind == .todoServer ? sendInBatches : sendAll
             try await send(remoteSteps, plan, locals, kind, oneAtATime ? 1 : Self.parallelRequests) { index, result in

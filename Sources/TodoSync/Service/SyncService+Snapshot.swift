@@ -75,16 +75,40 @@ extension SyncService {
 
     func fullSnapshot(_ listing: RemoteCollection.Listing, kind: ServerKind, known: [UUID: RemoteTodo]) async throws -> Snapshot {
         let bases = try await store.allBases()
-        if listing.items.isEmpty, !configuration.force {
-            let inFlight = try await store.createsInFlight()
-            if !bases.isEmpty || inFlight > 0 {
-                throw SyncError.suspiciousEmptyList(lastSeen: bases.count + inFlight)
-            }
+        let inFlight = try await store.createsInFlight()
+        if listing.items.isEmpty, !configuration.force, !bases.isEmpty || inFlight > 0 {
+            throw SyncError.suspiciousEmptyList(lastSeen: bases.count + inFlight)
+        }
+        var known = known
+        if inFlight > 0, kind == .jsonServer {
+            try await findCreatesInFlight(missingFrom: listing, into: &known)
         }
         if bases.isEmpty {
             return try await firstSnapshot(listing, kind: kind, known: known)
         }
         return try await fullSnapshot(listing, kind: kind, known: known, bases: bases)
+    }
+
+    /// Creates sent whose answer never came (a connection cut after the
+    /// server took one): a list that leaves one out may be partial (a page
+    /// that shifted, a stale cache), so each is asked for by its marker
+    /// before it is sent again: a second copy on the server is a duplicate
+    /// every other client shows.
+    func findCreatesInFlight(missingFrom listing: RemoteCollection.Listing, into known: inout [UUID: RemoteTodo]) async throws {
+        let listed = Set(listing.items.lazy.compactMap(\.todoId))
+        let missing = try await store.todosCreatedInFlight().filter { !listed.contains($0) && known[$0] == nil }
+        let remote = self.remote
+        for start in stride(from: 0, to: missing.count, by: Self.parallelRequests) {
+            let found = try await withThrowingTaskGroup(of: RemoteTodo?.self) { group in
+                for todoId in missing[start..<min(start + Self.parallelRequests, missing.count)] {
+                    group.addTask { try await remote.find(marked: todoId) }
+                }
+                var found: [RemoteTodo] = []
+                for try await item in group { if let item { found.append(item) } }
+                return found
+            }
+            for item in found { if let todoId = item.todoId { known[todoId] = item } }
+        }
     }
 
     /// The snapshot of a full list against the bases of earlier syncs.
@@ -118,6 +142,8 @@ extension SyncService {
         var absent: [SyncBase] = []
         // Known by another id now: created again after the server lost it.
         var renumbered: Set<UUID> = []
+        // Bases standing in for items the list did not show readably: not seen.
+        var standIns: Set<UUID> = []
         for base in bases {
             if let item = remoteByTodo[base.todoId] {
                 if item.id != base.remoteId { renumbered.insert(base.todoId) }
@@ -125,6 +151,7 @@ extension SyncService {
             }
             if listing.hasUnidentified || unreadable.contains(base.remoteId) {
                 remoteByTodo[base.todoId] = base.asRemote // unreadable is not deleted
+                standIns.insert(base.todoId)
             } else {
                 absent.append(base)
                 relevant.insert(base.todoId)
@@ -142,8 +169,9 @@ extension SyncService {
             entries[index].base = nil
         }
         let unconfirmed = bases.isEmpty ? [] : try await store.unconfirmedCreates()
-        let confirmed = unconfirmed.filter { remoteByTodo[$0] != nil }
-        let lost = Self.lostCreates(unconfirmed: unconfirmed, listed: Set(confirmed))
+        let confirmed = unconfirmed.filter { remoteByTodo[$0] != nil && !standIns.contains($0) }
+        let keptAsSent = confirmed.filter { remoteByTodo[$0]?.id == baseByTodo[$0]?.remoteId }
+        let lost = Self.lostCreates(unconfirmed: unconfirmed, keptAsSent: Set(keptAsSent))
         for index in entries.indices where lost.contains(entries[index].todoId) && entries[index].local != nil {
             // Sent again, as if never synced.
             entries[index].base = nil

@@ -76,16 +76,6 @@ extension AppDatabase {
         }
     }
 
-    /// Runs `statement` (ending in `IN`) for every value, a few hundred
-    /// values a statement.
-    static func executeForEach(_ db: Database, _ statement: String, _ values: [String]) throws {
-        for start in stride(from: 0, to: values.count, by: chunkSize) {
-            let chunk = values[start..<min(start + chunkSize, values.count)]
-            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-            try db.cachedStatement(sql: "\(statement) (\(marks))").execute(arguments: StatementArguments(chunk))
-        }
-    }
-
     /// The columns of a base, as `setBaseSQL` and the bulk insert of pulled bases write them.
     static let baseColumns = """
         todoId, remoteId, text, isDone, remoteVersion, textEditedAt, doneEditedAt, \

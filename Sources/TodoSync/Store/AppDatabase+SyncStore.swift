@@ -54,6 +54,12 @@ extension AppDatabase: SyncStore {
         }
     }
 
+    public func todosCreatedInFlight() async throws -> [UUID] {
+        try read { db in
+            try String.fetchAll(db, sql: "SELECT todoId FROM syncCreateInFlight").compactMap(UUID.init(parsing:))
+        }
+    }
+
     public func createsInFlight() async throws -> Int {
         try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM syncCreateInFlight") ?? 0 }
     }

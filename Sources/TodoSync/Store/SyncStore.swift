@@ -37,8 +37,15 @@ public protocol SyncStore: Sendable {
     /// Records, before sending them, that these creates may reach the server.
     func markCreatesInFlight(_ todoIds: [UUID]) async throws
 
+    /// A push is about to send what is queued: a change made here so far
+    /// may be on the server from now on, answered or not (see undo).
+    func markSending() async throws
+
     /// How many creates were sent without their answer being recorded.
     func createsInFlight() async throws -> Int
+
+    /// The todos whose create was sent without its answer being recorded.
+    func todosCreatedInFlight() async throws -> [UUID]
 
     /// Todos this replica created on a server that may persist late, not
     /// yet seen in a list from it (`SyncWrite.awaitsListing`), in the order

@@ -112,7 +112,10 @@ actor FakeJSONServer: HTTPTransport {
         if parts.count == 1 {
             switch request.method {
             case "GET":
-                var listed = items
+                // Fields as filters (`?clientId=…`), as json-server takes them.
+                var listed = items.filter { item in
+                    Self.filters(request.url).allSatisfy { key, value in item[key].flatMap(Self.text) == value }
+                }
                 if partialRate > 0, random.chance(partialRate), !listed.isEmpty {
                     // Some servers answer from a stale cache, or filter: a part of the list.
                     listed = listed.filter { _ in random.next() % 3 != 0 }
@@ -187,6 +190,16 @@ actor FakeJSONServer: HTTPTransport {
             if case .counted = paging { response.headers["x-total-count"] = String(sorted.count) }
             return response
         }
+    }
+
+    /// The query's parameters that are not paging ones: fields to filter by.
+    static func filters(_ url: String) -> [String: String] {
+        var filters: [String: String] = [:]
+        for pair in url.split(separator: "?", maxSplits: 1).dropFirst().first?.split(separator: "&") ?? [] {
+            let halves = pair.split(separator: "=", maxSplits: 1).map { String($0).removingPercentEncoding ?? String($0) }
+            if halves.count == 2, !halves[0].hasPrefix("_"), !["page", "size"].contains(halves[0]) { filters[halves[0]] = halves[1] }
+        }
+        return filters
     }
 
     /// A path and its query's integer parameters.
