@@ -194,20 +194,54 @@ if [ -x "$pg_bin/initdb" ] && command -v wrk >/dev/null; then
     psql_bench "VACUUM ANALYZE item"
     pdir=$work/pg-bench; mkdir -p "$pdir"
     printf 'wrk.headers["Authorization"] = "Bearer %s"\n' "$token" > "$pdir/auth.lua"
-    printf 'wrk.method = "PATCH"\nwrk.body = "{\\"completed\\": true}"\nwrk.headers["Content-Type"] = "application/json"\n' > "$pdir/patch.lua"
-    cat "$pdir/patch.lua" "$pdir/auth.lua" > "$pdir/patch-auth.lua"
     printf 'wrk.method = "POST"\nwrk.body = "{\\"title\\": \\"written under load\\"}"\nwrk.headers["Content-Type"] = "application/json"\n' > "$pdir/post.lua"
     cat "$pdir/post.lua" "$pdir/auth.lua" > "$pdir/post-auth.lua"
-    # The SQLite server to take turns with, on its own port; the PostgreSQL ones after it.
-    pg_token=$token
-    start_todo_server "$pgsize"
-    account_server "$pgsize"
-    sqlite_pid=$server_pid sqlite_item=$item
-    sqlite_url=http://127.0.0.1:$port
-    printf 'wrk.headers["Authorization"] = "Bearer %s"\n' "$token" > "$pdir/sqlite-auth.lua"
-    cat "$pdir/patch.lua" "$pdir/sqlite-auth.lua" > "$pdir/sqlite-patch-auth.lua"
-    token=$pg_token
-    item=t1
+    # Many people at once (Benchmarks/mixed.lua): 1,000 accounts of 100 todos each (50 of
+    # 10 with --quick), 64 connections, each request from a random account, in the mix a
+    # syncing client makes; a SQLite todo-server and one on PostgreSQL in turns (3 turns,
+    # 1 with --quick), so both see the same machine. Throughput and p99 latency.
+    many=$([ "$quick" = 1 ] && echo 50 || echo 1000)
+    per=$([ "$quick" = 1 ] && echo 10 || echo 100)
+    python3 "$root/Benchmarks/accounts.py" --accounts "$many" --todos "$per" --dialect postgres --sql "$pdir/many-pg.sql" --tokens "$pdir/tokens.txt"
+    python3 "$root/Benchmarks/accounts.py" --accounts "$many" --todos "$per" --dialect sqlite --sql "$pdir/many-sqlite.sql" --tokens "$pdir/tokens.txt"
+    psql_bench "CREATE DATABASE many" postgres
+    manyurl="postgres://postgres@127.0.0.1:$pgport/many?sslmode=disable"
+    sqdir=$work/server-many; rm -rf "$sqdir"; mkdir -p "$sqdir"
+    "$server" user list --database "$manyurl" >/dev/null 2>&1 || true # creates the schema
+    "$server" user list --database "$sqdir/server.sqlite" >/dev/null 2>&1 || true
+    "$pg_bin/psql" -h 127.0.0.1 -p "$pgport" -U postgres -d many -X -q -v ON_ERROR_STOP=1 -f "$pdir/many-pg.sql" >/dev/null
+    psql_bench "VACUUM ANALYZE" many
+    sqlite3 "$sqdir/server.sqlite" < "$pdir/many-sqlite.sql"
+    port=$(free_port); port2=$(free_port)
+    "$server" --port "$port" --database "$sqdir/server.sqlite" 2>/dev/null &
+    sqlite_pid=$!
+    "$server" --port "$port2" --database "$manyurl" 2>/dev/null &
+    server_pid=$!
+    wait_for "http://127.0.0.1:$port/health"; wait_for "http://127.0.0.1:$port2/health"
+    # mixed URL RUN: "RPS P99 FAILED" of one wrk run of the mix.
+    mixed() {
+        wrk -t2 -c64 -d"$wrk_time" -s "$root/Benchmarks/mixed.lua" "$1" -- "$pdir/tokens.txt" "$per" "$2" \
+            | awk '/^mixed:/ {print $2, $8, $10}'
+    }
+    median() { python3 -c 'import statistics, sys; print(statistics.median(float(x) for x in sys.argv[1:]))' "$@"; }
+    turns=$([ "$quick" = 1 ] && echo 1 || echo 3)
+    sq_rps=() sq_p99=() pg_rps=() pg_p99=() failed=0
+    for turn in $(seq "$turns"); do
+        read -r rps p99 bad <<< "$(mixed "http://127.0.0.1:$port" "s$turn")"
+        sq_rps+=("$rps"); sq_p99+=("$p99"); failed=$((failed + bad))
+        read -r rps p99 bad <<< "$(mixed "http://127.0.0.1:$port2" "p$turn")"
+        pg_rps+=("$rps"); pg_p99+=("$p99"); failed=$((failed + bad))
+    done
+    echo "mixed, $many accounts, turns: SQLite ${sq_rps[*]} req/s (p99 ${sq_p99[*]} ms), PostgreSQL ${pg_rps[*]} req/s (p99 ${pg_p99[*]} ms), $failed not 2xx" >&2
+    if [ "$failed" != 0 ]; then echo "run.sh: the mixed workload met $failed answers not 2xx" >&2; exit 1; fi
+    record mixed-many-accounts-sqlite "$many" todo-server "$(median "${sq_rps[@]}")" req/s
+    record mixed-many-accounts-sqlite-p99 "$many" todo-server "$(median "${sq_p99[@]}")" ms
+    record mixed-many-accounts-pg "$many" todo-server "$(median "${pg_rps[@]}")" req/s
+    record mixed-many-accounts-pg-p99 "$many" todo-server "$(median "${pg_p99[@]}")" ms
+    kill "$sqlite_pid" 2>/dev/null; wait "$sqlite_pid" 2>/dev/null || true; sqlite_pid=""
+    stop_server
+    # Two instances of the one-account database, for the writers below.
+
     port=$(free_port); port2=$(free_port)
     "$server" --port "$port" --database "$pgurl" 2>/dev/null &
     server_pid=$!
@@ -215,32 +249,6 @@ if [ -x "$pg_bin/initdb" ] && command -v wrk >/dev/null; then
     second_pid=$!
     wait_for "http://127.0.0.1:$port/health"; wait_for "http://127.0.0.1:$port2/health"
     url=http://127.0.0.1:$port; url2=http://127.0.0.1:$port2
-    # wrk_rps CONNECTIONS URL LUA [TIME]: requests per second.
-    wrk_rps() { wrk -t2 -c"$1" -d"${4:-$wrk_time}" -s "$3" "$2" | awk '/Requests\/sec/ {print $2}'; }
-    median() { python3 -c 'import statistics, sys; print(statistics.median(float(x) for x in sys.argv[1:]))' "$@"; }
-    turns=$([ "$quick" = 1 ] && echo 1 || echo 3)
-    sq_get=() pg_get=() sq_patch=() pg_patch=()
-    for _ in $(seq "$turns"); do
-        sq_get+=("$(wrk_rps 32 "$sqlite_url/todos/$sqlite_item" "$pdir/sqlite-auth.lua")")
-        pg_get+=("$(wrk_rps 32 "$url/todos/$item" "$pdir/auth.lua")")
-        sq_patch+=("$(wrk_rps 32 "$sqlite_url/todos/$sqlite_item" "$pdir/sqlite-patch-auth.lua")")
-        pg_patch+=("$(wrk_rps 32 "$url/todos/$item" "$pdir/patch-auth.lua")")
-    done
-    echo "turns of GET: SQLite ${sq_get[*]}, PostgreSQL ${pg_get[*]}; of PATCH: SQLite ${sq_patch[*]}, PostgreSQL ${pg_patch[*]}" >&2
-    record get-one-account-sqlite-beside-pg "$pgsize" todo-server "$(median "${sq_get[@]}")" req/s
-    record get-one-account-pg "$pgsize" todo-server "$(median "${pg_get[@]}")" req/s
-    record patch-one-account-sqlite-beside-pg "$pgsize" todo-server "$(median "${sq_patch[@]}")" req/s
-    record patch-one-account-pg "$pgsize" todo-server "$(median "${pg_patch[@]}")" req/s
-    kill "$sqlite_pid" 2>/dev/null; wait "$sqlite_pid" 2>/dev/null || true; sqlite_pid=""
-    # Two instances at once, 16 connections each: the sum.
-    for run in get:auth patch:patch-auth; do
-        name=${run%%:*}; lua=$pdir/${run#*:}.lua
-        wrk_rps 16 "$url/todos/$item" "$lua" > "$pdir/one.rps" &
-        first=$!
-        two=$(wrk_rps 16 "$url2/todos/$item" "$lua")
-        wait "$first"
-        record "$name-one-account-pg-two-instances" "$pgsize" todo-server "$(python3 -c "print(round($(cat "$pdir/one.rps") + $two, 2))")" req/s
-    done
     # 50 writers across both instances, creating todos; then the count: every
     # acknowledged create is a row, and no row is left over beyond the creates still in
     # flight when wrk stopped (at most one per writer).

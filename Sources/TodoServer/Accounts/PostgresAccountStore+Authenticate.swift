@@ -36,12 +36,14 @@ extension PostgresAccountStore: AuthenticatingTodoReader {
     /// (at most once a minute, not on every request).
     private func authentication(_ facts: TokenFacts?, address: String, now: Int64) async throws -> Authentication {
         guard let facts, facts.hasAccounts else { return .noAccounts }
-        if let windowStart = facts.windowStart, let failures = facts.failures,
-            let seconds = Self.retryAfter(windowStart: windowStart, failures: failures, now: now)
-        {
-            return .throttled(retryAfter: seconds)
-        }
+        // A valid token is served whatever the address's failures: behind one
+        // NAT or a proxy, one client's revoked token must not lock out the rest.
         guard let tokenID = facts.tokenID, let account = facts.account, facts.expiresAt.map({ $0 > now }) ?? true else {
+            if let windowStart = facts.windowStart, let failures = facts.failures,
+                let seconds = Self.retryAfter(windowStart: windowStart, failures: failures, now: now)
+            {
+                return .throttled(retryAfter: seconds)
+            }
             try await recordFailedAuthentication(address: address)
             return .refused
         }

@@ -57,10 +57,12 @@ extension SQLiteAccountStore {
         // Checked on every request, so the first `todo-server user add` locks
         // a running server at once, without a restart.
         guard found.hasAccounts else { return .noAccounts }
-        if let failure = found.failure, let seconds = Self.retryAfter(failure, now: now) {
-            return .throttled(retryAfter: seconds)
-        }
+        // A valid token is served whatever the address's failures: behind one
+        // NAT or a proxy, one client's revoked token must not lock out the rest.
         guard let token = found.token, token.expiresAt.map({ $0 > now }) ?? true else {
+            if let failure = found.failure, let seconds = Self.retryAfter(failure, now: now) {
+                return .throttled(retryAfter: seconds)
+            }
             try await recordFailedAuthentication(address: address)
             return .refused
         }

@@ -17,10 +17,11 @@ struct BearerTokenMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let address = ClientAddress.of(request, context, trustedProxies: trustedProxies)
-        if let throttle {
-            try await FailedAuthentications.refuseIfThrottled(address, throttle)
-        }
+        // The token first: a valid one is served whatever the address's failures.
         guard let given = Self.bearerToken(request.headers[.authorization] ?? ""), Self.constantTimeEquals(given, token) else {
+            if let throttle {
+                try await FailedAuthentications.refuseIfThrottled(address, throttle)
+            }
             try await throttle?.recordFailedAuthentication(address: address)
             throw ServerError(
                 .unauthorized,
