@@ -51,6 +51,7 @@ let package = Package(
                 .embedInCode("server_0002_accounts.sql"),
                 .embedInCode("server_pg_0001_create.sql"),
                 .embedInCode("server_pg_0002_write_groups.sql"),
+                .embedInCode("server_pg_0003_drop_write_groups.sql"),
             ],
             swiftSettings: strict
         ),

@@ -69,6 +69,10 @@ public enum ServerPostgresMigrations {
             identifier: "server_pg_0002_write_groups",
             sql: String(decoding: PackageResources.server_pg_0002_write_groups_sql, as: UTF8.self)
         ),
+        AppMigrations.Migration(
+            identifier: "server_pg_0003_drop_write_groups",
+            sql: String(decoding: PackageResources.server_pg_0003_drop_write_groups_sql, as: UTF8.self)
+        ),
     ]
 
     /// A migration's statements, split where a line ends with a semicolon

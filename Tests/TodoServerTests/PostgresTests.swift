@@ -47,6 +47,8 @@ struct PostgresMigrationSplitTests {
         ])
         let procedure = ServerPostgresMigrations.statements(in: ServerPostgresMigrations.all[1].sql)
         #expect(procedure.count == 1 && procedure[0].contains("CREATE PROCEDURE todo_write_group("))
+        let dropped = ServerPostgresMigrations.statements(in: ServerPostgresMigrations.all[2].sql)
+        #expect(dropped.count == 1 && dropped[0].contains("DROP PROCEDURE IF EXISTS todo_write_group("))
     }
 }
 

@@ -4,32 +4,14 @@ import PostgresNIO
 
 // MARK: - Serving: the token check
 
-extension PostgresAccountStore: AuthenticatingTodoReader {
+extension PostgresAccountStore {
+    /// One prepared statement reads whether accounts exist, the address's
+    /// failures and the token's row. Checked on every request, so the first
+    /// `todo-server user add` locks a running server at once, without a restart.
     public func authenticate(token: [UInt8]?, address: String) async throws -> Authentication {
-        // Checked on every request, so the first `todo-server user add` locks
-        // a running server at once, without a restart. Gathered with the
-        // point reads of the moment (`PointReads`); the todo it reads, none
-        // (no id is empty), goes unused.
-        try await authenticate(token: token, address: address, reading: "").0
-    }
-
-    /// The token check and `GET /todos/:id`'s read in one statement, so the
-    /// request costs one round trip to PostgreSQL instead of two; and the
-    /// point reads that arrive together share that statement and its round
-    /// trip (`PointReads`).
-    public func authenticate(token: [UInt8]?, address: String, reading id: String) async throws -> (Authentication, StoredTodo?) {
         let now = nowMilliseconds
-        let read = PointRead(address: address, tokenHash: ByteBuffer(bytes: token.map { AccessToken.hash($0) } ?? Data()), id: id)
-        let row = try await database.pointReads.run(read, on: database)
-        let facts = TokenFacts(row)
-        let authentication = try await authentication(facts, address: address, now: now)
-        switch authentication {
-        case .noAccounts, .account:
-            let todo = row.7.flatMap { body in row.8.map { StoredTodo(id: id, version: $0, json: body) } }
-            return (authentication, todo)
-        case .throttled, .refused:
-            return (authentication, nil)
-        }
+        let facts = try await database.rows(CheckToken(address: address, tokenHash: token.map { AccessToken.hash($0) } ?? Data())).first
+        return try await authentication(facts, address: address, now: now)
     }
 
     /// What the facts come to; counts a failure, or notes the token's use
@@ -54,19 +36,39 @@ extension PostgresAccountStore: AuthenticatingTodoReader {
     }
 }
 
-/// An account store that can read a todo in the statement that checks the
-/// token: where each statement is a round trip, `GET /todos/:id` with a token
-/// then costs one instead of two.
-public protocol AuthenticatingTodoReader: AccountStore {
-    /// `authenticate(token:address:)`, and with `.noAccounts` or `.account`
-    /// the live todo `id` of that account (the single list for `.noAccounts`),
-    /// or nil when there is none.
-    func authenticate(token: [UInt8]?, address: String, reading id: String) async throws -> (Authentication, StoredTodo?)
+/// What the token check reads: whether accounts exist, the address's
+/// failures, and the token's row (an empty hash, for no token, matches none).
+private struct CheckToken: PostgresPreparedStatement {
+    static let sql = """
+        SELECT EXISTS (SELECT 1 FROM account WHERE id <> 0),
+            f.window_start, f.failures, t.id, t.account, t.expires_at, t.last_used_at
+        FROM (SELECT 1) AS one
+            LEFT JOIN auth_failure AS f ON f.address = $1
+            LEFT JOIN access_token AS t ON t.hash = $2
+        """
+    typealias Row = TokenFacts
+    let address: String
+    let tokenHash: Data
+
+    func makeBindings() -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 2)
+        bindings.append(address)
+        bindings.append(ByteBuffer(bytes: tokenHash))
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Row {
+        let (hasAccounts, windowStart, failures, tokenID, account, expiresAt, lastUsedAt) =
+            try row.decode((Bool, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?).self)
+        return TokenFacts(
+            hasAccounts: hasAccounts, windowStart: windowStart, failures: failures, tokenID: tokenID,
+            account: account, expiresAt: expiresAt, lastUsedAt: lastUsedAt
+        )
+    }
 }
 
-/// What the token check reads: whether accounts exist, the address's
-/// failures, and the token's row.
-private struct TokenFacts {
+/// Whether accounts exist, the address's failures, and the token's row.
+private struct TokenFacts: Sendable {
     let hasAccounts: Bool
     let windowStart: Int64?
     let failures: Int64?
@@ -74,10 +76,6 @@ private struct TokenFacts {
     let account: Int64?
     let expiresAt: Int64?
     let lastUsedAt: Int64?
-
-    init(_ row: PointRead.Row) {
-        (hasAccounts, windowStart, failures, tokenID, account, expiresAt, lastUsedAt, _, _) = row
-    }
 }
 
 /// Notes a token's use, unless another request just did.

@@ -47,13 +47,7 @@ public struct TodoController<Repository: TodoRepository>: Sendable {
     /// `GET /todos/:id`; 304 when `If-None-Match` names its current version.
     @Sendable func get(_ request: Request, context: TodoRequestContext) async throws -> Response {
         let id = try Self.id(context)
-        let read: StoredTodo? =
-            if let prefetched = context.prefetchedTodo, prefetched.id == id {
-                prefetched.todo
-            } else {
-                try await todos(of: context).get(id: id)
-            }
-        guard let todo = read else {
+        guard let todo = try await todos(of: context).get(id: id) else {
             throw ServerError.notFound(id: id)
         }
         let etag = ETag.string(for: todo.version)

@@ -10,20 +10,9 @@ public struct TodoRequestContext: RequestContext {
     public var account = AccountID.single
     /// The client's IP address, or nil where there is no socket (router tests).
     public let remoteAddress: String?
-    /// `GET /todos/:id`'s todo, when the token check read it too.
-    public var prefetchedTodo: PrefetchedTodo?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress?.ipAddress
     }
-}
-
-/// A todo read by the statement that checked the request's token
-/// (`AuthenticatingTodoReader`), for the account the request acts for:
-/// `GET /todos/:id` answers with it instead of reading `id` again.
-public struct PrefetchedTodo: Sendable {
-    public let id: String
-    /// The live todo, or nil when there is none.
-    public let todo: StoredTodo?
 }

@@ -18,10 +18,6 @@ public struct PostgresDatabase: Sendable {
     /// fails a waiting request, longer than any client waits.
     let connectionDeadline: Duration
     let logger: Logger
-    /// Single writes on their way, gathered per account into shared commits.
-    let writeGroups = WriteGroups()
-    /// Token checks (and `GET /todos/:id`'s reads) on their way, gathered into shared statements.
-    let pointReads = PointReads(limit: 1)
 
     /// Serialization failures and deadlocks: the transaction is run again,
     /// at most this many times in all.
@@ -113,10 +109,9 @@ extension PostgresDatabase {
 
     /// Runs `body` on a connection of the pool, outside a transaction, again
     /// from the start after a serialization failure or a deadlock: for a
-    /// statement PostgreSQL may commit by itself, such as a purge, or a call
-    /// of a procedure that commits before it answers (`todo_write_group`).
-    /// Not for a single statement that writes and is answered: its rows
-    /// arrive before its own commit has ended (`WriteGroups.runGroup`).
+    /// statement PostgreSQL may commit by itself, such as a purge. Not for a
+    /// statement whose rows answer a client: they arrive before its own
+    /// commit has ended (see PostgresWriteStatements.swift).
     func autocommit<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         try await retrying { try await leased(body) }
     }

@@ -3,70 +3,40 @@ import PostgresNIO
 
 // MARK: - Database Access: Writes
 
-// A single write is one call of `todo_write_group`, shared by the writes of
-// its account that arrive together (WriteGroups): one round trip, one
-// transaction and its commit. Its own statement (PostgresWriteStatements.swift),
-// in a transaction of its own, runs only when PostgreSQL refuses the call. A
-// batch runs those statements in one transaction that takes the account's
-// lock first.
+// Each write is its prepared statement (PostgresWriteStatements.swift) in a
+// transaction of its own, answered once the COMMIT is durable; a batch runs
+// the same statements in one transaction that takes the account's lock first.
 extension PostgresTodoRepository {
     public func create(_ payload: TodoPayload) async throws -> StoredTodo {
-        try await grouped(createWrite(payload)).todo
+        let ms = milliseconds(now())
+        let key = payload.id?.key ?? makeID()
+        return try await database.transaction { connection in try await create(connection, payload, key: key, ms: ms) }
     }
 
     public func replace(id: String, with payload: TodoPayload, ifMatch: IfMatch?) async throws -> StoredTodo {
-        try await grouped(updateWrite(.replace, id: id, with: payload, ifMatch: ifMatch)).todo
+        let ms = milliseconds(now())
+        return try await database.transaction { connection in
+            try await update(connection, ReplaceTodo.self, id: id, ifMatch: ifMatch, payload: payload, ms: ms)
+        }
     }
 
     public func patch(id: String, with payload: TodoPayload, ifMatch: IfMatch?) async throws -> StoredTodo {
-        try await grouped(updateWrite(.patch, id: id, with: payload, ifMatch: ifMatch)).todo
+        let ms = milliseconds(now())
+        return try await database.transaction { connection in
+            try await update(connection, PatchTodo.self, id: id, ifMatch: ifMatch, payload: payload, ms: ms)
+        }
     }
 
+    /// Tombstones old enough are purged after the delete, in a statement of their own.
     public func delete(id: String, ifMatch: IfMatch?) async throws -> StoredTodo {
-        let write = deleteWrite(id: id, ifMatch: ifMatch)
-        let deleted = try await grouped(write)
-        if deleted.purgeDue {
-            try await database.autocommit { connection in try await purgeTombstones(connection, at: write.milliseconds) }
-        }
-        return deleted.todo
-    }
-
-    /// A POST, for a group or alone.
-    func createWrite(_ payload: TodoPayload) -> GroupedWrite {
         let ms = milliseconds(now())
-        let key = payload.id?.key ?? makeID()
-        return GroupedWrite(
-            kind: .create, id: key, ifMatch: nil, payload: payload, idJSON: Self.idJSON(payload.id ?? .string(key)),
-            time: Self.isoTime(ms), milliseconds: ms
-        ) { connection in WriteOutcome(todo: try await create(connection, payload, key: key, ms: ms)) }
-    }
-
-    /// A PUT (`.replace`) or PATCH (`.patch`), for a group or alone.
-    func updateWrite(_ kind: GroupedWrite.Kind, id: String, with payload: TodoPayload, ifMatch: IfMatch?) -> GroupedWrite {
-        precondition(kind == .replace || kind == .patch, "not an update: \(kind)")
-        let ms = milliseconds(now())
-        return GroupedWrite(kind: kind, id: id, ifMatch: ifMatch, payload: payload, time: Self.isoTime(ms), milliseconds: ms) { connection in
-            let stored = kind == .replace
-                ? try await update(connection, ReplaceTodo.self, id: id, ifMatch: ifMatch, payload: payload, ms: ms)
-                : try await update(connection, PatchTodo.self, id: id, ifMatch: ifMatch, payload: payload, ms: ms)
-            return WriteOutcome(todo: stored)
+        let (todo, purgeDue) = try await database.transaction { connection in
+            try await delete(connection, id: id, ifMatch: ifMatch, ms: ms)
         }
-    }
-
-    /// A DELETE, for a group or alone (tombstones due are purged after it).
-    func deleteWrite(id: String, ifMatch: IfMatch?) -> GroupedWrite {
-        let ms = milliseconds(now())
-        return GroupedWrite(
-            kind: .delete, id: id, ifMatch: ifMatch, payload: nil, time: Self.isoTime(ms), milliseconds: ms, purgeCutoff: purgeCutoff(at: ms)
-        ) { connection in
-            let (todo, purgeDue) = try await delete(connection, id: id, ifMatch: ifMatch, ms: ms)
-            return WriteOutcome(todo: todo, purgeDue: purgeDue)
+        if purgeDue {
+            try await database.autocommit { connection in try await purgeTombstones(connection, at: ms) }
         }
-    }
-
-    /// Runs a single write: alone, or with the account's other writes of the moment.
-    private func grouped(_ write: GroupedWrite) async throws -> WriteOutcome {
-        try await database.writeGroups.run(account: account.rawValue, on: database, write)
+        return todo
     }
 
     public func batch(_ operations: [BatchOperation]) async throws -> [BatchResult] {

@@ -1,10 +1,10 @@
 import PostgresNIO
 
 // The writes of `PostgresTodoRepository`, each one prepared statement, run
-// in a batch's transaction, or in one of its own when PostgreSQL refused a
-// call of `todo_write_group` (never committed implicitly:
-// `WriteGroups.runGroup` says why); and single writes, one or several, in
-// one call of that procedure (`WriteGroupStatement`).
+// in a transaction of their own or in a batch's (never committed implicitly
+// at the end of the statement: PostgresNIO hands over a statement's rows
+// before such a commit has ended, and a commit cut then would lose a write
+// already answered 200).
 //
 // Each starts by bumping its account's change counter in a data-modifying
 // CTE, `seq`, and stamps the todo with the number: the row lock the bump
@@ -163,62 +163,6 @@ struct DeleteTodo: PostgresPreparedStatement {
 
     func makeBindings() -> PostgresBindings { bindings }
     func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
-}
-
-/// Several single writes of one account in one call, one after another
-/// (WriteGroups), answered once committed: an answer for each.
-struct WriteGroupStatement: PostgresPreparedStatement {
-    static let sql = "CALL todo_write_group($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, NULL, NULL, NULL, NULL)"
-
-    /// One write's answer.
-    struct Answer: Sendable {
-        /// ok, missing, mismatch, conflict or gone.
-        let outcome: String
-        /// The todo as written (as it was, for a delete); empty with no todo.
-        let body: String
-        /// Its version (for `mismatch`, the live one); 0 with none.
-        let version: Int64
-        let purgeDue: Bool
-    }
-
-    typealias Row = [Answer]
-
-    let account: Int64
-    let writes: [GroupedWrite]
-
-    func makeBindings() -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 10)
-        bindings.append(account)
-        bindings.append(writes.map(\.kind.rawValue))
-        bindings.append(writes.map(\.id))
-        bindings.append(writes.map { write in
-            switch write.ifMatch {
-            case nil, .any?: true
-            case .versions?: false
-            }
-        })
-        bindings.append(writes.map { write in
-            // Digits and commas only: an array literal of the named versions.
-            guard case .versions(let versions)? = write.ifMatch else { return "{}" }
-            return "{" + versions.map(String.init).joined(separator: ",") + "}"
-        })
-        bindings.append(writes.map { $0.payload?.json ?? "{}" })
-        bindings.append(writes.map(\.idJSON))
-        bindings.append(writes.map(\.time))
-        bindings.append(writes.map(\.milliseconds))
-        bindings.append(writes.map(\.purgeCutoff))
-        return bindings
-    }
-
-    func decodeRow(_ row: PostgresRow) throws -> Row {
-        let (outcomes, bodies, versions, purgeDues) = try row.decode(([String], [String], [Int64], [Bool]).self)
-        guard [bodies.count, versions.count, purgeDues.count].allSatisfy({ $0 == outcomes.count }) else {
-            throw ServerError.storage("todo_write_group answered arrays of different lengths")
-        }
-        return outcomes.indices.map { index in
-            Answer(outcome: outcomes[index], body: bodies[index], version: versions[index], purgeDue: purgeDues[index])
-        }
-    }
 }
 
 /// Why a write changed nothing, seen afresh: the todo's live version (nil
