@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import TodoServer
 
 /// `todo-server user …`: accounts and their tokens.
@@ -44,7 +45,10 @@ struct DatabaseOption: ParsableArguments {
             }
             return try await body(accounts)
         case .postgres(let postgres):
-            let database = PostgresDatabase(postgres, logger: PostgresDatabase.quietLogger)
+            // A command that does one thing and exits: the pool says only what goes wrong.
+            var logger = Logger(label: "todo-server.postgres")
+            logger.logLevel = .error
+            let database = PostgresDatabase(postgres, logger: logger)
             return try await database.whileRunning {
                 try await database.migrate()
                 return try await body(PostgresAccountStore(database))

@@ -38,11 +38,6 @@ public actor InMemoryStorage: TodoStorage {
         token += 1
     }
 
-    public func fetchTodos(_ request: TodoRequest) async throws -> [TodoItem] {
-        try check()
-        return selectRequestedTodos(items: items.sorted { $0.createdAt > $1.createdAt }, request: request)
-    }
-
     public func resolve(idPrefixes: [String]) async throws -> [TodoItem] {
         try check()
         return try idPrefixes.map { prefix in

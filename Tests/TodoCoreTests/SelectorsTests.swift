@@ -40,11 +40,4 @@ struct SelectorsTests {
         #expect(selectPendingCount(items: items) == 2)
         #expect(selectDoneCount(items: items) == 1)
     }
-
-    @MainActor
-    @Test func stateSelectorsReadTheQuery() {
-        let milk = item("milk")
-        let state = TodoState(items: [milk, item("bread")], query: "MI")
-        #expect(selectFilteredTodos(state: state) == [milk])
-    }
 }

@@ -15,18 +15,23 @@ struct TodoLogicTests {
     }
 
     @Test func addTodoStoresItAndShowsItAtTheTop() async throws {
-        // Given a query the user typed
+        // Given an older todo and a query the user typed that it does not match
+        let older = TodoItem(id: UUID(), text: "bread", createdAt: Date(millisecondsSince1970: 1))
+        let storage = InMemoryStorage(items: [older])
+        let logic = TodoLogic(state: state, storage: storage, environment: fixed.environment)
         try await logic.setQuery("mi")
         // When they add a todo
         let item = try await logic.addTodo(text: "  buy milk ")
-        // Then it is stored, on top, the query is cleared, and "" is remembered
+        // Then it is stored, the query is cleared and "" is remembered, and
+        // the view's next window shows it on top
         #expect(item.text == "buy milk")
         #expect(item.idString == "00000000-0000-4000-8000-000000000001")
         #expect(item.createdAt == fixed.date(1))
-        #expect(await storage.items == [item])
-        #expect(state.items.first == item)
+        #expect(await storage.items == [older, item])
         #expect(state.query == "")
         #expect(await storage.storedQuery == "")
+        try await logic.loadWindow(around: .top, newer: 0, older: 10)
+        #expect(state.window.rows.map(\.item) == [item, older])
     }
 
     /// `todo rm 9` from a numbered-list habit: a prefix shorter than IDs are
@@ -47,37 +52,30 @@ struct TodoLogicTests {
         #expect(refused.description.hasPrefix("'\(prefix)' is shorter than the 4 characters IDs are shown with"))
     }
 
-    @Test func addingBlankTextFailsIntoTheStateAndStoresNothing() async {
+    @Test func addingBlankTextFailsIntoTheStateAndStoresNothing() async throws {
+        try await logic.setQuery("mi")
         await #expect(throws: TodoError.emptyText) { try await logic.addTodo(text: "  ") }
         #expect(state.error == .emptyText)
         #expect(await storage.items.isEmpty)
-        #expect(state.items.isEmpty)
+        #expect(state.query == "mi", "a failed add keeps the query")
     }
 
-    @Test func fetchGoesThroughLoadingToSuccess() async throws {
-        let older = TodoItem(id: UUID(), text: "older", createdAt: Date(millisecondsSince1970: 1))
-        let newer = TodoItem(id: UUID(), text: "newer", createdAt: Date(millisecondsSince1970: 2))
-        let storage = InMemoryStorage(items: [older, newer])
-        let logic = TodoLogic(state: state, storage: storage, environment: fixed.environment)
-        var loadingSeen: [Bool] = []
-        let subscription = state.onChange { loadingSeen.append($0.isLoading) }
-        try await logic.fetchTodos()
-        subscription.cancel()
-        #expect(loadingSeen == [true, false])
-        #expect(state.items == [newer, older])
-    }
-
-    @Test func fetchFailureReachesTheState() async {
+    @Test func aWindowLoadFailureReachesTheStateAndKeepsTheRows() async throws {
+        let milk = try await logic.addTodo(text: "milk")
+        try await logic.loadWindow(around: .top, newer: 0, older: 10)
         await storage.fail(with: .failed("disk I/O error"))
-        await #expect(throws: TodoError.failed("disk I/O error")) { try await logic.fetchTodos() }
-        #expect(!state.isLoading)
+        await #expect(throws: TodoError.failed("disk I/O error")) {
+            try await logic.loadWindow(around: .top, newer: 0, older: 10)
+        }
         #expect(state.error == .failed("disk I/O error"))
+        #expect(state.window.rows.map(\.item) == [milk])
     }
 
-    @Test func storageFailureOnAddLeavesTheStateUnchanged() async {
+    @Test func storageFailureOnAddLeavesTheStateUnchanged() async throws {
+        try await logic.setQuery("mi")
         await storage.fail(with: .failed("database is read-only"))
         await #expect(throws: TodoError.failed("database is read-only")) { try await logic.addTodo(text: "milk") }
-        #expect(state.items.isEmpty)
+        #expect(state.query == "mi")
         #expect(state.error == .failed("database is read-only"))
     }
 
@@ -91,12 +89,13 @@ struct TodoLogicTests {
 
     @Test func doneAndUndoneSetCompletionTimes() async throws {
         let item = try await logic.addTodo(text: "milk")
+        try await logic.loadWindow(around: .top, newer: 0, older: 10)
         let done = try await logic.setDone(true, idPrefixes: [String(item.idString.prefix(8))])
         #expect(done.count == 1)
         #expect(done[0].isDone)
         #expect(done[0].completedAt == done[0].updatedAt)
         #expect(done[0].updatedAt > item.updatedAt)
-        #expect(state.items == done)
+        #expect(state.window.rows.map(\.item) == done)
         let undone = try await logic.setDone(false, idPrefixes: [item.idString])
         #expect(!undone[0].isDone)
         #expect(undone[0].completedAt == nil)
@@ -127,10 +126,11 @@ struct TodoLogicTests {
 
     @Test func editReplacesTextAndValidatesIt() async throws {
         let item = try await logic.addTodo(text: "milk")
+        try await logic.loadWindow(around: .top, newer: 0, older: 10)
         let edited = try await logic.editTodo(idPrefix: item.idString, text: "oat milk")
         #expect(edited.text == "oat milk")
         #expect(edited.createdAt == item.createdAt)
-        #expect(state.items == [edited])
+        #expect(state.window.rows.map(\.item) == [edited])
         await #expect(throws: TodoError.emptyText) { try await logic.editTodo(idPrefix: item.idString, text: "") }
         #expect(await storage.items == [edited])
     }
@@ -138,9 +138,10 @@ struct TodoLogicTests {
     @Test func deleteRemovesFromStorageAndState() async throws {
         let milk = try await logic.addTodo(text: "milk")
         let bread = try await logic.addTodo(text: "bread")
+        try await logic.loadWindow(around: .top, newer: 0, older: 10)
         try await logic.deleteTodos(idPrefixes: [milk.idString])
         #expect(await storage.items == [bread])
-        #expect(state.items == [bread])
+        #expect(state.window.rows.map(\.item) == [bread])
     }
 
     @Test func malformedIDIsRefusedBeforeStorage() async {

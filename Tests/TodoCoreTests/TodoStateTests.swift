@@ -8,47 +8,82 @@ struct TodoStateTests {
     let milk = TodoItem(id: UUID(), text: "milk", createdAt: Date(millisecondsSince1970: 1000))
     let bread = TodoItem(id: UUID(), text: "bread", createdAt: Date(millisecondsSince1970: 2000))
 
+    /// A loaded window of `items`, in that order.
+    func window(_ items: [TodoItem]) -> TodoWindow {
+        let rows = items.map { item in
+            TodoWindow.Row(
+                item: item, position: TodoPosition(createdAt: item.createdAt.millisecondsSince1970, sequence: 1),
+                shortIDLength: 4
+            )
+        }
+        return TodoWindow(rows: rows, hasNewer: false, hasOlder: false)
+    }
+
     @Test func transitionsApplyBeforeReturning() {
         let state = TodoState()
-        state.fetchTodoRequest()
-        #expect(state.isLoading)
-        #expect(state.error == nil)
-        state.fetchTodoSuccess(items: [milk])
-        #expect(!state.isLoading)
-        #expect(state.items == [milk])
+        state.windowLoaded(window([milk]))
+        #expect(state.window.rows.map(\.item) == [milk])
+        state.actionFailed(.failed("x"))
+        #expect(state.error == .failed("x"))
     }
 
-    @Test func fetchFailureKeepsItemsAndRecordsTheError() {
-        let state = TodoState(items: [milk])
-        state.fetchTodoRequest()
-        state.fetchTodoFail(.failed("disk full"))
-        #expect(!state.isLoading)
+    @Test func aFailureKeepsTheRowsAndAReloadKeepsTheFailure() {
+        let state = TodoState()
+        state.windowLoaded(window([milk]))
+        state.actionFailed(.failed("disk full"))
         #expect(state.error == .failed("disk full"))
-        #expect(state.items == [milk])
-    }
-
-    @Test func successReplacesItemsAndClearsAnEarlierError() {
-        let state = TodoState(items: [milk])
-        state.fetchTodoFail(.failed("x"))
-        state.fetchTodoSuccess(items: [bread])
-        #expect(state.items == [bread])
+        #expect(state.window.rows.map(\.item) == [milk])
+        state.windowLoaded(window([bread, milk]))
+        #expect(state.window.rows.map(\.item) == [bread, milk])
+        #expect(state.error == .failed("disk full"))
+        state.dismissError()
         #expect(state.error == nil)
     }
 
-    @Test func addTodoInsertsAtTheTopAndClearsTheQuery() {
-        let state = TodoState(items: [milk], query: "mi")
-        state.addTodo(bread)
-        #expect(state.items == [bread, milk])
-        #expect(state.query == "")
+    @Test func aChangeThatSucceedsClearsAnEarlierError() {
+        let state = TodoState()
+        state.windowLoaded(window([milk]))
+        state.actionFailed(.failed("x"))
+        let oatMilk = TodoItem(id: milk.id, text: "oat milk", createdAt: milk.createdAt)
+        state.updateTodos([oatMilk])
+        #expect(state.window.rows.map(\.item) == [oatMilk])
+        #expect(state.error == nil)
     }
 
-    @Test func updateAndRemoveKeepOrder() {
-        let state = TodoState(items: [bread, milk])
+    @Test func addingClearsTheQueryAndAnEarlierError() {
+        let state = TodoState()
+        state.setQuery("mi")
+        state.actionFailed(.emptyText)
+        state.todoAdded()
+        #expect(state.query == "")
+        #expect(state.error == nil)
+    }
+
+    @Test func updateAndDeleteKeepTheOrderOfTheRows() {
+        let state = TodoState()
+        state.windowLoaded(window([bread, milk]))
         let doneMilk = milk.marking(done: true, at: Date(millisecondsSince1970: 5000))
         state.updateTodos([doneMilk])
-        #expect(state.items == [bread, doneMilk])
-        state.removeTodos(ids: [bread.id])
-        #expect(state.items == [doneMilk])
+        #expect(state.window.rows.map(\.item) == [bread, doneMilk])
+        state.deleteTodos([bread])
+        #expect(state.window.rows.map(\.item) == [doneMilk])
+    }
+
+    /// An undo writes back the rows it touched and drops the ones it did not
+    /// write back (an add taken back); the error it may follow is cleared.
+    @Test func anUndoShowsInTheLoadedRows() {
+        let state = TodoState()
+        let oatMilk = TodoItem(id: milk.id, text: "oat milk", createdAt: milk.createdAt)
+        state.windowLoaded(window([bread, oatMilk]))
+        state.actionFailed(.failed("x"))
+        let at = Date(millisecondsSince1970: 9000)
+        state.undid(TodoUndo(
+            number: 2, at: at, kind: .update, changes: [.init(id: milk.id, before: milk, after: oatMilk)], restored: [milk]
+        ))
+        #expect(state.window.rows.map(\.item) == [bread, milk])
+        #expect(state.error == nil)
+        state.undid(TodoUndo(number: 1, at: at, kind: .add, changes: [.init(id: bread.id, before: nil, after: bread)]))
+        #expect(state.window.rows.map(\.item) == [milk])
     }
 
     @Test func listenersHearEveryTransitionUntilCancelled() {
@@ -75,10 +110,10 @@ struct TodoStateTests {
 
     @Test func listenersSeeTheNewState() {
         let state = TodoState()
-        var itemsSeen: [[TodoItem]] = []
-        let subscription = state.onChange { itemsSeen.append($0.items) }
-        state.addTodo(milk)
-        #expect(itemsSeen == [[milk]])
+        var rowsSeen: [[TodoItem]] = []
+        let subscription = state.onChange { rowsSeen.append($0.window.rows.map(\.item)) }
+        state.windowLoaded(window([milk]))
+        #expect(rowsSeen == [[milk]])
         subscription.cancel()
     }
 }

@@ -76,6 +76,7 @@ struct TodoWindowTests {
         let storage = InMemoryStorage()
         let state = TodoState()
         let logic = TodoLogic(state: state, storage: storage, environment: fixed.environment)
+        logic.setFilter(.all)
         let milk = try await logic.addTodo(text: "milk")
         let bread = try await logic.addTodo(text: "bread")
         try await logic.editTodo(idPrefix: milk.idString, text: "oat milk")
@@ -85,16 +86,21 @@ struct TodoWindowTests {
 
         #expect(try await logic.undo().summary == "delete of “oat milk”")
         #expect(await storage.items.map(\.text).sorted() == ["bread", "oat milk"])
-        #expect(state.items.map(\.text).sorted() == ["bread", "oat milk"])
+        // A todo brought back shows once the window reloads.
+        try await logic.loadWindow(around: .top, newer: 0, older: 10)
+        #expect(state.window.rows.map(\.item.text) == ["bread", "oat milk"])
+        // The loaded rows show the next undos at once.
         #expect(try await logic.undo().summary == "done mark of “bread”")
         #expect(await storage.items.first { $0.id == bread.id }?.isDone == false)
+        #expect(state.window.rows.first { $0.id == bread.id }?.item.isDone == false)
         #expect(try await logic.undo().summary == "edit of “oat milk”")
         // Never synced: back exactly as it was, as if the edit had never been made.
         #expect(await storage.items.first { $0.id == milk.id } == milk)
+        #expect(state.window.rows.map(\.item.text) == ["bread", "milk"])
         try await logic.undo()
         try await logic.undo()
         #expect(await storage.items.isEmpty)
-        #expect(state.items.isEmpty)
+        #expect(state.window.rows.isEmpty)
         await #expect(throws: TodoError.nothingToUndo) { try await logic.undo() }
         #expect(state.error == .nothingToUndo)
     }

@@ -93,6 +93,18 @@ struct AppDatabaseTests {
         #expect(throws: TodoError.notFound("abce")) { try db.resolveListed(idPrefixes: ["abce"]) }
     }
 
+    /// `todo list --query` run again with the same query takes no write.
+    @Test func aQueryRunAgainIsNotWrittenAgain() async throws {
+        let db = try AppDatabase.inMemory()
+        try await db.setLastQuery("milk")
+        let written = try await db.dbWriter.read { $0.totalChangesCount }
+        try await db.setLastQuery("milk")
+        #expect(try await db.dbWriter.read { $0.totalChangesCount } == written)
+        try await db.setLastQuery("oat milk")
+        #expect(try await db.dbWriter.read { $0.totalChangesCount } == written + 1)
+        #expect(try await db.lastQuery() == "oat milk")
+    }
+
     @Test func lastQueryIsRemembered() async throws {
         let db = try AppDatabase.inMemory()
         #expect(try await db.lastQuery() == "")

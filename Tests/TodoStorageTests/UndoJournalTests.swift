@@ -89,6 +89,16 @@ struct UndoJournalTests {
         #expect(throws: TodoError.nothingToUndo) { try db.undoLatest(force: false, at: Self.date(2_000)) }
     }
 
+    /// The journal dates each change by the database's clock, which a test sets.
+    @Test func changesAreDatedByTheInjectedClock() throws {
+        var db = try AppDatabase.inMemory()
+        db.now = { Self.date(42) }
+        try db.insertTodo(Self.full(1, "milk"))
+        db.now = { Self.date(43) }
+        try db.deleteTodos(ids: [Self.id(1)])
+        #expect(try db.undoJournal(limit: 2).map(\.at) == [Self.date(43), Self.date(42)])
+    }
+
     @Test func aDeletedTodoComesBackWithItsIDAndEveryField() throws {
         let db = try AppDatabase.inMemory()
         let item = Self.full(7, "renew passport")

@@ -3,9 +3,6 @@ import Foundation
 /// Where todos are kept. The core only talks to storage through this protocol,
 /// so it runs unchanged over SQLite, an in-memory fake, or anything else.
 public protocol TodoStorage: Sendable {
-    /// The todos a request selects, in its order (newest first unless it sorts by due date or priority).
-    nonisolated(nonsending) func fetchTodos(_ request: TodoRequest) async throws -> [TodoItem]
-
     /// The todos whose IDs start with each prefix, in the same order.
     /// Throws `TodoError.notFound` or `.ambiguousID` for a prefix that does not
     /// name exactly one todo.

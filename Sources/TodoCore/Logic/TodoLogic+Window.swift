@@ -23,7 +23,7 @@ extension TodoLogic {
             return
         } catch {
             let failure = TodoError(error)
-            state.fetchTodoFail(failure)
+            state.actionFailed(failure)
             throw failure
         }
     }

@@ -21,8 +21,8 @@ public final class TodoLogic {
 // MARK: - Actions
 
 extension TodoLogic {
-    /// Creates a todo from `text` and the planning fields in `fields`,
-    /// stores it, and shows it at the top.
+    /// Creates a todo from `text` and the planning fields in `fields` and
+    /// stores it; the query is cleared, so a view's next window shows it.
     @discardableResult
     public func addTodo(text: String, fields: TodoEdit = TodoEdit()) async throws(TodoError) -> TodoItem {
         try await run { [environment, storage] in
@@ -38,8 +38,8 @@ extension TodoLogic {
                 try await storage.setLastQuery("")
             }
             return item
-        } then: { item in
-            self.state.addTodo(item)
+        } then: { _ in
+            self.state.todoAdded()
         }
     }
 
@@ -61,19 +61,6 @@ extension TodoLogic {
             try TodoEdit(line: line, text: text, now: environment.now(), timeZone: environment.timeZone)
         } then: { _ in }
         return try await editTodo(idPrefix: idPrefix, edit: edit)
-    }
-
-    /// Loads the todos a request selects: loading, then success or failure.
-    public func fetchTodos(_ request: TodoRequest = TodoRequest()) async throws(TodoError) {
-        state.fetchTodoRequest()
-        do {
-            let items = try await storage.fetchTodos(request)
-            state.fetchTodoSuccess(items: items)
-        } catch {
-            let failure = TodoError(error)
-            state.fetchTodoFail(failure)
-            throw failure
-        }
     }
 
     /// Sets the search query and, unless `remember` is false (a query still
@@ -116,10 +103,10 @@ extension TodoLogic {
             } : []
             try await storage.update(changed, addingIfAbsent: next)
             return (items, changed, next)
-        } then: { items, changed, next in
+        } then: { _, changed, _ in
+            // A next occurrence shows once a window reloads; unlike an add, it
+            // keeps the query a person typed.
             self.state.updateTodos(changed)
-            // Not `addTodo`: an occurrence a completion brought keeps the query a person typed.
-            self.state.occurrencesAdded(next)
         }
         return (changed, next)
     }

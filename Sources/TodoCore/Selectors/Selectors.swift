@@ -1,5 +1,6 @@
-/// Selectors: pure functions from state to what a view shows.
-/// The filtered list is derived here, never stored.
+/// Selectors: pure functions from todos, or the state, to what is shown.
+/// Storage's SQL must select exactly what they select (property tests hold
+/// them together).
 
 /// The todos whose text contains the query, ignoring case (Unicode-aware).
 public func selectFilteredTodos(items: [TodoItem], query: String) -> [TodoItem] {
@@ -17,21 +18,6 @@ public func selectPendingCount(items: [TodoItem]) -> Int {
 /// How many todos are done.
 public func selectDoneCount(items: [TodoItem]) -> Int {
     items.count - selectPendingCount(items: items)
-}
-
-@MainActor
-public func selectFilteredTodos(state: TodoState) -> [TodoItem] {
-    selectFilteredTodos(items: state.items, query: state.query)
-}
-
-@MainActor
-public func selectPendingCount(state: TodoState) -> Int {
-    selectPendingCount(items: state.items)
-}
-
-@MainActor
-public func selectDoneCount(state: TodoState) -> Int {
-    selectDoneCount(items: state.items)
 }
 
 /// The rows of a loaded window that the state's filter and query select: the

@@ -3,8 +3,8 @@ import Foundation
 // MARK: - Transitions of a view that stays open
 
 extension TodoState {
-    /// A window of the list arrived. Unlike `fetchTodoSuccess` it leaves the
-    /// error alone: a reload after a failed action must not hide the failure.
+    /// A window of the list arrived. It leaves the error alone: a reload after
+    /// a failed action must not hide the failure.
     public func windowLoaded(_ window: TodoWindow) {
         update { $0.window = window }
     }
@@ -22,17 +22,16 @@ extension TodoState {
     }
 
     /// A change was taken back (`TodoLogic.undo`) or brought back
-    /// (`redo`): the todos show it. Each todo it touched is as storage wrote
-    /// it back, or gone if it was not written back.
+    /// (`redo`): each loaded row it touched is as storage wrote it back, or
+    /// gone if it was not written back. A todo it brought back shows once a
+    /// window reloads (only storage knows its place).
     public func undid(_ change: TodoUndo) {
         update {
             $0.error = nil
             let restored = change.restored
             let written = Set(restored.map(\.id))
             $0.remove(ids: Set(change.changes.map(\.id).filter { !written.contains($0) }))
-            let shown = Set($0.items.map(\.id))
-            $0.replace(restored.filter { shown.contains($0.id) })
-            $0.reinsert(restored.filter { !shown.contains($0.id) })
+            $0.replace(restored)
         }
     }
 }

@@ -1,7 +1,7 @@
 import Observation
 
-/// The app's state: the todos on screen, the query, and whether a load is
-/// running or failed.
+/// What a view shows: the loaded window of the list with its filter and
+/// query, the counts, the last error, and how a sync goes.
 ///
 /// Only the transitions below change it, synchronously, on the main actor:
 /// when a transition returns, every reader sees the new state and every
@@ -9,9 +9,7 @@ import Observation
 @Observable
 @MainActor
 public final class TodoState {
-    public private(set) var items: [TodoItem] = []
     public private(set) var query: String = ""
-    public private(set) var isLoading: Bool = false
     public internal(set) var error: TodoError?
     /// A sync is running; `syncProgress` says how far it got.
     public internal(set) var isSyncing: Bool = false
@@ -30,37 +28,12 @@ public final class TodoState {
     @ObservationIgnored
     private var nextListenerID = 0
 
-    public init(items: [TodoItem] = [], query: String = "") {
-        self.items = items
-        self.query = query
-    }
+    public init() {}
 }
 
 // MARK: - Transitions
 
 extension TodoState {
-    public func fetchTodoRequest() {
-        update {
-            $0.isLoading = true
-            $0.error = nil
-        }
-    }
-
-    public func fetchTodoSuccess(items: [TodoItem]) {
-        update {
-            $0.isLoading = false
-            $0.error = nil
-            $0.items = items
-        }
-    }
-
-    public func fetchTodoFail(_ error: TodoError) {
-        update {
-            $0.isLoading = false
-            $0.error = error
-        }
-    }
-
     /// A new query leaves the loaded window incomplete until a window for it
     /// loads: what it holds that matches is a preview, not the answer.
     public func setQuery(_ query: String) {
@@ -70,27 +43,15 @@ extension TodoState {
         }
     }
 
-    /// Puts a new todo at the top and clears the query, so the new todo is
-    /// visible.
-    public func addTodo(_ item: TodoItem) {
+    /// A todo was added: the query is cleared, so the next window shows it.
+    public func todoAdded() {
         update {
-            $0.items.insert(item, at: 0)
             $0.query = ""
             $0.error = nil
         }
     }
 
-    /// The next occurrences completing repeating todos brought: at the top,
-    /// with the query left as it is.
-    public func occurrencesAdded(_ items: [TodoItem]) {
-        guard !items.isEmpty else { return }
-        update {
-            $0.items.insert(contentsOf: items, at: 0)
-            $0.error = nil
-        }
-    }
-
-    /// Replaces the todos with the same IDs, leaving their place in the list.
+    /// Replaces the loaded rows of the todos with the same IDs, in place.
     public func updateTodos(_ changed: [TodoItem]) {
         update {
             $0.replace(changed)
@@ -98,14 +59,7 @@ extension TodoState {
         }
     }
 
-    public func removeTodos(ids: Set<TodoItem.ID>) {
-        update {
-            $0.remove(ids: ids)
-            $0.error = nil
-        }
-    }
-
-    /// Removes todos that were deleted.
+    /// Takes todos that were deleted out of the loaded rows.
     public func deleteTodos(_ deleted: [TodoItem]) {
         update {
             $0.remove(ids: Set(deleted.map(\.id)))
@@ -113,7 +67,7 @@ extension TodoState {
         }
     }
 
-    /// Records a failed action (add, edit, done, delete) so a view can show it.
+    /// Records a failed action or load so a view can show it.
     public func actionFailed(_ error: TodoError) {
         update { $0.error = error }
     }
@@ -125,20 +79,13 @@ extension TodoState {
     /// The helpers of several transitions, called inside `update`.
     func replace(_ changed: [TodoItem]) {
         let byID = Dictionary(changed.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
-        items = items.map { byID[$0.id] ?? $0 }
         for index in window.rows.indices {
             if let item = byID[window.rows[index].id] { window.rows[index].item = item }
         }
     }
 
     func remove(ids: Set<TodoItem.ID>) {
-        items.removeAll { ids.contains($0.id) }
         window.rows.removeAll { ids.contains($0.id) }
-    }
-
-    /// Puts todos back among the items, newest first (a window reloads to show them).
-    func reinsert(_ restored: [TodoItem]) {
-        items = (items + restored).sorted { $0.createdAt > $1.createdAt }
     }
 
     func update(_ change: (TodoState) -> Void) {

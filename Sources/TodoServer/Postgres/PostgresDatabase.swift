@@ -47,14 +47,6 @@ public struct PostgresDatabase: Sendable {
         self.logger = logger
     }
 
-    /// A logger for the pool that says only what goes wrong: for commands
-    /// that do one thing and exit.
-    public static var quietLogger: Logger {
-        var logger = Logger(label: "todo-server.postgres")
-        logger.logLevel = .error
-        return logger
-    }
-
     /// Runs the pool until the task is cancelled (or, under a service group,
     /// until graceful shutdown).
     public func run() async {

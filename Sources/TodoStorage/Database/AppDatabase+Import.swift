@@ -28,7 +28,7 @@ extension AppDatabase {
                 try Self.withBulkWriting(db, if: items.count >= 1_000) {
                     var summary = ImportSummary()
                     try db.inTransaction(.immediate) {
-                        summary = try Self.importTodos(db, items, replacing: replacing)
+                        summary = try Self.importTodos(db, items, replacing: replacing, at: now())
                         return .commit
                     }
                     return summary
@@ -37,9 +37,9 @@ extension AppDatabase {
         }
     }
 
-    private static func importTodos(_ db: Database, _ items: [TodoItem], replacing: ImportReplacing) throws -> ImportSummary {
+    private static func importTodos(_ db: Database, _ items: [TodoItem], replacing: ImportReplacing, at date: Date) throws -> ImportSummary {
         let existing = try Int.fetchOne(db, sql: "SELECT count(*) FROM todo") ?? 0
-        let step = try beginUndoStep(db, kind: .import, at: Date())
+        let step = try beginUndoStep(db, kind: .import, at: date)
         guard prefersBulkInsert(count: items.count, existing: existing) else {
             let summary = try upsert(db, items, tableWasEmpty: existing == 0, replacing: replacing, step: step)
             if summary.inserted > 0 {

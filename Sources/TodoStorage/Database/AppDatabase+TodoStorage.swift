@@ -3,10 +3,6 @@ import TodoCore
 
 /// The SQLite database as the core's storage.
 extension AppDatabase: TodoStorage {
-    nonisolated(nonsending) public func fetchTodos(_ request: TodoRequest) async throws -> [TodoItem] {
-        try fetchListed(request).map(\.item)
-    }
-
     nonisolated(nonsending) public func resolve(idPrefixes: [String]) async throws -> [TodoItem] {
         try resolveListed(idPrefixes: idPrefixes).map(\.item)
     }
@@ -51,7 +47,10 @@ extension AppDatabase: TodoStorage {
         try setting(SettingKey.lastQuery) ?? ""
     }
 
+    /// Written only when it is new: `todo list --query` run again, the usual
+    /// case, reads one row and takes no write lock.
     nonisolated(nonsending) public func setLastQuery(_ query: String) async throws {
+        guard try setting(SettingKey.lastQuery) != query else { return }
         try setSetting(SettingKey.lastQuery, to: query)
     }
 

@@ -12,7 +12,7 @@ extension AppDatabase {
     public func insertTodo(_ item: TodoItem) throws {
         try write { db in
             try Self.insert(db, item)
-            try Self.journalInsert(db, step: Self.beginUndoStep(db, kind: .add, at: Date()), item)
+            try Self.journalInsert(db, step: Self.beginUndoStep(db, kind: .add, at: now()), item)
         }
     }
 
@@ -21,7 +21,7 @@ extension AppDatabase {
     /// values and deletes the new todos this added.
     public func updateTodos(_ items: [TodoItem], addingIfAbsent new: [TodoItem] = []) throws {
         try write { db in
-            let step = try Self.beginUndoStep(db, kind: .update, at: Date())
+            let step = try Self.beginUndoStep(db, kind: .update, at: now())
             for item in new where try !Self.exists(db, id: item.idString) {
                 try Self.insert(db, item)
                 try Self.journalInsert(db, step: step, item)
@@ -43,7 +43,7 @@ extension AppDatabase {
     /// gone already. Undo stores them again, ids and all.
     public func deleteTodos(ids: [UUID]) throws {
         try write { db in
-            let step = try Self.beginUndoStep(db, kind: .delete, at: Date())
+            let step = try Self.beginUndoStep(db, kind: .delete, at: now())
             for id in ids {
                 try Self.journalDelete(db, step: step, id: id.lowercasedString)
                 try Self.delete(db, id: id.lowercasedString)

@@ -9,6 +9,8 @@ public struct AppDatabase: Sendable {
     package let dbWriter: any DatabaseWriter
     /// Shown in error messages.
     package let path: String
+    /// The clock the undo journal dates its changes by: a test sets its own.
+    public var now: @Sendable () -> Date = { Date() }
 
     /// Wraps an opened connection, refusing a database written by a newer
     /// version and applying any migration not yet applied.
