@@ -1,4 +1,6 @@
 import Foundation
+import Observation
+import Synchronization
 import Testing
 import TodoCore
 
@@ -7,6 +9,18 @@ import TodoCore
 struct TodoStateTests {
     let milk = TodoItem(id: UUID(), text: "milk", createdAt: Date(millisecondsSince1970: 1000))
     let bread = TodoItem(id: UUID(), text: "bread", createdAt: Date(millisecondsSince1970: 2000))
+
+    /// `todo ui` redraws from the listeners; a SwiftUI view would read the
+    /// state through Observation instead, and is told of a transition too.
+    @Test func anObservationReaderIsToldOfATransition() {
+        let state = TodoState()
+        let told = Mutex(0)
+        withObservationTracking { _ = state.window.rows } onChange: { told.withLock { $0 += 1 } }
+        state.dismissError()  // changes nothing the reader read: no redraw
+        #expect(told.withLock { $0 } == 0)
+        state.windowLoaded(window([milk]))
+        #expect(told.withLock { $0 } == 1)
+    }
 
     /// A loaded window of `items`, in that order.
     func window(_ items: [TodoItem]) -> TodoWindow {
