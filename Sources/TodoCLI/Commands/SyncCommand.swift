@@ -118,25 +118,8 @@ struct SyncCommand: AsyncParsableCommand {
         }
     }
 
-    @MainActor
-    mutating func run() async throws {
-        let path = database.resolvedPath
-        let db = try database.open()
-        // A database that cannot be written cannot be synced; a dry run only reads.
-        if !dryRun {
-            try db.checkWritable()
-        }
-        let lock = db.isReadOnly ? nil : try SyncLock.acquire(path: path + ".sync-lock")
-        defer { lock?.release() }
-        let environment = ProcessInfo.processInfo.environment
-        var settings = try await SyncSettings.load(from: db)
-        guard let given = server ?? environment["TODO_SERVER"] ?? settings.server else {
-            throw SyncError.noServer
-        }
-        let url = SyncConfiguration.baseURL(given)
-        guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme ?? ""), parsed.host != nil else {
-            throw SyncError.invalidServerURL(url)
-        }
+    /// This sync's field names and paging, over those remembered.
+    func adjust(_ settings: inout SyncSettings) {
         settings.names.title = titleField ?? settings.names.title
         settings.names.completed = completedField ?? settings.names.completed
         settings.names.createdAt = createdAtField ?? settings.names.createdAt
@@ -152,11 +135,23 @@ struct SyncCommand: AsyncParsableCommand {
         } else if noPaging {
             settings.paging = nil
         }
-        let credentials = Credentials.standard(environment: environment)
-        let config = SyncConfiguration(
-            server: url, token: token ?? environment["TODO_TOKEN"] ?? credentials.token(for: url), kind: serverKind.kind,
-            names: settings.names, prefer: prefer, force: force, paging: settings.paging
-        )
+    }
+
+    @MainActor
+    mutating func run() async throws {
+        let path = database.resolvedPath
+        let db = try database.open()
+        // A database that cannot be written cannot be synced; a dry run only reads.
+        if !dryRun {
+            try db.checkWritable()
+        }
+        let lock = db.isReadOnly ? nil : try SyncSetup.lock(databasePath: path)
+        defer { lock?.release() }
+        var setup = SyncSetup(environment: ProcessInfo.processInfo.environment, server: server, token: token)
+        (setup.kind, setup.prefer, setup.force) = (serverKind.kind, prefer, force)
+        let command = self
+        let (settings, config) = try await setup.resolve(store: db) { settings in command.adjust(&settings) }
+        let url = config.server
         let logic = TodoLogic(state: TodoState(), storage: db)
         let onTerminal = isatty(STDERR_FILENO) == 1
         let showsProgress = onTerminal && !dryRun
@@ -188,7 +183,7 @@ struct SyncCommand: AsyncParsableCommand {
         if !dryRun {
             try await settings.save(to: db)
             // A token typed once is remembered for this server, outside the database.
-            if let token { try credentials.remember(token, for: url) }
+            if let token { try setup.credentials.remember(token, for: url) }
         }
         for line in dryRun ? summary.steps : summary.conflicts.map(\.line) {
             print(line)

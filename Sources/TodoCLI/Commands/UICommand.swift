@@ -60,16 +60,9 @@ struct RememberedServerSync: TodoSyncing {
     }
 
     func sync(dryRun: Bool, progress: @escaping @Sendable (SyncProgress) -> Void) async throws -> SyncSummary {
-        let lock = try SyncLock.acquire(path: path + ".sync-lock")
+        let lock = try SyncSetup.lock(databasePath: path)
         defer { lock.release() }
-        let settings = try await SyncSettings.load(from: db)
-        guard let url = environment["TODO_SERVER"] ?? settings.server else {
-            throw SyncError.noServer
-        }
-        let configuration = SyncConfiguration(
-            server: url, token: environment["TODO_TOKEN"] ?? Credentials.standard(environment: environment).token(for: url),
-            names: settings.names, paging: settings.paging
-        )
+        let configuration = try await SyncSetup(environment: environment).resolve(store: db).configuration
         return try await SyncService(store: db, configuration: configuration).sync(dryRun: dryRun, progress: progress)
     }
 }

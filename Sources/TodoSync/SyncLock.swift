@@ -1,14 +1,13 @@
 import Foundation
-import TodoSync
 
 /// One `todo sync` per database at a time: an advisory lock on a file beside
 /// it, released by the kernel if the process dies. Other commands never take
 /// it, so `todo add` during a sync just works.
-struct SyncLock {
+public struct SyncLock: Sendable {
     let descriptor: Int32
 
     /// Waits up to `timeout` for a running sync to finish, then refuses.
-    static func acquire(path: String, timeout: Duration = .seconds(10)) throws -> SyncLock {
+    public static func acquire(path: String, timeout: Duration = .seconds(10)) throws -> SyncLock {
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw SyncError.busy(lockPath: path) }
         let deadline = ContinuousClock.now + timeout
@@ -22,7 +21,7 @@ struct SyncLock {
         return SyncLock(descriptor: descriptor)
     }
 
-    func release() {
+    public func release() {
         flock(descriptor, LOCK_UN)
         close(descriptor)
     }

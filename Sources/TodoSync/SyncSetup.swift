@@ -1,0 +1,51 @@
+import Foundation
+
+/// A sync put together in one place, for `todo sync` and for `todo ui`'s
+/// syncs: the server (named, else `$TODO_SERVER`, else the one the last sync
+/// used), its token (given, else `$TODO_TOKEN`, else the credentials file),
+/// and the settings the last sync remembered, with this sync's own changes.
+public struct SyncSetup: Sendable {
+    public var server: String?
+    public var token: String?
+    public var kind: ServerKind?
+    public var prefer: ConflictPreference = .newest
+    public var force = false
+    public var environment: [String: String]
+
+    public init(environment: [String: String], server: String? = nil, token: String? = nil) {
+        self.environment = environment
+        self.server = server
+        self.token = token
+    }
+
+    /// The settings the last sync of `store` left, passed through `adjust`
+    /// (this sync's field names or paging), and the configuration they make.
+    /// Throws `.noServer` when no server is named or remembered, and
+    /// `.invalidServerURL` for one that is not an http(s) URL.
+    public func resolve(
+        store: any SyncStore, adjust: @Sendable (inout SyncSettings) -> Void = { _ in }
+    ) async throws -> (settings: SyncSettings, configuration: SyncConfiguration) {
+        var settings = try await SyncSettings.load(from: store)
+        guard let given = server ?? environment["TODO_SERVER"] ?? settings.server else {
+            throw SyncError.noServer
+        }
+        let url = SyncConfiguration.baseURL(given)
+        guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme ?? ""), parsed.host != nil else {
+            throw SyncError.invalidServerURL(url)
+        }
+        adjust(&settings)
+        let token = token ?? environment["TODO_TOKEN"] ?? credentials.token(for: url)
+        let configuration = SyncConfiguration(
+            server: url, token: token, kind: kind, names: settings.names, prefer: prefer, force: force, paging: settings.paging
+        )
+        return (settings, configuration)
+    }
+
+    /// Where tokens are remembered per server, outside the database.
+    public var credentials: Credentials { Credentials.standard(environment: environment) }
+
+    /// The lock one sync of the database at `databasePath` holds while it runs.
+    public static func lock(databasePath: String) throws -> SyncLock {
+        try SyncLock.acquire(path: databasePath + ".sync-lock")
+    }
+}
