@@ -32,6 +32,8 @@ let package = Package(
     targets: [
         // State, logic and selectors: no database, no HTTP.
         .target(name: "TodoCore", swiftSettings: strict),
+        // Taskwarrior's `task export` and todo.txt, read and written: pure, used by the command line.
+        .target(name: "TodoInterchange", dependencies: ["TodoCore"], swiftSettings: strict),
         // SQL schema, compiled into the binaries.
         .target(
             name: "TodoMigrations",
@@ -87,6 +89,7 @@ let package = Package(
             name: "TodoCLI",
             dependencies: [
                 "TodoCore",
+                "TodoInterchange",
                 "TodoStorage",
                 "TodoSync",
                 "TodoTerminal",
@@ -143,6 +146,7 @@ let package = Package(
         // The core's fakes: in-memory storage, a fixed clock and UUID source.
         .target(name: "TodoCoreTestSupport", dependencies: ["TodoCore"], path: "Tests/TodoCoreTestSupport", swiftSettings: strict),
         .testTarget(name: "TodoCoreTests", dependencies: ["TodoCore", "TodoCoreTestSupport"], swiftSettings: strict),
+        .testTarget(name: "TodoInterchangeTests", dependencies: ["TodoCore", "TodoInterchange"], swiftSettings: strict),
         .testTarget(
             name: "TodoUITests",
             dependencies: ["TodoCore", "TodoCoreTestSupport", "TodoTerminal", "TodoUI"],

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TodoCore
+import TodoInterchange
 
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

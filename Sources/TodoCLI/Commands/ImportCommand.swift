@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TodoCore
+import TodoInterchange
 import TodoStorage
 
 struct ImportCommand: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TodoCore
+import TodoInterchange
 
 /// `task export` output read exactly: the fields a todo takes from each task.
 @Suite("Taskwarrior import")

@@ -1,4 +1,5 @@
 import Foundation
+import TodoCore
 
 /// The todo.txt format (todotxt.org), read and written.
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TodoCore
+import TodoInterchange
 
 /// todo.txt lines read and written exactly.
 @Suite("todo.txt")

@@ -1,4 +1,5 @@
 import Foundation
+import TodoCore
 
 /// Reads what `task export` writes (Taskwarrior 2.6): a JSON array of tasks,
 /// or one task object per line.
