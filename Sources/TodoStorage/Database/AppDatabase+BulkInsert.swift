@@ -21,6 +21,14 @@ extension AppDatabase {
         count >= 1_000 && count * 10 >= existing
     }
 
+    /// `prefersBulkInsert` against the rows in the table now, counted only
+    /// when `count` is enough for bulk work at all (a delete of many, too,
+    /// pays for a pass over every row to set the short IDs).
+    package static func prefersBulkInsert(_ db: Database, count: Int) throws -> Bool {
+        guard prefersBulkInsert(count: count, existing: 0) else { return false }
+        return prefersBulkInsert(count: count, existing: try Int.fetchOne(db, sql: "SELECT count(*) FROM todo") ?? 0)
+    }
+
     /// Inserts todos none of whose IDs is in the table, leaving exactly what
     /// `insert` one by one would: the rows, every short ID, the search index,
     /// and, with `queueForSync`, a queued local change per todo in insertion

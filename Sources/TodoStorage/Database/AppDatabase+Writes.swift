@@ -117,8 +117,7 @@ extension AppDatabase {
     /// recomputed in one pass after, instead of neighbours looked up per row.
     /// `deleted` hears how many rows went, as they go.
     package static func deleteMany(_ db: Database, ids: [String], deleted: (Int) -> Void = { _ in }) throws {
-        let many = try ids.count >= 1_000 && ids.count * 10 >= Int.fetchOne(db, sql: "SELECT count(*) FROM todo") ?? 0
-        guard many else {
+        guard try prefersBulkInsert(db, count: ids.count) else {
             for id in ids { try delete(db, id: id) }
             deleted(ids.count)
             return

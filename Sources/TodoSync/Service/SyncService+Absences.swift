@@ -3,7 +3,8 @@ import Foundation
 // MARK: - Todos missing from a full list
 // A todo that a json-server-style server's list left out is deleted here only
 // once the server confirms it is gone; a create of ours the server lost in a
-// restart is sent again instead (`Migrations/0006_sync_unconfirmed_creates.sql`).
+// restart is sent again instead (`Migrations/0006_sync_unconfirmed_creates.sql`);
+// one whose answer was lost is looked for before it is sent again.
 
 extension SyncService {
     /// Which of our creates that no list had shown yet a server lost: those
@@ -55,6 +56,28 @@ extension SyncService {
         }
         guard stillThere.isEmpty else {
             throw SyncError.partialList(leftOut: stillThere.count, examples: stillThere.prefix(3).map(\.fields.text))
+        }
+    }
+
+    /// Creates sent whose answer never came (a connection cut after the
+    /// server took one): a list that leaves one out may be partial (a page
+    /// that shifted, a stale cache), so each is asked for by its marker
+    /// before it is sent again: a second copy on the server is a duplicate
+    /// every other client shows.
+    func findCreatesInFlight(missingFrom listing: RemoteCollection.Listing, into known: inout [UUID: RemoteTodo]) async throws {
+        let listed = Set(listing.items.lazy.compactMap(\.todoId))
+        let missing = try await store.todosCreatedInFlight().filter { !listed.contains($0) && known[$0] == nil }
+        let remote = self.remote
+        for start in stride(from: 0, to: missing.count, by: Self.parallelRequests) {
+            let found = try await withThrowingTaskGroup(of: RemoteTodo?.self) { group in
+                for todoId in missing[start..<min(start + Self.parallelRequests, missing.count)] {
+                    group.addTask { try await remote.find(marked: todoId) }
+                }
+                var found: [RemoteTodo] = []
+                for try await item in group { if let item { found.append(item) } }
+                return found
+            }
+            for item in found { if let todoId = item.todoId { known[todoId] = item } }
         }
     }
 }

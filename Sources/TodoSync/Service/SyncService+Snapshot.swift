@@ -89,28 +89,6 @@ extension SyncService {
         return try await fullSnapshot(listing, kind: kind, known: known, bases: bases)
     }
 
-    /// Creates sent whose answer never came (a connection cut after the
-    /// server took one): a list that leaves one out may be partial (a page
-    /// that shifted, a stale cache), so each is asked for by its marker
-    /// before it is sent again: a second copy on the server is a duplicate
-    /// every other client shows.
-    func findCreatesInFlight(missingFrom listing: RemoteCollection.Listing, into known: inout [UUID: RemoteTodo]) async throws {
-        let listed = Set(listing.items.lazy.compactMap(\.todoId))
-        let missing = try await store.todosCreatedInFlight().filter { !listed.contains($0) && known[$0] == nil }
-        let remote = self.remote
-        for start in stride(from: 0, to: missing.count, by: Self.parallelRequests) {
-            let found = try await withThrowingTaskGroup(of: RemoteTodo?.self) { group in
-                for todoId in missing[start..<min(start + Self.parallelRequests, missing.count)] {
-                    group.addTask { try await remote.find(marked: todoId) }
-                }
-                var found: [RemoteTodo] = []
-                for try await item in group { if let item { found.append(item) } }
-                return found
-            }
-            for item in found { if let todoId = item.todoId { known[todoId] = item } }
-        }
-    }
-
     /// The snapshot of a full list against the bases of earlier syncs.
     func fullSnapshot(
         _ listing: RemoteCollection.Listing, kind: ServerKind, known: [UUID: RemoteTodo], bases: [SyncBase]
