@@ -17,6 +17,7 @@ OPERATIONS = [
     ("due-overdue", "todo list --due overdue"),
     ("tag", "todo list --tag home"),
     ("sort-due", "todo list --sort due"),
+    ("query-2-limit-50", "todo list --query qu --limit 50 --json"),
     ("add-fields", "todo add with every field"),
     ("done-fields", "todo done ID, every field and a repeat"),
     ("import", "todo import of the data set into an empty database"),
@@ -124,6 +125,12 @@ def main():
             (small, a), (large, b) = first[0], first[-1]
             print(f"\ntodo ui's first frame at {large:,} todos is {b / a:.2f}x its first frame at {small:,}"
                   f" ({b:.1f} against {a:.1f} ms).")
+        mcp = by_name.get(("mcp-list-query-2-limit-50", max(sizes, default=0)))
+        cli = medians.get(("query-2-limit-50", max(sizes, default=0), "todo"))
+        if mcp and cli:
+            print(f"\nA list_todos round trip on a running todo mcp (query qu, limit 50) at {mcp['size']:,} todos:"
+                  f" {float(mcp['value']):.1f} ms, {float(mcp['value']) / (cli * 1000):.2f}x todo list running the same SQL"
+                  f" as a whole process ({ms(cli)}).")
         constant = [f for f in figures if f["name"] == "constant"]
         get_one = [f for f in figures if f["name"] == "get-one"]
         if constant and get_one and float(constant[0]["value"]) > 0:

@@ -375,6 +375,14 @@ for size in "${size_list[@]}"; do
     if [ "$size" = "$largest" ]; then
         peak=$( { /usr/bin/time -f %M "$todo" list >/dev/null; } 2>&1 | tail -1)
         record list-peak-memory "$size" todo "$peak" KB
+
+        # todo mcp (Benchmarks/mcp_bench.py): a list_todos round trip on one long-lived
+        # process, beside todo list running the same SQL; and start to initialize answered.
+        bench query-2-limit-50 "$size" todo -- "$todo" list --query qu --limit 50 --json
+        mcp=$(python3 "$root/Benchmarks/mcp_bench.py" --todo "$todo" --database "$data/todo.sqlite" \
+            --query qu --limit 50 $([ "$quick" = 1 ] && echo "--rounds 5 --starts 3"))
+        record mcp-list-query-2-limit-50 "$size" "todo mcp" "$(python3 -c 'import json,sys; print(json.load(sys.stdin)["list_ms"])' <<< "$mcp")" ms
+        record mcp-initialize "$size" "todo mcp" "$(python3 -c 'import json,sys; print(json.load(sys.stdin)["initialize_ms"])' <<< "$mcp")" ms
     fi
 
     if [ "$size" -le "$peer_max" ] && command -v task >/dev/null; then

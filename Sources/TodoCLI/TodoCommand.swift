@@ -38,6 +38,7 @@ public struct TodoCommand: AsyncParsableCommand {
             SyncCommand.self,
             StatusCommand.self,
             UICommand.self,
+            MCPCommand.self,
         ],
         defaultSubcommand: ListCommand.self
     )

@@ -91,6 +91,20 @@ struct UIEndToEndTests {
         try ui.send("q")
     }
 
+    @Test func anAssistantsChangesThroughTodoMCPShowInAnOpenView() throws {
+        let ui = try startUI()
+        try ui.waitForScreen("the first frame") { $0.contains("0 pending") }
+        let mcp = try MCPPipe(database: todo.databasePath)
+        _ = try mcp.initialize()
+        let added = try mcp.call(1, "add_todo", ["text": "added by the assistant"])
+        #expect(added["isError"] == nil)
+        try ui.waitForScreen("the assistant's todo") { $0.contains("added by the assistant") && $0.contains("1 pending") }
+        let id = try #require(try todo.listJSON().first?["id"] as? String)
+        _ = try mcp.call(2, "complete_todo", ["ids": [id]])
+        try ui.waitForScreen("the assistant's done mark") { $0.contains("0 pending · 1 done") }
+        try ui.send("q")
+    }
+
     @Test func ctrlCSigtermAndACrashRestoreTheTerminal() throws {
         _ = try todo.ok(["add", "buy milk"])
         let interrupted = try startUI()

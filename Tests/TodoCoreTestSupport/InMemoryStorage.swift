@@ -60,6 +60,18 @@ public actor InMemoryStorage: TodoStorage {
         }
     }
 
+    nonisolated(nonsending) public func readTodos(_ request: TodoRequest, _ body: (TodoItem) throws -> Bool) async throws {
+        for item in try await selected(request) {
+            guard try body(item) else { return }
+        }
+    }
+
+    private func selected(_ request: TodoRequest) throws -> [TodoItem] {
+        try check()
+        // In list order, as `selectRequestedTodos` takes them.
+        return selectRequestedTodos(items: listedRows(TodoRequest(status: .all)).map(\.item), request: request)
+    }
+
     public func insert(_ item: TodoItem) async throws {
         try check()
         items.append(item)

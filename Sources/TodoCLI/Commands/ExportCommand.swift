@@ -29,17 +29,18 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The format to write.", valueName: "format"))
     var to: ExportFormat = .json
 
+    @MainActor
     mutating func run() async throws {
-        let db = try database.openForReading()
+        let (logic, _) = try database.logic(reading: true)
         let out = OutputBuffer()
         switch to {
         case .json:
-            try TodoJSON.writeArray(to: out) { emit in
-                try db.forEachTodo(TodoRequest(status: .all)) { emit($0.item); return true }
-            }
+            var array = TodoJSON.ArrayWriter(to: out)
+            try await logic.readTodos(TodoRequest(status: .all)) { array.write($0); return true }
+            array.finish()
         case .todotxt:
             var items: [TodoItem] = []
-            try db.forEachTodo(TodoRequest(status: .all)) { items.append($0.item); return true }
+            try await logic.readTodos(TodoRequest(status: .all)) { items.append($0); return true }
             for item in items.reversed() {
                 out.write(TodoTxt.line(for: item, timeZone: .current) + "\n")
             }

@@ -169,9 +169,9 @@ struct ListCommand: AsyncParsableCommand {
         )
         let out = OutputBuffer()
         if json {
-            try TodoJSON.writeArray(to: out) { emit in
-                try db.forEachTodo(request) { emit($0.item); return true }
-            }
+            var array = TodoJSON.ArrayWriter(to: out)
+            try await logic.readTodos(request) { array.write($0); return true }
+            array.finish()
         } else if Terminal.isTerminal() {
             // For a person: a first pass finds the widest ID shown (and whether
             // anything is), so the columns fit the list, not the whole database.

@@ -27,9 +27,11 @@ struct StatusCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("How many conflicts to list.", valueName: "n"))
     var limit = 50
 
+    @MainActor
     mutating func run() async throws {
-        let db = try database.openForReading()
-        let counts = try db.counts()
+        let (logic, db) = try database.logic(reading: true)
+        try await logic.loadCounts()
+        let counts = logic.state.counts ?? TodoCounts(pending: 0, done: 0)
         print("\(counts.pending) pending, \(counts.done) done")
         let queued = try await db.pendingCount()
         print("\(queued) local change\(queued == 1 ? "" : "s") not yet synced")

@@ -43,26 +43,3 @@ struct UICommand: AsyncParsableCommand {
         await app.run()
     }
 }
-
-/// A sync with the server `todo sync` last used (or $TODO_SERVER), as
-/// `todo sync` with no options runs it: with the settings it remembered, on a
-/// connection of its own, so the view's reads never wait for the sync's
-/// writes, and under the same lock.
-struct RememberedServerSync: TodoSyncing {
-    let db: AppDatabase
-    let path: String
-    let environment: [String: String]
-
-    init(databasePath: String, environment: [String: String]) throws {
-        db = try AppDatabase.open(path: databasePath)
-        path = databasePath
-        self.environment = environment
-    }
-
-    func sync(dryRun: Bool, progress: @escaping @Sendable (SyncProgress) -> Void) async throws -> SyncSummary {
-        let lock = try SyncSetup.lock(databasePath: path)
-        defer { lock.release() }
-        let configuration = try await SyncSetup(environment: environment).resolve(store: db).configuration
-        return try await SyncService(store: db, configuration: configuration).sync(dryRun: dryRun, progress: progress)
-    }
-}

@@ -41,14 +41,30 @@ enum TodoJSON {
 
     /// Writes a JSON array, one todo per line, as `forEach` produces them.
     static func writeArray(to output: OutputBuffer, _ forEach: ((TodoItem) -> Void) throws -> Void) rethrows {
-        var first = true
-        output.write("[")
-        try forEach { item in
-            output.write(first ? "\n" : ",\n")
-            first = false
-            output.write(object(item))
+        var array = ArrayWriter(to: output)
+        try forEach { array.write($0) }
+        array.finish()
+    }
+
+    /// A JSON array of todos written as they come, one per line.
+    struct ArrayWriter {
+        let output: OutputBuffer
+        private var isEmpty = true
+
+        init(to output: OutputBuffer) {
+            self.output = output
+            output.write("[")
         }
-        output.write(first ? "]\n" : "\n]\n")
+
+        mutating func write(_ item: TodoItem) {
+            output.write(isEmpty ? "\n" : ",\n")
+            isEmpty = false
+            output.write(TodoJSON.object(item))
+        }
+
+        func finish() {
+            output.write(isEmpty ? "]\n" : "\n]\n")
+        }
     }
 
     static func appendOptional(_ text: String?, to out: inout String) {

@@ -8,6 +8,10 @@ public protocol TodoStorage: Sendable {
     /// name exactly one todo.
     nonisolated(nonsending) func resolve(idPrefixes: [String]) async throws -> [TodoItem]
 
+    /// Calls `body` with each todo `request` selects, in its order, reading
+    /// them one at a time; `body` returns false to stop.
+    nonisolated(nonsending) func readTodos(_ request: TodoRequest, _ body: (TodoItem) throws -> Bool) async throws
+
     /// Stores a new todo.
     nonisolated(nonsending) func insert(_ item: TodoItem) async throws
 

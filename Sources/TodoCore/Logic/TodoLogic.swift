@@ -23,8 +23,10 @@ public final class TodoLogic {
 extension TodoLogic {
     /// Creates a todo from `text` and the planning fields in `fields` and
     /// stores it; the query is cleared, so a view's next window shows it.
+    /// A dry run answers the todo it would store, and changes nothing (this
+    /// holds for every action that takes `dryRun`).
     @discardableResult
-    public func addTodo(text: String, fields: TodoEdit = TodoEdit()) async throws(TodoError) -> TodoItem {
+    public func addTodo(text: String, fields: TodoEdit = TodoEdit(), dryRun: Bool = false) async throws(TodoError) -> TodoItem {
         try await run { [environment, storage] in
             let now = environment.now()
             var fields = fields
@@ -32,6 +34,7 @@ extension TodoLogic {
             var item = try TodoItem(id: environment.uuid(), text: "-", createdAt: now).applying(fields, at: now)
             // As created: none of its fields was edited yet.
             item.editedAt = FieldTimes()
+            guard !dryRun else { return item }
             try await storage.insert(item)
             // Adding clears the query; remember that, so recovering it gives "" too.
             if try await storage.lastQuery() != "" {
@@ -39,7 +42,7 @@ extension TodoLogic {
             }
             return item
         } then: { _ in
-            self.state.todoAdded()
+            if !dryRun { self.state.todoAdded() }
         }
     }
 
@@ -91,7 +94,7 @@ extension TodoLogic {
     /// occurrences completing repeating ones brought.
     @discardableResult
     public func setDoneBringingNext(
-        _ done: Bool, idPrefixes: [String]
+        _ done: Bool, idPrefixes: [String], dryRun: Bool = false
     ) async throws(TodoError) -> (changed: [TodoItem], next: [TodoItem]) {
         let (_, changed, next) = try await run { [environment, storage] in
             let items = try await Self.resolveDistinct(idPrefixes, in: storage)
@@ -101,12 +104,12 @@ extension TodoLogic {
             let next = done ? zip(items, changed).compactMap { original, item in
                 original.isDone ? nil : item.nextOccurrence(at: now, in: environment.timeZone)
             } : []
-            try await storage.update(changed, addingIfAbsent: next)
+            if !dryRun { try await storage.update(changed, addingIfAbsent: next) }
             return (items, changed, next)
         } then: { _, changed, _ in
             // A next occurrence shows once a window reloads; unlike an add, it
             // keeps the query a person typed.
-            self.state.updateTodos(changed)
+            if !dryRun { self.state.updateTodos(changed) }
         }
         return (changed, next)
     }
@@ -119,30 +122,30 @@ extension TodoLogic {
 
     /// Changes a todo's text and planning fields, all checked before anything is written.
     @discardableResult
-    public func editTodo(idPrefix: String, edit: TodoEdit) async throws(TodoError) -> TodoItem {
+    public func editTodo(idPrefix: String, edit: TodoEdit, dryRun: Bool = false) async throws(TodoError) -> TodoItem {
         let (_, edited) = try await run { [environment, storage] in
             if let text = edit.text { _ = try TodoText.validated(text) }
             let prefixes = try Self.normalized([idPrefix])
             try await Self.refuseShortPrefixes(prefixes, in: storage)
             let items = try await storage.resolve(idPrefixes: prefixes)
             let edited = try items[0].applying(edit, at: environment.now())
-            try await storage.update([edited])
+            if !dryRun { try await storage.update([edited]) }
             return (items[0], edited)
-        } then: { original, edited in
-            self.state.updateTodos([edited])
+        } then: { _, edited in
+            if !dryRun { self.state.updateTodos([edited]) }
         }
         return edited
     }
 
     /// Deletes todos, all or none.
     @discardableResult
-    public func deleteTodos(idPrefixes: [String]) async throws(TodoError) -> [TodoItem] {
+    public func deleteTodos(idPrefixes: [String], dryRun: Bool = false) async throws(TodoError) -> [TodoItem] {
         try await run { [storage] in
             let items = try await Self.resolveDistinct(idPrefixes, in: storage)
-            try await storage.delete(ids: items.map(\.id))
+            if !dryRun { try await storage.delete(ids: items.map(\.id)) }
             return items
         } then: { deleted in
-            self.state.deleteTodos(deleted)
+            if !dryRun { self.state.deleteTodos(deleted) }
         }
     }
 

@@ -7,6 +7,10 @@ extension AppDatabase: TodoStorage {
         try resolveListed(idPrefixes: idPrefixes).map(\.item)
     }
 
+    nonisolated(nonsending) public func readTodos(_ request: TodoRequest, _ body: (TodoItem) throws -> Bool) async throws {
+        try forEachTodo(request) { try body($0.item) }
+    }
+
     nonisolated(nonsending) public func insert(_ item: TodoItem) async throws {
         try insertTodo(item)
     }

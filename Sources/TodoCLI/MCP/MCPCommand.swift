@@ -1,0 +1,39 @@
+import ArgumentParser
+import Foundation
+import TodoCore
+import TodoStorage
+import TodoSync
+
+struct MCPCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mcp",
+        abstract: "Serve the todos to an assistant, over MCP on standard input and output.",
+        discussion: """
+            A Model Context Protocol server (revision 2025-11-25) for an MCP client to start: \
+            it reads JSON-RPC from standard input and answers on standard output until input \
+            ends. Its tools list, get, add, edit, complete, reopen and delete todos, undo, and \
+            sync with the server todo sync last used (offered once one is remembered). Every \
+            change can be a dry run, is in the undo journal like any other (todo undo takes it \
+            back), and shows in an open todo ui within a second. README.md shows how to register \
+            it with a client.
+
+            Example, in a client's mcpServers:
+              "todo": { "command": "todo", "args": ["mcp"] }
+            """
+    )
+
+    @OptionGroup var database: DatabaseOptions
+
+    @MainActor
+    mutating func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let path = database.resolvedPath
+        let db = try database.open()
+        let remembered = try await SyncSettings.load(from: db).server != nil || environment["TODO_SERVER"] != nil
+        let calls = TodoToolCalls(
+            logic: db.logic,
+            syncer: remembered ? try RememberedServerSync(databasePath: path, environment: environment) : nil
+        )
+        await MCPSession(calls: calls, tools: TodoToolCatalog.tools(offeringSync: remembered)).run()
+    }
+}

@@ -1,0 +1,240 @@
+import Foundation
+import TodoCore
+import TodoStorage
+import TodoSync
+
+/// Carries out the tools' calls through `TodoLogic`, as the command line's
+/// commands do: the same rules, the same undo journal, the same errors.
+@MainActor
+final class TodoToolCalls {
+    let logic: TodoLogic
+    /// What the sync tool syncs with, or nil when no server is remembered.
+    let syncer: (any TodoSyncing)?
+    let now: () -> Date
+    let timeZone: TimeZone
+
+    init(logic: TodoLogic, syncer: (any TodoSyncing)?, now: @escaping () -> Date = { Date() }, timeZone: TimeZone = .current) {
+        self.logic = logic
+        self.syncer = syncer
+        self.now = now
+        self.timeZone = timeZone
+    }
+
+    /// The answer to a call of `name`: its result, or a tool error (`isError`)
+    /// carrying the same one line the command line would print. A tool that
+    /// does not exist is a protocol error, as the specification says.
+    func call(_ name: String, arguments: [String: JSONValue]?) async throws(RPCError) -> JSONValue {
+        guard let tool = TodoToolCatalog.tools(offeringSync: true).first(where: { $0.name == name }) else {
+            throw RPCError(.invalidParams, "unknown tool '\(name)': tools/list names the tools")
+        }
+        do {
+            let arguments = try ToolArguments(tool: name, values: arguments, accepted: TodoToolCatalog.argumentNames(of: tool))
+            return Self.answer(try await perform(name, arguments))
+        } catch {
+            return ["content": [["type": "text", "text": .string(await describe(error))]], "isError": true]
+        }
+    }
+
+    /// The command line's message for `error`, except that the candidates of
+    /// an ambiguous ID are named by their full UUIDs, as every answer names todos.
+    private func describe(_ error: any Error) async -> String {
+        if let error = error as? ToolError { return error.description }
+        let failure = TodoError(error)
+        let (prefix, matches, candidates): (String, Int, [IDMatch])
+        switch failure {
+        case let .ambiguousID(id, count, listed):
+            (prefix, matches, candidates) = ("'\(id)' matches \(count) todos", count, listed)
+        case let .prefixTooShort(id, count, listed):
+            (prefix, matches, candidates) = (
+                "'\(id)' is shorter than the \(TodoID.minimumPrefixLength) characters a change needs (it matches \(count) todo\(count == 1 ? "" : "s"))",
+                count, listed
+            )
+        default:
+            return failure.description
+        }
+        var named: [String] = []
+        for candidate in candidates {
+            let id = (try? await logic.todos(idPrefixes: [candidate.shortID]).first?.idString) ?? candidate.shortID
+            named.append("\(id) “\(candidate.text)”")
+        }
+        let more = matches > candidates.count ? "; and \(matches - candidates.count) more" : ""
+        return prefix + ": give the full ID of one of them: " + named.joined(separator: "; ") + more
+    }
+
+    private func perform(_ name: String, _ arguments: ToolArguments) async throws -> JSONValue {
+        switch name {
+        case "list_todos": try await listTodos(arguments)
+        case "get_todo": .object(["todo": TodoValue.value(try await logic.todos(idPrefixes: [arguments.requiredString("id")])[0])])
+        case "add_todo": try await addTodo(arguments)
+        case "edit_todo": try await editTodo(arguments)
+        case "complete_todo": try await setDone(true, arguments)
+        case "reopen_todo": try await setDone(false, arguments)
+        case "delete_todo": try await deleteTodos(arguments)
+        case "undo": try await undo(arguments)
+        default: try await sync(arguments)
+        }
+    }
+
+    /// Structured content, and the same JSON as text for clients that read only text.
+    static func answer(_ value: JSONValue) -> JSONValue {
+        ["content": [["type": "text", "text": .string(String(decoding: value.bytes, as: UTF8.self))]], "structuredContent": value]
+    }
+
+    // MARK: Reading
+
+    private func listTodos(_ arguments: ToolArguments) async throws -> JSONValue {
+        let status: TodoRequest.Status = switch try arguments.choice("status", ["pending", "done", "all"]) {
+        case "done": .done
+        case "all": .all
+        default: .pending
+        }
+        var request = TodoRequest(
+            status: status, query: try arguments.string("query") ?? "", tags: try arguments.strings("tags"),
+            priority: try arguments.choice("priority", ["high", "medium", "low"]).flatMap(TodoPriority.init(parsing:)),
+            sort: TodoRequest.Sort(rawValue: try arguments.choice("sort", ["created", "due", "priority"]) ?? "created") ?? .created
+        )
+        for tag in request.tags {
+            do { _ = try TodoTags.validated(tag) } catch { throw ToolError(String(describing: error)) }
+        }
+        let due = try arguments.string("due")
+        if let due {
+            do {
+                request.due = try DueFilter(parsing: due, now: now(), in: timeZone)
+            } catch {
+                throw ToolError("'\(due)' is not a due filter: use overdue, today, tomorrow, week, or a date such as fri, +3d or 2026-12-01")
+            }
+        }
+        let limit = try arguments.integer("limit", in: 1...TodoToolCatalog.maximumLimit) ?? 50
+        let page = try ListCursor(arguments.string("cursor"), listing: request, due: due)
+        // One more than the page, to tell whether another follows.
+        request.limit = page.offset + limit + 1
+        var todos: [JSONValue] = []
+        var skipped = 0
+        var more = false
+        try await logic.readTodos(request) { item in
+            if skipped < page.offset {
+                skipped += 1
+                return true
+            }
+            guard todos.count < limit else {
+                more = true
+                return false
+            }
+            todos.append(TodoValue.value(item))
+            return true
+        }
+        let next = more ? ListCursor(offset: page.offset + limit, listing: request, due: due).text : nil
+        return .object(["todos": .array(todos), "next_cursor": next.map { .string($0) } ?? .null])
+    }
+
+    // MARK: Changing
+
+    private func addTodo(_ arguments: ToolArguments) async throws -> JSONValue {
+        let text = try arguments.requiredString("text")
+        let planning = try planningArguments(arguments, tags: "tags")
+        let edit = try planning.edit(text: nil, now: now(), timeZone: timeZone)
+        let dryRun = try arguments.bool("dry_run")
+        let added = try await logic.addTodo(text: text, fields: edit, dryRun: dryRun)
+        return Self.change(dryRun: dryRun, summary: (dryRun ? "Would add “" : "Added “") + added.text + "”", [(nil, added)])
+    }
+
+    private func editTodo(_ arguments: ToolArguments) async throws -> JSONValue {
+        let id = try arguments.requiredString("id")
+        let planning = try planningArguments(arguments, tags: "add_tags", untags: "remove_tags")
+        let text = try arguments.string("text")
+        guard text != nil || !planning.isEmpty else {
+            throw ToolError("nothing to change: give text, due, priority, add_tags, remove_tags, note or repeat")
+        }
+        let edit = try planning.edit(text: text, now: now(), timeZone: timeZone)
+        let dryRun = try arguments.bool("dry_run")
+        try await logic.checkPrefixesForChange([id])
+        let before = try await logic.todos(idPrefixes: [id])[0]
+        let after = try await logic.editTodo(idPrefix: id, edit: edit, dryRun: dryRun)
+        return Self.change(dryRun: dryRun, summary: (dryRun ? "Would edit “" : "Edited “") + after.text + "”", [(before, after)])
+    }
+
+    private func setDone(_ done: Bool, _ arguments: ToolArguments) async throws -> JSONValue {
+        let ids = try arguments.ids()
+        let dryRun = try arguments.bool("dry_run")
+        try await logic.checkPrefixesForChange(ids)
+        let before = TodoID.distinct(try await logic.todos(idPrefixes: ids), by: \.id)
+        let (changed, next) = try await logic.setDoneBringingNext(done, idPrefixes: ids, dryRun: dryRun)
+        let verb = done ? (dryRun ? "Would complete " : "Completed ") : (dryRun ? "Would reopen " : "Reopened ")
+        return Self.change(
+            dryRun: dryRun, summary: verb + Self.naming(changed),
+            zip(before, changed).map { ($0, $1) } + next.map { (nil, $0) }
+        )
+    }
+
+    private func deleteTodos(_ arguments: ToolArguments) async throws -> JSONValue {
+        let ids = try arguments.ids()
+        let dryRun = try arguments.bool("dry_run")
+        let deleted = try await logic.deleteTodos(idPrefixes: ids, dryRun: dryRun)
+        return Self.change(dryRun: dryRun, summary: (dryRun ? "Would delete " : "Deleted ") + Self.naming(deleted), deleted.map { ($0, nil) })
+    }
+
+    private func undo(_ arguments: ToolArguments) async throws -> JSONValue {
+        let force = try arguments.bool("force")
+        if try arguments.bool("dry_run") {
+            guard let latest = try await logic.undoHistory(limit: 1).first else { throw TodoError.nothingToUndo }
+            // As undo would leave them: each todo as it was before the change.
+            return Self.change(dryRun: true, summary: "Would undo the " + latest.summary, latest.changes.map { ($0.after, $0.before) })
+        }
+        let change = try await logic.undo(force: force)
+        let restored = Dictionary(change.restored.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        return Self.change(dryRun: false, summary: "Undid the " + change.summary, change.changes.map { ($0.after, restored[$0.id]) })
+    }
+
+    private func sync(_ arguments: ToolArguments) async throws -> JSONValue {
+        guard let syncer else { throw SyncError.noServer }
+        let summary = try await logic.sync(with: syncer, dryRun: try arguments.bool("dry_run"))
+        return .object([
+            "dry_run": .bool(summary.dryRun), "summary": .string(summary.line),
+            "pulled": .integer(Int64(summary.pulled)), "pushed": .integer(Int64(summary.pushed)),
+            "deleted_here": .integer(Int64(summary.deletedLocally)), "deleted_on_server": .integer(Int64(summary.deletedRemotely)),
+            "conflicts": .array(summary.conflicts.map { .string(String(describing: $0)) }),
+            "steps": .array(summary.steps.map { .string($0) }),
+        ])
+    }
+
+    // MARK: Helpers
+
+    /// The planning fields as the command line's options would give them:
+    /// null clears a field, as `none` does there.
+    private func planningArguments(_ arguments: ToolArguments, tags: String, untags: String? = nil) throws -> PlanningArguments {
+        func field(_ name: String) throws -> String? {
+            arguments.has(name) ? try arguments.string(name) ?? PlanningArguments.none : nil
+        }
+        var planning = PlanningArguments()
+        planning.due = try field("due")
+        if let priority = try field("priority") {
+            guard let parsed = PriorityArgument(argument: priority) else {
+                throw ToolError("'priority' must be high, medium, low or null, got '\(priority)'")
+            }
+            planning.priority = parsed
+        }
+        planning.tags = try arguments.strings(tags)
+        if let untags { planning.untags = try arguments.strings(untags) }
+        planning.note = try field("note")
+        planning.recurrence = try field("repeat")
+        return planning
+    }
+
+    private static func change(dryRun: Bool, summary: String, _ pairs: [(TodoItem?, TodoItem?)]) -> JSONValue {
+        .object([
+            "dry_run": .bool(dryRun),
+            "summary": .string(summary),
+            "changes": .array(pairs.map { before, after in
+                .object([
+                    "id": .string((before ?? after)?.idString ?? ""),
+                    "before": before.map(TodoValue.value) ?? .null,
+                    "after": after.map(TodoValue.value) ?? .null,
+                ])
+            }),
+        ])
+    }
+
+    private static func naming(_ items: [TodoItem]) -> String {
+        items.count == 1 ? "“\(items[0].text)”" : "\(items.count) todos"
+    }
+}

@@ -1,0 +1,241 @@
+import TodoCore
+import TodoSync
+
+/// The tools `todo mcp` offers: what each does, in words a model can act on,
+/// the JSON Schema of its arguments and of its answer, and its hints.
+enum TodoToolCatalog {
+    static func tools(offeringSync: Bool) -> [MCPTool] {
+        var tools = [listTodos, getTodo, addTodo, editTodo, completeTodo, reopenTodo, deleteTodo, undo]
+        if offeringSync { tools.append(sync) }
+        return tools
+    }
+
+    /// The arguments each tool takes, for refusing any other.
+    static func argumentNames(of tool: MCPTool) -> [String] {
+        guard case let .object(schema) = tool.inputSchema, case let .object(properties)? = schema["properties"] else { return [] }
+        return properties.keys.sorted()
+    }
+
+    // MARK: Reading
+
+    static let listTodos = MCPTool(
+        name: "list_todos",
+        title: "List todos",
+        description: """
+            Lists todos, newest first unless sorted otherwise, with every filter `todo list` has. \
+            Filters combine. Answers at most `limit` todos (default 50); when more match, \
+            `next_cursor` is set: pass it as `cursor`, with the same filters, for the next page. \
+            Todos are named by their full UUID.
+            """,
+        inputSchema: object([
+            "query": ["type": "string", "description": "Only todos whose text contains this, ignoring case and accents."],
+            "status": ["type": "string", "enum": ["pending", "done", "all"], "description": "Which todos: pending (the default), done, or all."],
+            "due": ["type": "string", "description": "Only todos due: overdue, today, tomorrow, week (today through Sunday), or on a date such as fri, +3d or 2026-12-01."],
+            "tags": ["type": "array", "items": ["type": "string"], "description": "Only todos having every one of these tags."],
+            "priority": ["type": "string", "enum": ["high", "medium", "low"], "description": "Only todos of this priority."],
+            "sort": ["type": "string", "enum": ["created", "due", "priority"], "description": "created: newest first (the default); due: soonest due first; priority: highest first."],
+            "limit": ["type": "integer", "minimum": 1, "maximum": .integer(Int64(maximumLimit)), "description": "At most this many todos (default 50)."],
+            "cursor": ["type": "string", "description": "The next_cursor of the previous page."],
+        ]),
+        annotations: .init(readOnly: true, destructive: false, idempotent: true, openWorld: false),
+        outputSchema: object(["todos": ["type": "array", "items": todoSchema], "next_cursor": ["type": ["string", "null"]]], required: ["todos", "next_cursor"])
+    )
+
+    static let getTodo = MCPTool(
+        name: "get_todo",
+        title: "Get a todo",
+        description: "Answers one todo with every field, named by its UUID or a unique prefix of it.",
+        inputSchema: object(["id": idSchema], required: ["id"]),
+        annotations: .init(readOnly: true, destructive: false, idempotent: true, openWorld: false),
+        outputSchema: object(["todo": todoSchema], required: ["todo"])
+    )
+
+    // MARK: Changing
+
+    static let addTodo = MCPTool(
+        name: "add_todo",
+        title: "Add a todo",
+        description: "Adds a todo. `todo undo` (or the undo tool) takes it back.",
+        inputSchema: object([
+            "text": ["type": "string", "description": "What to do, on one line."],
+            "due": dueSchema, "priority": prioritySchema,
+            "tags": ["type": "array", "items": ["type": "string"], "description": "Tags, without #."],
+            "note": ["type": "string", "description": "A longer note; may span lines."],
+            "repeat": repeatSchema, "dry_run": dryRunSchema,
+        ], required: ["text"]),
+        annotations: .init(readOnly: false, destructive: false, idempotent: false, openWorld: false),
+        outputSchema: changeSchema
+    )
+
+    static let editTodo = MCPTool(
+        name: "edit_todo",
+        title: "Edit a todo",
+        description: """
+            Changes a todo's fields; fields not given stay as they are, and null clears one. \
+            `todo undo` takes the edit back.
+            """,
+        inputSchema: object([
+            "id": idSchema,
+            "text": ["type": "string", "description": "The new text."],
+            "due": dueSchema, "priority": prioritySchema,
+            "add_tags": ["type": "array", "items": ["type": "string"], "description": "Tags to add."],
+            "remove_tags": ["type": "array", "items": ["type": "string"], "description": "Tags to remove; each must be on the todo."],
+            "note": ["type": ["string", "null"], "description": "The new note; null removes it."],
+            "repeat": repeatSchema, "dry_run": dryRunSchema,
+        ], required: ["id"]),
+        annotations: .init(readOnly: false, destructive: false, idempotent: true, openWorld: false),
+        outputSchema: changeSchema
+    )
+
+    static let completeTodo = MCPTool(
+        name: "complete_todo",
+        title: "Complete todos",
+        description: """
+            Marks todos done, all or none. Completing a repeating todo adds its next occurrence \
+            (in the answer with no `before`). `todo undo` takes it back.
+            """,
+        inputSchema: object(["ids": idsSchema, "dry_run": dryRunSchema], required: ["ids"]),
+        annotations: .init(readOnly: false, destructive: false, idempotent: true, openWorld: false),
+        outputSchema: changeSchema
+    )
+
+    static let reopenTodo = MCPTool(
+        name: "reopen_todo",
+        title: "Reopen todos",
+        description: "Marks done todos pending again, all or none. `todo undo` takes it back.",
+        inputSchema: object(["ids": idsSchema, "dry_run": dryRunSchema], required: ["ids"]),
+        annotations: .init(readOnly: false, destructive: false, idempotent: true, openWorld: false),
+        outputSchema: changeSchema
+    )
+
+    static let deleteTodo = MCPTool(
+        name: "delete_todo",
+        title: "Delete todos",
+        description: "Deletes todos, all or none. `todo undo` brings them back with every field.",
+        inputSchema: object(["ids": idsSchema, "dry_run": dryRunSchema], required: ["ids"]),
+        annotations: .init(readOnly: false, destructive: true, idempotent: true, openWorld: false),
+        outputSchema: changeSchema
+    )
+
+    static let undo = MCPTool(
+        name: "undo",
+        title: "Undo the last change",
+        description: """
+            Takes back the latest change made on this machine, by this assistant, the todo command \
+            or todo ui: what `todo undo` does. Call it again to go further back. Refuses when a \
+            todo it touched was changed since by a sync, unless `force`.
+            """,
+        inputSchema: object([
+            "force": ["type": "boolean", "description": "Put back the earlier values even of a todo changed since by a sync."],
+            "dry_run": dryRunSchema,
+        ]),
+        annotations: .init(readOnly: false, destructive: true, idempotent: false, openWorld: false),
+        outputSchema: changeSchema
+    )
+
+    static let sync = MCPTool(
+        name: "sync",
+        title: "Sync with the server",
+        description: """
+            Syncs the todos with the server the last `todo sync` used: sends the changes made here, \
+            brings those made elsewhere. A dry run answers what it would do.
+            """,
+        inputSchema: object(["dry_run": dryRunSchema]),
+        annotations: .init(readOnly: false, destructive: false, idempotent: true, openWorld: true),
+        outputSchema: object([
+            "dry_run": ["type": "boolean"], "summary": ["type": "string"],
+            "pulled": ["type": "integer"], "pushed": ["type": "integer"],
+            "deleted_here": ["type": "integer"], "deleted_on_server": ["type": "integer"],
+            "conflicts": ["type": "array", "items": ["type": "string"]],
+            "steps": ["type": "array", "items": ["type": "string"]],
+        ], required: ["dry_run", "summary"])
+    )
+
+    /// The most todos one page of list_todos answers.
+    static let maximumLimit = 500
+
+    // MARK: Schemas
+
+    static let todoSchema: JSONValue = object([
+        "id": ["type": "string", "description": "The todo's UUID."],
+        "text": ["type": "string"],
+        "done": ["type": "boolean"],
+        "createdAt": ["type": "string", "description": "ISO 8601, UTC."],
+        "updatedAt": ["type": "string", "description": "ISO 8601, UTC."],
+        "completedAt": ["type": ["string", "null"]],
+        "due": ["type": ["string", "null"], "description": "A date (2026-12-01) or a moment (ISO 8601, UTC)."],
+        "priority": ["type": ["string", "null"], "enum": ["high", "medium", "low", nil]],
+        "tags": ["type": "array", "items": ["type": "string"]],
+        "note": ["type": ["string", "null"]],
+        "repeat": ["type": ["string", "null"], "description": "daily, weekly, monthly, yearly, or 3d, 2w, 6m, 1y: every N days, weeks, months or years."],
+    ], required: ["id", "text", "done", "createdAt", "updatedAt", "completedAt", "due", "priority", "tags", "note", "repeat"])
+
+    static let changeSchema: JSONValue = object([
+        "dry_run": ["type": "boolean", "description": "True: nothing was changed; the todos are as the change would leave them."],
+        "summary": ["type": "string"],
+        "changes": [
+            "type": "array",
+            "items": object([
+                "id": ["type": "string"],
+                "before": ["anyOf": [todoSchema, ["type": "null"]], "description": "Null: the change adds it."],
+                "after": ["anyOf": [todoSchema, ["type": "null"]], "description": "Null: the change deletes it."],
+            ], required: ["id", "before", "after"]),
+        ],
+    ], required: ["dry_run", "summary", "changes"])
+
+    static let idSchema: JSONValue = ["type": "string", "description": "The todo's UUID, or a unique prefix of at least 4 characters."]
+    static let idsSchema: JSONValue = [
+        "type": "array", "items": ["type": "string"], "minItems": 1,
+        "description": "UUIDs of the todos, or unique prefixes of at least 4 characters.",
+    ]
+    static let dueSchema: JSONValue = [
+        "type": ["string", "null"],
+        "description": """
+            When it is due: today, tomorrow, a weekday (the next one), +3d, +2w, +1m, eow, eom, \
+            2026-12-01, or 2026-12-01T14:30 (local time). Null removes it.
+            """,
+    ]
+    static let prioritySchema: JSONValue = ["type": ["string", "null"], "enum": ["high", "medium", "low", nil], "description": "Null removes it."]
+    static let repeatSchema: JSONValue = [
+        "type": ["string", "null"],
+        "description": "daily, weekly, monthly, yearly, or 3d, 2w, 6m, 1y (every N days, weeks, months or years); needs a due date. Null stops it.",
+    ]
+    static let dryRunSchema: JSONValue = ["type": "boolean", "description": "Answer the todos before and after, and change nothing."]
+
+    static func object(_ properties: [String: JSONValue], required: [String] = []) -> JSONValue {
+        var schema: [String: JSONValue] = ["type": "object", "properties": .object(properties), "additionalProperties": false]
+        if !required.isEmpty { schema["required"] = .array(required.map { .string($0) }) }
+        return .object(schema)
+    }
+}
+
+/// A tool as `tools/list` describes it (MCP 2025-11-25, "Tools").
+struct MCPTool: Sendable {
+    /// What a client may assume of a tool's effects.
+    struct Annotations: Sendable {
+        var readOnly: Bool
+        var destructive: Bool
+        var idempotent: Bool
+        /// Whether it reaches beyond this machine (only sync does).
+        var openWorld: Bool
+    }
+
+    var name: String
+    var title: String
+    var description: String
+    var inputSchema: JSONValue
+    var annotations: Annotations
+    var outputSchema: JSONValue
+
+    var json: JSONValue {
+        [
+            "name": .string(name), "title": .string(title), "description": .string(description),
+            "inputSchema": inputSchema, "outputSchema": outputSchema,
+            "annotations": [
+                "title": .string(title), "readOnlyHint": .bool(annotations.readOnly),
+                "destructiveHint": .bool(annotations.destructive), "idempotentHint": .bool(annotations.idempotent),
+                "openWorldHint": .bool(annotations.openWorld),
+            ],
+        ]
+    }
+}

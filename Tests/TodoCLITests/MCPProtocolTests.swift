@@ -1,0 +1,159 @@
+import Foundation
+import Testing
+
+/// `todo mcp` spoken to over a pipe with exact bytes: what a client that is
+/// wrong, hostile or gone does, and the answers the protocol prescribes.
+@Suite("todo mcp: the protocol over a pipe")
+struct MCPProtocolTests {
+    let todo: TodoProcess
+
+    init() throws {
+        todo = try TodoProcess()
+    }
+
+    private func error(of answer: [String: Any]) -> (code: Int?, message: String) {
+        let error = answer["error"] as? [String: Any]
+        return (error?["code"] as? Int, error?["message"] as? String ?? "")
+    }
+
+    @Test func initializeNamesTheRevisionAndTheTools() throws {
+        let mcp = try MCPPipe(database: todo.databasePath)
+        let answer = try mcp.initialize()
+        let result = try #require(answer["result"] as? [String: Any])
+        #expect(result["protocolVersion"] as? String == "2025-11-25")
+        #expect((result["capabilities"] as? [String: Any])?["tools"] != nil)
+        let tools = try #require((try mcp.request(1, "tools/list")["result"] as? [String: Any])?["tools"] as? [[String: Any]])
+        #expect(tools.compactMap { $0["name"] as? String } == [
+            "list_todos", "get_todo", "add_todo", "edit_todo", "complete_todo", "reopen_todo", "delete_todo", "undo",
+        ])
+        for tool in tools {
+            #expect(tool["inputSchema"] != nil && tool["outputSchema"] != nil && tool["annotations"] != nil, "\(tool)")
+        }
+    }
+
+    @Test func whatIsNotJSONGetsAParseErrorWithANullIDAndTheSessionGoesOn() throws {
+        let mcp = try MCPPipe(database: todo.databasePath)
+        _ = try mcp.initialize()
+        try mcp.send(#"{"jsonrpc": "2.0", "id": 7, "method": "tools/list""#)
+        let answer = try mcp.next()
+        #expect(error(of: answer).code == -32700)
+        #expect(answer["id"] is NSNull)
+        #expect(try mcp.request(8, "ping")["result"] != nil)
+    }
+
+    @Test func aMessageThatIsNotARequestIsAnInvalidRequest() throws {
+        let mcp = try MCPPipe(database: todo.databasePath)
+        _ = try mcp.initialize()
+        try mcp.send(#"{"jsonrpc": "2.0", "id": 3}"#)
+        var answer = try mcp.next()
+        #expect(error(of: answer).code == -32600)
+        #expect(answer["id"] as? Int == 3)
+        try mcp.send(#"{"jsonrpc": "1.0", "id": 4, "method": "ping"}"#)
+        answer = try mcp.next()
+        #expect(error(of: answer).code == -32600)
+        try mcp.send("42")
+        #expect(error(of: try mcp.next()).code == -32600)
+    }
+
+    @Test func anUnknownMethodAndAnUnknownToolAreProtocolErrors() throws {
+        let mcp = try MCPPipe(database: todo.databasePath)
+        _ = try mcp.initialize()
+        #expect(error(of: try mcp.request(1, "todos/everything")).code == -32601)
+        let unknown = try mcp.request(2, "tools/call", ["name": "drop_database", "arguments": [:] as [String: Any]])
+        #expect(error(of: unknown).code == -32602)
+        #expect(error(of: unknown).message.contains("drop_database"))
+    }
+
+    @Test func wrongArgumentTypesAreToolErrorsThatWriteNothing() throws {
+        let mcp = try MCPPipe(database: todo.databasePath)
+        _ = try mcp.initialize()
+        let cases: [(String, [String: Any], String)] = [
+            ("add_todo", ["text": 5], "'text' must be a string, got the number 5"),
+            ("add_todo", ["text": "milk", "tags": "x" as Any, "dry_run": "yes"], "'dry_run' must be true or false, got a string"),
+            ("add_todo", ["text": "milk", "priority": "urgent"], "'priority' must be high, medium, low or null, got 'urgent'"),
+            ("list_todos", ["limit": 0], "'limit' must be from 1 to 500, got 0"),
+            ("list_todos", ["limit": 2.5], "'limit' must be a whole number from 1 to 500, got the number 2.5"),
+            ("list_todos", ["tags": [1, 2]], "'tags' must be an array of strings, got an array"),
+            ("list_todos", ["status": "open"], "'status' must be one of pending, done, all, got 'open'"),
+            ("list_todos", ["cursor": "bm9wZQ=="], "'cursor' is not a cursor list_todos gave: call list_todos without it for the first page"),
+            ("complete_todo", ["ids": [] as [String]], "complete_todo needs 'ids': the IDs of the todos, full or a unique prefix"),
+            ("get_todo", [:], "get_todo needs 'id', a string"),
+        ]
+        for (index, (tool, arguments, message)) in cases.enumerated() {
+            let result = try mcp.call(10 + index, tool, arguments)
+            #expect(result["isError"] as? Bool == true, "\(tool) \(arguments)")
+            let text = ((result["content"] as? [[String: Any]])?.first?["text"] as? String) ?? ""
+            #expect(text == message, "\(tool) \(arguments)")
+        }
+        #expect(try todo.listJSON(["--all"]).isEmpty)
+    }
+
+    @Test func anAmbiguousShortIDListsTheCandidates() throws {
+        let first = "aaaa1111-0000-4000-8000-000000000001", second = "aaaa2222-0000-4000-8000-000000000002"
+        let file = todo.directory.appendingPathComponent("two.json")
+        try Data("""
+            [{"id":"\(first)","text":"one","done":false,"createdAt":"2026-01-01T00:00:00.000Z"},
+             {"id":"\(second)","text":"two","done":false,"createdAt":"2026-01-01T00:00:00.000Z"}]
+            """.utf8).write(to: file)
+        try todo.ok(["import", file.path])
+        let mcp = try MCPPipe(database: todo.databasePath)
+        _ = try mcp.initialize()
+        let result = try mcp.call(1, "get_todo", ["id": "aaaa"])
+        let text = ((result["content"] as? [[String: Any]])?.first?["text"] as? String) ?? ""
+        #expect(result["isError"] as? Bool == true)
+        #expect(text == "'aaaa' matches 2 todos: give the full ID of one of them: \(first) “one”; \(second) “two”", "\(text)")
+        let got = try mcp.call(2, "get_todo", ["id": "AAAA2222"])
+        #expect(((got["structuredContent"] as? [String: Any])?["todo"] as? [String: Any])?["id"] as? String == second)
+    }
+
+    @Test func aRequestLargerThanOneMebibyteIsRefusedAndTheSessionGoesOn() throws {
+        let mcp = try MCPPipe(database: todo.databasePath)
+        _ = try mcp.initialize()
+        let huge = String(repeating: "x", count: 1 << 20)
+        try mcp.send(["jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": ["name": "add_todo", "arguments": ["text": huge]]])
+        let answer = try mcp.next()
+        #expect(error(of: answer).code == -32600)
+        #expect(error(of: answer).message.contains("1 MiB"))
+        #expect(try mcp.call(2, "add_todo", ["text": "small"])["isError"] == nil)
+        #expect(try todo.listJSON(["--all"]).map { $0["text"] as? String } == ["small"])
+    }
+
+    @Test func aClientThatClosesStandardInputMidCallGetsItsCallFinishedAndTheServerEnds() throws {
+        let mcp = try MCPPipe(database: todo.databasePath)
+        _ = try mcp.initialize()
+        try mcp.send(["jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": ["name": "add_todo", "arguments": ["text": "last words"]]])
+        try mcp.closeInput()
+        #expect(try mcp.exitStatus() == 0)
+        // The call was carried out whole, once, and answered.
+        #expect(try todo.listJSON(["--all"]).map { $0["text"] as? String } == ["last words"])
+        #expect(try mcp.next()["id"] as? Int == 1)
+    }
+
+    @Test func dryRunsChangeNothingAndAnAssistantsChangeIsUndoneByTodoUndo() throws {
+        try todo.ok(["add", "water plants", "--due", "2031-05-01", "--repeat", "weekly"])
+        let before = try todo.ok(["list", "--all", "--json"])
+        let id = try #require(try todo.listJSON(["--all"]).first?["id"] as? String)
+        let mcp = try MCPPipe(database: todo.databasePath)
+        _ = try mcp.initialize()
+        let calls: [(String, [String: Any])] = [
+            ("add_todo", ["text": "new", "dry_run": true]),
+            ("edit_todo", ["id": id, "text": "water the garden", "due": NSNull(), "repeat": NSNull(), "dry_run": true]),
+            ("complete_todo", ["ids": [id], "dry_run": true]),
+            ("delete_todo", ["ids": [id], "dry_run": true]),
+        ]
+        for (index, (tool, arguments)) in calls.enumerated() {
+            let result = try mcp.call(index + 1, tool, arguments)
+            let content = try #require(result["structuredContent"] as? [String: Any], "\(result)")
+            #expect(content["dry_run"] as? Bool == true)
+            #expect(!((content["changes"] as? [Any]) ?? []).isEmpty)
+        }
+        #expect(try todo.ok(["list", "--all", "--json"]) == before)
+        #expect(try todo.ok(["undo", "--list"]).components(separatedBy: "\n").filter { !$0.isEmpty }.count == 1)
+
+        let done = try mcp.call(9, "complete_todo", ["ids": [String(id.prefix(6))]])
+        #expect(((done["structuredContent"] as? [String: Any])?["changes"] as? [Any])?.count == 2)
+        #expect(try todo.listJSON(["--all"]).count == 2)
+        try todo.ok(["undo"])
+        #expect(try todo.ok(["list", "--all", "--json"]) == before)
+    }
+}

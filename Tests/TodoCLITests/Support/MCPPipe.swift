@@ -1,0 +1,110 @@
+import Foundation
+
+/// A `todo mcp` process spoken to over its standard input and output, one
+/// JSON-RPC message a line, with exact bytes: what the protocol tests send.
+final class MCPPipe: Sendable {
+    let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+    private let received = Received()
+
+    init(database: String, environment: [String: String] = [:]) throws {
+        process.executableURL = TodoProcess.executable
+        process.arguments = ["mcp", "--database", database]
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        output.fileHandleForReading.readabilityHandler = { [received] handle in
+            let data = handle.availableData
+            received.append(data)
+        }
+        try process.run()
+    }
+
+    deinit {
+        output.fileHandleForReading.readabilityHandler = nil
+        if process.isRunning { process.terminate() }
+    }
+
+    func send(_ line: String) throws {
+        try input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
+    }
+
+    func send(_ message: [String: Any]) throws {
+        try send(String(decoding: try JSONSerialization.data(withJSONObject: message), as: UTF8.self))
+    }
+
+    /// Sends a request and waits for the answer with its id.
+    func request(_ id: Int, _ method: String, _ params: [String: Any] = [:]) throws -> [String: Any] {
+        try send(["jsonrpc": "2.0", "id": id, "method": method, "params": params])
+        while true {
+            let message = try next()
+            if message["id"] as? Int == id { return message }
+        }
+    }
+
+    /// Calls a tool; its result.
+    func call(_ id: Int, _ tool: String, _ arguments: [String: Any]) throws -> [String: Any] {
+        let answer = try request(id, "tools/call", ["name": tool, "arguments": arguments])
+        guard let result = answer["result"] as? [String: Any] else { throw TodoProcess.Failure("no result: \(answer)") }
+        return result
+    }
+
+    /// The next message, waiting up to `timeout`.
+    func next(timeout: Duration = .seconds(20)) throws -> [String: Any] {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let line = received.nextLine() {
+                guard let message = try JSONSerialization.jsonObject(with: line) as? [String: Any] else {
+                    throw TodoProcess.Failure("not a JSON object: \(String(decoding: line, as: UTF8.self))")
+                }
+                return message
+            }
+            Thread.sleep(forTimeInterval: 0.002)
+        }
+        throw TodoProcess.Failure("todo mcp answered nothing within \(timeout)")
+    }
+
+    func initialize() throws -> [String: Any] {
+        let answer = try request(0, "initialize", [
+            "protocolVersion": "2025-11-25", "capabilities": [:] as [String: Any],
+            "clientInfo": ["name": "tests", "version": "1"],
+        ])
+        try send(["jsonrpc": "2.0", "method": "notifications/initialized"])
+        return answer
+    }
+
+    func closeInput() throws {
+        try input.fileHandleForWriting.close()
+    }
+
+    /// Waits for the process to end; its status.
+    func exitStatus(timeout: Duration = .seconds(20)) throws -> Int32 {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning {
+            guard ContinuousClock.now < deadline else { throw TodoProcess.Failure("todo mcp did not exit within \(timeout)") }
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+        return process.terminationStatus
+    }
+}
+
+/// What the process printed and the tests have not read yet.
+private final class Received: @unchecked Sendable {
+    private let lock = NSLock()
+    private var buffer = Data()
+
+    func append(_ data: Data) {
+        lock.withLock { buffer.append(data) }
+    }
+
+    func nextLine() -> Data? {
+        lock.withLock {
+            guard let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+            let line = Data(buffer[buffer.startIndex..<newline])
+            buffer = Data(buffer[(newline + 1)...])
+            return line
+        }
+    }
+}
