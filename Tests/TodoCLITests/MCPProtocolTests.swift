@@ -88,6 +88,112 @@ struct MCPProtocolTests {
         #expect(try todo.listJSON(["--all"]).isEmpty)
     }
 
+    @Test func anIDThatIsNeitherAStringNorANumberIsAnInvalidRequest() throws {
+        let mcp = try MCPPipe(database: todo.databasePath)
+        _ = try mcp.initialize()
+        for id in ["null", "true", "1.5", "{}"] {
+            try mcp.send(#"{"jsonrpc": "2.0", "id": \#(id), "method": "ping"}"#)
+            let answer = try mcp.next()
+            #expect(error(of: answer).code == -32600, "id \(id)")
+            #expect(answer["id"] is NSNull)
+        }
+        #expect(try mcp.request(9, "ping")["result"] != nil)
+    }
+
+    @Test func aLastLineWithNoNewlineIsAnswered() throws {
+        let mcp = try MCPPipe(database: todo.databasePath)
+        try mcp.sendWithoutNewline(#"{"jsonrpc": "2.0", "id": 1, "method": "ping"}"#)
+        try mcp.closeInput()
+        #expect(try mcp.next()["id"] as? Int == 1)
+        #expect(try mcp.exitStatus() == 0)
+    }
+
+    @Test func theNextPageStartsAfterTheLastTodoListedEvenWhenTodosAboveItChange() throws {
+        let mcp = try MCPPipe(database: todo.databasePath)
+        _ = try mcp.initialize()
+        for number in 1...6 {
+            _ = try mcp.call(number, "add_todo", ["text": "todo \(number)"])
+        }
+        func page(_ id: Int, _ cursor: String?) throws -> (texts: [String], ids: [String], cursor: String?) {
+            var arguments: [String: Any] = ["limit": 2]
+            if let cursor { arguments["cursor"] = cursor }
+            let content = try #require(try mcp.call(id, "list_todos", arguments)["structuredContent"] as? [String: Any])
+            let todos = content["todos"] as? [[String: Any]] ?? []
+            return (todos.compactMap { $0["text"] as? String }, todos.compactMap { $0["id"] as? String }, content["next_cursor"] as? String)
+        }
+        let first = try page(10, nil)
+        #expect(first.texts == ["todo 6", "todo 5"])
+        // The assistant completes what the first page showed, and someone adds a todo.
+        _ = try mcp.call(11, "complete_todo", ["ids": first.ids])
+        _ = try mcp.call(12, "add_todo", ["text": "todo 7"])
+        let second = try page(13, first.cursor)
+        #expect(second.texts == ["todo 4", "todo 3"])
+        let third = try page(14, second.cursor)
+        #expect(third.texts == ["todo 2", "todo 1"])
+        #expect(third.cursor == nil)
+        // A cursor whose last todo is gone resumes after the place it held.
+        _ = try mcp.call(15, "delete_todo", ["ids": [second.ids[1]]])
+        #expect(try page(16, first.cursor).texts == ["todo 4", "todo 2"])
+        // A forged cursor is refused, not overflowed.
+        let forged = Data("\(first.ids[0])\n99999999999999999999\n\n\npending\u{1F}\u{1F}\u{1F}\u{1F}\u{1F}created".utf8).base64EncodedString()
+        let refused = try mcp.call(17, "list_todos", ["cursor": forged, "limit": 2])
+        #expect(refused["isError"] as? Bool == true)
+    }
+
+    /// Paging through every sort, ties in creation time and due date included,
+    /// lists what `todo list --sort` lists, in its order, each todo once.
+    @Test(arguments: ["created", "due", "priority"])
+    func pagesFollowTheListsOrder(sort: String) throws {
+        var generator = SystemRandomNumberGenerator()
+        let todos = (0..<30).map { number -> String in
+            let due = ["null", "\"2031-05-0\(Int.random(in: 1...3, using: &generator))\""].randomElement(using: &generator)!
+            let priority = ["null", "\"high\"", "\"low\""].randomElement(using: &generator)!
+            let created = "2026-01-0\(Int.random(in: 1...3, using: &generator))T00:00:00.000Z"
+            return #"{"id":"\#(UUID().uuidString.lowercased())","text":"todo \#(number)","done":false,"createdAt":"\#(created)","due":\#(due),"priority":\#(priority)}"#
+        }
+        let file = todo.directory.appendingPathComponent("todos.json")
+        try Data(("[" + todos.joined(separator: ",") + "]").utf8).write(to: file)
+        _ = try todo.ok(["import", file.path])
+        let expected = try todo.listJSON(["--sort", sort]).compactMap { $0["id"] as? String }
+        let mcp = try MCPPipe(database: todo.databasePath)
+        _ = try mcp.initialize()
+        var listed: [String] = []
+        var cursor: String?
+        for call in 1...20 {
+            var arguments: [String: Any] = ["limit": 4, "sort": sort]
+            if let cursor { arguments["cursor"] = cursor }
+            let content = try #require(try mcp.call(call, "list_todos", arguments)["structuredContent"] as? [String: Any])
+            listed += (content["todos"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+            cursor = content["next_cursor"] as? String
+            if cursor == nil { break }
+        }
+        #expect(listed == expected)
+    }
+
+    @Test func anUndoDryRunRefusesWhatTheUndoWouldAndForceShowsWhatItWouldWrite() throws {
+        let mcp = try MCPPipe(database: todo.databasePath)
+        _ = try mcp.initialize()
+        _ = try mcp.call(1, "add_todo", ["text": "milk"])
+        let id = try #require(try todo.listJSON().first?["id"] as? String)
+        _ = try mcp.call(2, "edit_todo", ["id": id, "text": "oat milk"])
+        // Another program changes the todo behind the journal's back.
+        let sqlite = Process()
+        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        sqlite.arguments = [todo.databasePath, "UPDATE todo SET text = 'soy milk', searchText = 'soy milk' WHERE id = '\(id)'"]
+        try sqlite.run()
+        sqlite.waitUntilExit()
+        let before = try todo.ok(["list", "--all", "--json"])
+        let refused = try mcp.call(3, "undo", ["dry_run": true])
+        #expect(refused["isError"] as? Bool == true)
+        let text = ((refused["content"] as? [[String: Any]])?.first?["text"] as? String) ?? ""
+        #expect(text.contains(id) && text.contains("force: true"), "\(text)")
+        let forced = try mcp.call(4, "undo", ["dry_run": true, "force": true])
+        let change = try #require(((forced["structuredContent"] as? [String: Any])?["changes"] as? [[String: Any]])?.first)
+        #expect((change["after"] as? [String: Any])?["text"] as? String == "milk")
+        #expect(try todo.ok(["list", "--all", "--json"]) == before)
+        #expect(try todo.ok(["undo", "--list"]).contains("edit"))
+    }
+
     @Test func anAmbiguousShortIDListsTheCandidates() throws {
         let first = "aaaa1111-0000-4000-8000-000000000001", second = "aaaa2222-0000-4000-8000-000000000002"
         let file = todo.directory.appendingPathComponent("two.json")
@@ -95,7 +201,7 @@ struct MCPProtocolTests {
             [{"id":"\(first)","text":"one","done":false,"createdAt":"2026-01-01T00:00:00.000Z"},
              {"id":"\(second)","text":"two","done":false,"createdAt":"2026-01-01T00:00:00.000Z"}]
             """.utf8).write(to: file)
-        try todo.ok(["import", file.path])
+        _ = try todo.ok(["import", file.path])
         let mcp = try MCPPipe(database: todo.databasePath)
         _ = try mcp.initialize()
         let result = try mcp.call(1, "get_todo", ["id": "aaaa"])
@@ -130,7 +236,7 @@ struct MCPProtocolTests {
     }
 
     @Test func dryRunsChangeNothingAndAnAssistantsChangeIsUndoneByTodoUndo() throws {
-        try todo.ok(["add", "water plants", "--due", "2031-05-01", "--repeat", "weekly"])
+        _ = try todo.ok(["add", "water plants", "--due", "2031-05-01", "--repeat", "weekly"])
         let before = try todo.ok(["list", "--all", "--json"])
         let id = try #require(try todo.listJSON(["--all"]).first?["id"] as? String)
         let mcp = try MCPPipe(database: todo.databasePath)
@@ -153,7 +259,7 @@ struct MCPProtocolTests {
         let done = try mcp.call(9, "complete_todo", ["ids": [String(id.prefix(6))]])
         #expect(((done["structuredContent"] as? [String: Any])?["changes"] as? [Any])?.count == 2)
         #expect(try todo.listJSON(["--all"]).count == 2)
-        try todo.ok(["undo"])
+        _ = try todo.ok(["undo"])
         #expect(try todo.ok(["list", "--all", "--json"]) == before)
     }
 }

@@ -117,13 +117,18 @@ public actor InMemoryStorage: TodoStorage {
     }
 
     public func undoLast(
-        force: Bool, after position: Int?, at date: Date, progress: @escaping @Sendable (TodoUndo.Progress) -> Void
+        force: Bool, after position: Int?, at date: Date, dryRun: Bool, progress: @escaping @Sendable (TodoUndo.Progress) -> Void
     ) async throws -> TodoUndo {
         try check()
         guard let step = journal.last else { throw position == nil ? TodoError.nothingToUndo : TodoError.nothingToUndoInView }
         if let position, step.number <= position { throw TodoError.nothingToUndoInView }
         if !force, let changed = step.changes.first(where: { !$0.isCurrent(current($0.id)) }) {
             throw conflict(step, changed)
+        }
+        if dryRun {
+            var taken = step
+            taken.restored = step.changes.compactMap { $0.restoring(onto: current($0.id), published: nil, at: date) }
+            return taken
         }
         journal.removeLast()
         undone.append(step)

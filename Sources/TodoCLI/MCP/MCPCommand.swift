@@ -26,14 +26,17 @@ struct MCPCommand: AsyncParsableCommand {
 
     @MainActor
     mutating func run() async throws {
+        // A client that closes its end makes writes fail, not end the process:
+        // the calls already read are still carried out.
+        signal(SIGPIPE, SIG_IGN)
         let environment = ProcessInfo.processInfo.environment
         let path = database.resolvedPath
         let db = try database.open()
         let remembered = try await SyncSettings.load(from: db).server != nil || environment["TODO_SERVER"] != nil
         let calls = TodoToolCalls(
-            logic: db.logic,
+            logic: db.logic, tools: TodoToolCatalog.tools(offeringSync: remembered),
             syncer: remembered ? try RememberedServerSync(databasePath: path, environment: environment) : nil
         )
-        await MCPSession(calls: calls, tools: TodoToolCatalog.tools(offeringSync: remembered)).run()
+        await MCPSession(calls: calls).run()
     }
 }

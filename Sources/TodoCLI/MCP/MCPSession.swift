@@ -26,7 +26,6 @@ struct MCPSession {
     static let defaultLimit = 1 << 20
 
     let calls: TodoToolCalls
-    let tools: [MCPTool]
     var input: Int32 = STDIN_FILENO
     var output: Int32 = STDOUT_FILENO
     var limit = MCPSession.defaultLimit
@@ -59,11 +58,14 @@ struct MCPSession {
             // Batches left JSON-RPC's use in MCP with the 2025-06-18 revision.
             return Self.failure(RPCError(.invalidRequest, "invalid request: a message is one JSON object"), id: nil)
         }
-        let id = members["id"].flatMap { id -> JSONValue? in
-            switch id {
-            case .string, .integer: id
-            default: nil
-            }
+        // A request's id is a string or a whole number; null, or none, is a notification's.
+        let id: JSONValue?
+        switch members["id"] {
+        case nil: id = nil
+        case let value? where { if case .string = value { true } else if case .integer = value { true } else { false } }():
+            id = value
+        default:
+            return Self.failure(RPCError(.invalidRequest, "invalid request: \"id\" must be a string or a whole number"), id: nil)
         }
         guard members["jsonrpc"] == "2.0" else {
             return Self.failure(RPCError(.invalidRequest, "invalid request: \"jsonrpc\" must be \"2.0\""), id: id)
@@ -97,7 +99,7 @@ struct MCPSession {
         case "ping":
             return [:]
         case "tools/list":
-            return ["tools": .array(tools.map(\.json))]
+            return ["tools": .array(calls.tools.map(\.json))]
         case "tools/call":
             guard case let .string(name)? = params["name"] else {
                 throw RPCError(.invalidParams, "tools/call needs \"name\", the tool's name")
@@ -118,15 +120,21 @@ struct MCPSession {
         ["jsonrpc": "2.0", "id": id ?? .null, "error": ["code": .integer(Int64(error.code.rawValue)), "message": .string(error.message)]]
     }
 
-    /// Writes one message and a newline, whole, however the pipe splits it.
+    /// Writes one message and a newline, whole, however the pipe splits it
+    /// (and if the client left standard output non-blocking, waiting for room).
     private func write(_ message: JSONValue) {
         let bytes = message.bytes + [UInt8(ascii: "\n")]
         bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
-                let written = Glibc.write(output, buffer.baseAddress! + offset, buffer.count - offset)
+                let written = systemWrite(output, buffer.baseAddress! + offset, buffer.count - offset)
                 if written < 0 && errno == EINTR { continue }
-                // The client is gone: nothing left to tell it.
+                if written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                    var ready = pollfd(fd: output, events: Int16(POLLOUT), revents: 0)
+                    _ = poll(&ready, 1, -1)
+                    continue
+                }
+                // The client is gone (SIGPIPE is ignored, see MCPCommand): nothing left to tell it.
                 guard written > 0 else { return }
                 offset += written
             }
@@ -211,6 +219,18 @@ struct LineReader: Sendable {
                 start = newline + 1
             }
         }
-        if discarding { body(.tooLong) }
+        // A last line with no newline after it is a line too.
+        if discarding {
+            body(.tooLong)
+        } else {
+            if pending.last == UInt8(ascii: "\r") { pending.removeLast() }
+            if !pending.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { body(.message(pending)) }
+        }
     }
 }
+
+#if canImport(Glibc)
+private let systemWrite = Glibc.write
+#elseif canImport(Darwin)
+private let systemWrite = Darwin.write
+#endif

@@ -8,13 +8,23 @@ import TodoSync
 @MainActor
 final class TodoToolCalls {
     let logic: TodoLogic
+    /// The tools offered: `tools/list` names them, and no other is called.
+    let tools: [MCPTool]
     /// What the sync tool syncs with, or nil when no server is remembered.
     let syncer: (any TodoSyncing)?
     let now: () -> Date
     let timeZone: TimeZone
 
-    init(logic: TodoLogic, syncer: (any TodoSyncing)?, now: @escaping () -> Date = { Date() }, timeZone: TimeZone = .current) {
+    /// The most todos a change's answer lists one by one (an undo of a large
+    /// import touches 100,000): the rest are counted in `omitted`.
+    static let listedChanges = 200
+
+    init(
+        logic: TodoLogic, tools: [MCPTool], syncer: (any TodoSyncing)?,
+        now: @escaping () -> Date = { Date() }, timeZone: TimeZone = .current
+    ) {
         self.logic = logic
+        self.tools = tools
         self.syncer = syncer
         self.now = now
         self.timeZone = timeZone
@@ -24,7 +34,7 @@ final class TodoToolCalls {
     /// carrying the same one line the command line would print. A tool that
     /// does not exist is a protocol error, as the specification says.
     func call(_ name: String, arguments: [String: JSONValue]?) async throws(RPCError) -> JSONValue {
-        guard let tool = TodoToolCatalog.tools(offeringSync: true).first(where: { $0.name == name }) else {
+        guard let tool = tools.first(where: { $0.name == name }) else {
             throw RPCError(.invalidParams, "unknown tool '\(name)': tools/list names the tools")
         }
         do {
@@ -49,6 +59,10 @@ final class TodoToolCalls {
                 "'\(id)' is shorter than the \(TodoID.minimumPrefixLength) characters a change needs (it matches \(count) todo\(count == 1 ? "" : "s"))",
                 count, listed
             )
+        case let .undoConflict(change, text, id):
+            let full = (try? await logic.todos(idPrefixes: [id]).first?.idString) ?? id
+            return "cannot undo the \(change): “\(text)” (\(full)) was changed since, by a sync or another program; "
+                + "get_todo shows it, and undo with force: true puts back its earlier values anyway"
         default:
             return failure.description
         }
@@ -88,14 +102,15 @@ final class TodoToolCalls {
         case "all": .all
         default: .pending
         }
+        var tags: [String] = []
+        for tag in try arguments.strings("tags") {
+            do { tags.append(try TodoTags.validated(tag)) } catch { throw ToolError(String(describing: error)) }
+        }
         var request = TodoRequest(
-            status: status, query: try arguments.string("query") ?? "", tags: try arguments.strings("tags"),
+            status: status, query: try arguments.string("query") ?? "", tags: tags,
             priority: try arguments.choice("priority", ["high", "medium", "low"]).flatMap(TodoPriority.init(parsing:)),
             sort: TodoRequest.Sort(rawValue: try arguments.choice("sort", ["created", "due", "priority"]) ?? "created") ?? .created
         )
-        for tag in request.tags {
-            do { _ = try TodoTags.validated(tag) } catch { throw ToolError(String(describing: error)) }
-        }
         let due = try arguments.string("due")
         if let due {
             do {
@@ -106,25 +121,39 @@ final class TodoToolCalls {
         }
         let limit = try arguments.integer("limit", in: 1...TodoToolCatalog.maximumLimit) ?? 50
         let page = try ListCursor(arguments.string("cursor"), listing: request, due: due)
-        // One more than the page, to tell whether another follows.
-        request.limit = page.offset + limit + 1
-        var todos: [JSONValue] = []
-        var skipped = 0
-        var more = false
+        let found = try await nextPage(request, after: page, limit: limit)
+        let next = found.more ? found.todos.last.map { ListCursor(after: $0, listing: request, due: due).text } : nil
+        return .object(["todos": .array(found.todos.map(TodoValue.value)), "next_cursor": next.map { .string($0) } ?? .null])
+    }
+
+    /// The page after `page`: the todos that sort after the last one the
+    /// page before ended with, by the request's order, so todos added,
+    /// completed or deleted above it shift nothing, and its own going away
+    /// neither. Read from the top of the list, and decoded on the way:
+    /// paging a million todos deep costs as much as listing them.
+    private func nextPage(
+        _ request: TodoRequest, after page: ListCursor, limit: Int
+    ) async throws -> (todos: [TodoItem], more: Bool) {
+        var found: [TodoItem] = []
+        // Todos that sort level with the last one (the same key and the same
+        // creation time): after it if it is met, else all of them.
+        var level: [TodoItem] = []
         try await logic.readTodos(request) { item in
-            if skipped < page.offset {
-                skipped += 1
+            switch page.place(of: item, sortedBy: request.sort) {
+            case .before:
                 return true
+            case .level:
+                if item.id == page.after { level = [] } else { level.append(item) }
+                return true
+            case .after:
+                found += level
+                level = []
+                found.append(item)
+                return found.count <= limit
             }
-            guard todos.count < limit else {
-                more = true
-                return false
-            }
-            todos.append(TodoValue.value(item))
-            return true
         }
-        let next = more ? ListCursor(offset: page.offset + limit, listing: request, due: due).text : nil
-        return .object(["todos": .array(todos), "next_cursor": next.map { .string($0) } ?? .null])
+        found += level
+        return (Array(found.prefix(limit)), found.count > limit)
     }
 
     // MARK: Changing
@@ -132,7 +161,8 @@ final class TodoToolCalls {
     private func addTodo(_ arguments: ToolArguments) async throws -> JSONValue {
         let text = try arguments.requiredString("text")
         let planning = try planningArguments(arguments, tags: "tags")
-        let edit = try planning.edit(text: nil, now: now(), timeZone: timeZone)
+        var edit = try planning.edit(text: nil, now: now(), timeZone: timeZone)
+        edit.note = try note(arguments)
         let dryRun = try arguments.bool("dry_run")
         let added = try await logic.addTodo(text: text, fields: edit, dryRun: dryRun)
         return Self.change(dryRun: dryRun, summary: (dryRun ? "Would add “" : "Added “") + added.text + "”", [(nil, added)])
@@ -142,10 +172,11 @@ final class TodoToolCalls {
         let id = try arguments.requiredString("id")
         let planning = try planningArguments(arguments, tags: "add_tags", untags: "remove_tags")
         let text = try arguments.string("text")
-        guard text != nil || !planning.isEmpty else {
+        guard text != nil || !planning.isEmpty || arguments.has("note") else {
             throw ToolError("nothing to change: give text, due, priority, add_tags, remove_tags, note or repeat")
         }
-        let edit = try planning.edit(text: text, now: now(), timeZone: timeZone)
+        var edit = try planning.edit(text: text, now: now(), timeZone: timeZone)
+        edit.note = try note(arguments)
         let dryRun = try arguments.bool("dry_run")
         try await logic.checkPrefixesForChange([id])
         let before = try await logic.todos(idPrefixes: [id])[0]
@@ -174,15 +205,13 @@ final class TodoToolCalls {
     }
 
     private func undo(_ arguments: ToolArguments) async throws -> JSONValue {
-        let force = try arguments.bool("force")
-        if try arguments.bool("dry_run") {
-            guard let latest = try await logic.undoHistory(limit: 1).first else { throw TodoError.nothingToUndo }
-            // As undo would leave them: each todo as it was before the change.
-            return Self.change(dryRun: true, summary: "Would undo the " + latest.summary, latest.changes.map { ($0.after, $0.before) })
-        }
-        let change = try await logic.undo(force: force)
+        let dryRun = try arguments.bool("dry_run")
+        let change = try await logic.undo(force: try arguments.bool("force"), dryRun: dryRun)
         let restored = Dictionary(change.restored.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        return Self.change(dryRun: false, summary: "Undid the " + change.summary, change.changes.map { ($0.after, restored[$0.id]) })
+        return Self.change(
+            dryRun: dryRun, summary: (dryRun ? "Would undo the " : "Undid the ") + change.summary,
+            change.changes.map { ($0.after, restored[$0.id]) }
+        )
     }
 
     private func sync(_ arguments: ToolArguments) async throws -> JSONValue {
@@ -215,23 +244,30 @@ final class TodoToolCalls {
         }
         planning.tags = try arguments.strings(tags)
         if let untags { planning.untags = try arguments.strings(untags) }
-        planning.note = try field("note")
         planning.recurrence = try field("repeat")
         return planning
     }
 
+    /// The note as given: taken as written ("None" is a note), removed by null.
+    private func note(_ arguments: ToolArguments) throws -> String?? {
+        guard arguments.has("note") else { return nil }
+        return .some(try arguments.string("note"))
+    }
+
     private static func change(dryRun: Bool, summary: String, _ pairs: [(TodoItem?, TodoItem?)]) -> JSONValue {
-        .object([
+        var answer: [String: JSONValue] = [
             "dry_run": .bool(dryRun),
             "summary": .string(summary),
-            "changes": .array(pairs.map { before, after in
+            "changes": .array(pairs.prefix(listedChanges).map { before, after in
                 .object([
                     "id": .string((before ?? after)?.idString ?? ""),
                     "before": before.map(TodoValue.value) ?? .null,
                     "after": after.map(TodoValue.value) ?? .null,
                 ])
             }),
-        ])
+        ]
+        if pairs.count > listedChanges { answer["omitted"] = .integer(Int64(pairs.count - listedChanges)) }
+        return .object(answer)
     }
 
     private static func naming(_ items: [TodoItem]) -> String {

@@ -24,7 +24,8 @@ enum TodoToolCatalog {
         description: """
             Lists todos, newest first unless sorted otherwise, with every filter `todo list` has. \
             Filters combine. Answers at most `limit` todos (default 50); when more match, \
-            `next_cursor` is set: pass it as `cursor`, with the same filters, for the next page. \
+            `next_cursor` is set: pass it as `cursor`, with the same filters, for the next page \
+            (it starts after the last todo listed, even if todos above it changed meanwhile). \
             Todos are named by their full UUID.
             """,
         inputSchema: object([
@@ -83,7 +84,7 @@ enum TodoToolCatalog {
             "note": ["type": ["string", "null"], "description": "The new note; null removes it."],
             "repeat": repeatSchema, "dry_run": dryRunSchema,
         ], required: ["id"]),
-        annotations: .init(readOnly: false, destructive: false, idempotent: true, openWorld: false),
+        annotations: .init(readOnly: false, destructive: true, idempotent: true, openWorld: false),
         outputSchema: changeSchema
     )
 
@@ -95,7 +96,7 @@ enum TodoToolCatalog {
             (in the answer with no `before`). `todo undo` takes it back.
             """,
         inputSchema: object(["ids": idsSchema, "dry_run": dryRunSchema], required: ["ids"]),
-        annotations: .init(readOnly: false, destructive: false, idempotent: true, openWorld: false),
+        annotations: .init(readOnly: false, destructive: true, idempotent: true, openWorld: false),
         outputSchema: changeSchema
     )
 
@@ -104,7 +105,7 @@ enum TodoToolCatalog {
         title: "Reopen todos",
         description: "Marks done todos pending again, all or none. `todo undo` takes it back.",
         inputSchema: object(["ids": idsSchema, "dry_run": dryRunSchema], required: ["ids"]),
-        annotations: .init(readOnly: false, destructive: false, idempotent: true, openWorld: false),
+        annotations: .init(readOnly: false, destructive: true, idempotent: true, openWorld: false),
         outputSchema: changeSchema
     )
 
@@ -141,7 +142,7 @@ enum TodoToolCatalog {
             brings those made elsewhere. A dry run answers what it would do.
             """,
         inputSchema: object(["dry_run": dryRunSchema]),
-        annotations: .init(readOnly: false, destructive: false, idempotent: true, openWorld: true),
+        annotations: .init(readOnly: false, destructive: true, idempotent: true, openWorld: true),
         outputSchema: object([
             "dry_run": ["type": "boolean"], "summary": ["type": "string"],
             "pulled": ["type": "integer"], "pushed": ["type": "integer"],
@@ -172,6 +173,7 @@ enum TodoToolCatalog {
 
     static let changeSchema: JSONValue = object([
         "dry_run": ["type": "boolean", "description": "True: nothing was changed; the todos are as the change would leave them."],
+        "omitted": ["type": "integer", "description": "How many more todos the change touched than are listed (at most 200 are)."],
         "summary": ["type": "string"],
         "changes": [
             "type": "array",

@@ -42,10 +42,12 @@ public protocol TodoStorage: Sendable {
     /// numbered above `after` is taken back (`.nothingToUndoInView` if the
     /// latest is older). Throws `TodoError.nothingToUndo` if none is left, and
     /// `.undoConflict`, changing nothing, if a todo it touched was changed
-    /// since by something not journaled (a sync), unless `force`. `progress`
-    /// hears how far it got, every thousand rows or so.
+    /// since by something not journaled (a sync), unless `force`. A dry run
+    /// answers exactly that (checks, and the todos as they would be written
+    /// back) and changes nothing. `progress` hears how far it got, every
+    /// thousand rows or so.
     nonisolated(nonsending) func undoLast(
-        force: Bool, after: Int?, at date: Date, progress: @escaping @Sendable (TodoUndo.Progress) -> Void
+        force: Bool, after: Int?, at date: Date, dryRun: Bool, progress: @escaping @Sendable (TodoUndo.Progress) -> Void
     ) async throws -> TodoUndo
 
     /// Brings back the change undo took back last, as `undoLast` would put

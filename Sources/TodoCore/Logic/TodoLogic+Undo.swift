@@ -5,16 +5,18 @@ extension TodoLogic {
     /// other `todo` command), as storage's journal has it, and returns it;
     /// `.nothingToUndo` if none is left, `.undoConflict` if a todo it touched
     /// was changed since by a sync (`force` puts its earlier values back anyway).
-    /// `progress` hears how far a large one got.
+    /// `progress` hears how far a large one got. A dry run answers the same
+    /// (refusals included) and changes nothing.
     @discardableResult
     public func undo(
-        force: Bool = false, after position: Int? = nil, progress: @escaping @Sendable (TodoUndo.Progress) -> Void = { _ in }
+        force: Bool = false, after position: Int? = nil, dryRun: Bool = false,
+        progress: @escaping @Sendable (TodoUndo.Progress) -> Void = { _ in }
     ) async throws(TodoError) -> TodoUndo {
         let now = environment.now()
         return try await run { [storage] in
-            try await storage.undoLast(force: force, after: position, at: now, progress: progress)
+            try await storage.undoLast(force: force, after: position, at: now, dryRun: dryRun, progress: progress)
         } then: { change in
-            self.state.undid(change)
+            if !dryRun { self.state.undid(change) }
         }
     }
 

@@ -32,9 +32,9 @@ extension AppDatabase: TodoStorage {
     }
 
     nonisolated(nonsending) public func undoLast(
-        force: Bool, after: Int?, at date: Date, progress: @escaping @Sendable (TodoUndo.Progress) -> Void
+        force: Bool, after: Int?, at date: Date, dryRun: Bool, progress: @escaping @Sendable (TodoUndo.Progress) -> Void
     ) async throws -> TodoUndo {
-        try undoLatest(force: force, after: after, at: date, progress: progress)
+        try undoLatest(force: force, after: after, at: date, dryRun: dryRun, progress: progress)
     }
 
     nonisolated(nonsending) public func redoLast(

@@ -23,9 +23,10 @@ extension AppDatabase {
 
     /// Takes back the latest change made here (see `TodoStorage.undoLast`).
     public func undoLatest(
-        force: Bool, after position: Int? = nil, at date: Date, progress: @escaping (TodoUndo.Progress) -> Void = { _ in }
+        force: Bool, after position: Int? = nil, at date: Date, dryRun: Bool = false,
+        progress: @escaping (TodoUndo.Progress) -> Void = { _ in }
     ) throws -> TodoUndo {
-        try write(large: try latestStepSize(undone: false) >= 1_000) { db in
+        try write(large: !dryRun && (try latestStepSize(undone: false) >= 1_000), rollingBack: dryRun) { db in
             let latest = "SELECT id, at, kind FROM undoStep WHERE undoneAt IS NULL ORDER BY id DESC LIMIT 1"
             while let row = try Row.fetchOne(db, sql: latest) {
                 let number: Int64 = row[0]
@@ -84,14 +85,16 @@ extension AppDatabase {
 
     /// `write`, a large change (an import taken back) written the way a bulk
     /// load is cheapest (`withBulkWriting`): as the import itself was.
-    private func write<T>(large: Bool, _ body: (Database) throws -> T) throws -> T {
+    /// Runs `body` in one transaction, committed (or, `rollingBack`, rolled
+    /// back: a dry run that did all the work and leaves nothing).
+    private func write<T>(large: Bool, rollingBack: Bool = false, _ body: (Database) throws -> T) throws -> T {
         try StorageError.wrap(path: path) {
             try dbWriter.writeWithoutTransaction { db in
                 try Self.withBulkWriting(db, if: large) {
                     var result: T?
                     try db.inTransaction(.immediate) {
                         result = try body(db)
-                        return .commit
+                        return rollingBack ? .rollback : .commit
                     }
                     return result!
                 }

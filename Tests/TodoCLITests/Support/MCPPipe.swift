@@ -31,6 +31,10 @@ final class MCPPipe: Sendable {
         try input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
     }
 
+    func sendWithoutNewline(_ text: String) throws {
+        try input.fileHandleForWriting.write(contentsOf: Data(text.utf8))
+    }
+
     func send(_ message: [String: Any]) throws {
         try send(String(decoding: try JSONSerialization.data(withJSONObject: message), as: UTF8.self))
     }
