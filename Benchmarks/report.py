@@ -22,6 +22,7 @@ OPERATIONS = [
     ("done-fields", "todo done ID, every field and a repeat"),
     ("import", "todo import of the data set into an empty database"),
     ("undo-import", "todo undo of that import"),
+    ("export", "todo export (JSON, every todo)"),
     ("get-all", "GET /todos from todo-server (curl)"),
     ("first-sync-todo-server", "first todo sync from todo-server (floor: curl + sqlite3 load)"),
     ("noop-sync-todo-server", "todo sync, nothing to do, todo-server (floor: curl of the list)"),

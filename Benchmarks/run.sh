@@ -325,6 +325,7 @@ for size in "${size_list[@]}"; do
         bench import "$size" todo --prepare "rm -f $data/import.sqlite $data/import.sqlite-wal $data/import.sqlite-shm" -- \
             "$todo" import "$data/export.json" --database "$data/import.sqlite"
         bench undo-import "$size" todo --prepare "cp $imported $data/undo.sqlite" -- "$todo" undo --database "$data/undo.sqlite"
+        bench export "$size" todo -- "$todo" export --database "$imported"
         rm -f "$data/export.json" "$data"/import.sqlite* "$data"/undo.sqlite* "$imported"*
     fi
 
