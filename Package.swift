@@ -170,6 +170,7 @@ let package = Package(
                 "todo",
                 "TodoCLI",
                 "TodoStorage",
+                "TodoSync",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
