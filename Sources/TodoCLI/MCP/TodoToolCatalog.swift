@@ -88,35 +88,31 @@ enum TodoToolCatalog {
         outputSchema: changeSchema
     )
 
-    static let completeTodo = MCPTool(
-        name: "complete_todo",
-        title: "Complete todos",
-        description: """
-            Marks todos done, all or none. Completing a repeating todo adds its next occurrence \
-            (in the answer with no `before`). `todo undo` takes it back.
-            """,
-        inputSchema: object(["ids": idsSchema, "dry_run": dryRunSchema], required: ["ids"]),
-        annotations: .init(readOnly: false, destructive: true, idempotent: true, openWorld: false),
-        outputSchema: changeSchema
+    static let completeTodo = changingIDs(
+        "complete_todo", "Complete todos",
+        """
+        Marks todos done, all or none. Completing a repeating todo adds its next occurrence \
+        (in the answer with no `before`). `todo undo` takes it back.
+        """
     )
 
-    static let reopenTodo = MCPTool(
-        name: "reopen_todo",
-        title: "Reopen todos",
-        description: "Marks done todos pending again, all or none. `todo undo` takes it back.",
-        inputSchema: object(["ids": idsSchema, "dry_run": dryRunSchema], required: ["ids"]),
-        annotations: .init(readOnly: false, destructive: true, idempotent: true, openWorld: false),
-        outputSchema: changeSchema
+    static let reopenTodo = changingIDs(
+        "reopen_todo", "Reopen todos", "Marks done todos pending again, all or none. `todo undo` takes it back."
     )
 
-    static let deleteTodo = MCPTool(
-        name: "delete_todo",
-        title: "Delete todos",
-        description: "Deletes todos, all or none. `todo undo` brings them back with every field.",
-        inputSchema: object(["ids": idsSchema, "dry_run": dryRunSchema], required: ["ids"]),
-        annotations: .init(readOnly: false, destructive: true, idempotent: true, openWorld: false),
-        outputSchema: changeSchema
+    static let deleteTodo = changingIDs(
+        "delete_todo", "Delete todos", "Deletes todos, all or none. `todo undo` brings them back with every field."
     )
+
+    /// A tool that changes the todos its `ids` name, all or none.
+    private static func changingIDs(_ name: String, _ title: String, _ description: String) -> MCPTool {
+        MCPTool(
+            name: name, title: title, description: description,
+            inputSchema: object(["ids": idsSchema, "dry_run": dryRunSchema], required: ["ids"]),
+            annotations: .init(readOnly: false, destructive: true, idempotent: true, openWorld: false),
+            outputSchema: changeSchema
+        )
+    }
 
     static let undo = MCPTool(
         name: "undo",
