@@ -7,6 +7,17 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+/// The SQL files of `Migrations/`, in the order they apply; a landed one is never edited.
+let appMigrations = [
+    "0001_create_todo.sql", "0002_sync.sql", "0003_search_scan_index.sql", "0004_search_without_column_sizes.sql",
+    "0005_sync_edit_times.sql", "0006_sync_unconfirmed_creates.sql", "0007_planning_fields.sql",
+    "0008_undo_journal.sql", "0009_field_edit_times.sql", "0010_redo.sql",
+]
+let serverMigrations = [
+    "server_0001_create_item.sql", "server_0002_accounts.sql",
+    "server_pg_0001_create.sql", "server_pg_0002_write_groups.sql", "server_pg_0003_drop_write_groups.sql",
+]
+
 let package = Package(
     name: "todo",
     platforms: [.macOS(.v14)],
@@ -34,27 +45,23 @@ let package = Package(
         .target(name: "TodoCore", swiftSettings: strict),
         // Taskwarrior's `task export` and todo.txt, read and written: pure, used by the command line.
         .target(name: "TodoInterchange", dependencies: ["TodoCore"], swiftSettings: strict),
-        // SQL schema, compiled into the binaries.
+        // The app's SQL schema, compiled into `todo`: the files of `Migrations/` not named `server_…`.
         .target(
             name: "TodoMigrations",
             path: "Migrations",
-            resources: [
-                .embedInCode("0001_create_todo.sql"),
-                .embedInCode("0002_sync.sql"),
-                .embedInCode("0003_search_scan_index.sql"),
-                .embedInCode("0004_search_without_column_sizes.sql"),
-                .embedInCode("0005_sync_edit_times.sql"),
-                .embedInCode("0006_sync_unconfirmed_creates.sql"),
-                .embedInCode("0007_planning_fields.sql"),
-                .embedInCode("0008_undo_journal.sql"),
-                .embedInCode("0009_field_edit_times.sql"),
-                .embedInCode("0010_redo.sql"),
-                .embedInCode("server_0001_create_item.sql"),
-                .embedInCode("server_0002_accounts.sql"),
-                .embedInCode("server_pg_0001_create.sql"),
-                .embedInCode("server_pg_0002_write_groups.sql"),
-                .embedInCode("server_pg_0003_drop_write_groups.sql"),
-            ],
+            exclude: serverMigrations + ["ServerMigrations.swift"],
+            sources: ["Migrations.swift"],
+            resources: appMigrations.map { .embedInCode($0) },
+            swiftSettings: strict
+        ),
+        // todo-server's SQL schema (SQLite and PostgreSQL), compiled into `todo-server` only.
+        .target(
+            name: "TodoServerMigrations",
+            dependencies: ["TodoMigrations"],
+            path: "Migrations",
+            exclude: appMigrations + ["Migrations.swift"],
+            sources: ["ServerMigrations.swift"],
+            resources: serverMigrations.map { .embedInCode($0) },
             swiftSettings: strict
         ),
         // SQLite storage on GRDB.
@@ -109,7 +116,7 @@ let package = Package(
         .target(
             name: "TodoServer",
             dependencies: [
-                "TodoMigrations",
+                "TodoServerMigrations",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -201,6 +208,7 @@ let package = Package(
         .testTarget(
             name: "TodoServerTests",
             dependencies: [
+                "TodoServerMigrations",
                 "TestSupport",
                 "todo-server",
                 "TodoServer",

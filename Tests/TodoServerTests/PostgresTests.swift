@@ -3,7 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import TestSupport
 import Testing
-import TodoMigrations
+import TodoServerMigrations
 import TodoServer
 
 /// `--database` names a SQLite file or a PostgreSQL database.

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import TodoMigrations
+import TodoServerMigrations
 
 /// Opens and migrates the server's SQLite database.
 public enum ServerDatabase {

@@ -1,5 +1,5 @@
 import PostgresNIO
-import TodoMigrations
+import TodoServerMigrations
 
 // MARK: - Migrations
 
