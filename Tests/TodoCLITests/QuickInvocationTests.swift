@@ -15,7 +15,7 @@ struct QuickInvocationTests {
     static let vocabulary = [
         "add", "done", "undone", "list", "ls", "rm", "edit", "show", "help", "sync",
         "milk", "3f2a", "", " ", "é", "buy milk", "--json", "--database", "/tmp/t.sqlite",
-        "--query", "-q", "mi", "--all", "--done", "--pending", "--limit", "5", "--last-query",
+        "--query", "-q", "mi", "--all", "--done", "--pending", "--limit", "5", "0", "-1", "05", "--last-query",
         "--help", "-h", "--version", "--", "-", "-x", "--json=1", "-qmi", "--database=/tmp/t.sqlite",
         "--due", "fri", "--priority", "high", "H", "none", "urgent", "--tag", "home", "--note", "--repeat", "weekly",
         "--untag", "--sort", "due", "--tag=home",
@@ -45,6 +45,8 @@ struct QuickInvocationTests {
         ["list"],
         ["ls", "--query", "mi", "--all"],
         ["list", "-q", "mi", "--done", "--json", "--database", "/tmp/t.sqlite"],
+        ["list", "--limit", "5"],
+        ["ls", "--query", "mi", "--limit", "20", "--json"],
     ])
     func commonArgumentsTakeTheShortcut(arguments: [String]) {
         let quick = QuickInvocation(arguments: arguments)
@@ -56,7 +58,11 @@ struct QuickInvocationTests {
         ["add"],
         ["done"],
         ["list", "extra"],
-        ["list", "--limit", "5"],
+        ["list", "--limit", "0"],
+        ["list", "--limit", "-1"],
+        ["list", "--limit", "+5"],
+        ["list", "--limit"],
+        ["add", "milk", "--limit", "5"],
         ["list", "--query", "a", "-q", "b"],
         ["list", "--all", "--done"],
         ["list", "--query"],
@@ -113,8 +119,8 @@ struct QuickInvocationTests {
         case let undone as UndoneCommand:
             return .setDone(false, ids: undone.ids, options: options(undone.database, undone.output))
         case let list as ListCommand:
-            guard !list.lastQuery, list.limit == nil else { return nil }
-            return .list(query: list.query, status: list.status, options: options(list.database, list.output))
+            guard !list.lastQuery else { return nil }
+            return .list(query: list.query, status: list.status, limit: list.limit, options: options(list.database, list.output))
         default:
             return nil
         }

@@ -2,7 +2,7 @@ import Foundation
 import TodoStorage
 
 /// The invocations typed most often (`todo add milk`, `todo add rent --due fri
-/// --tag home`, `todo done 3f2a`, `todo`, `todo list --query mi`), read
+/// --tag home`, `todo done 3f2a`, `todo`, `todo list --query mi --limit 20`), read
 /// straight from the arguments.
 ///
 /// ArgumentParser finds a command's options by reflection, and on Linux every
@@ -17,7 +17,7 @@ import TodoStorage
 enum QuickInvocation: Equatable, Sendable {
     case add(words: [String], fields: PlanningArguments, options: CommonOptions)
     case setDone(Bool, ids: [String], options: CommonOptions)
-    case list(query: String?, status: StatusFilter, options: CommonOptions)
+    case list(query: String?, status: StatusFilter, limit: Int?, options: CommonOptions)
 
     /// The options every quick invocation takes.
     struct CommonOptions: Equatable, Sendable {
@@ -29,7 +29,7 @@ enum QuickInvocation: Equatable, Sendable {
     /// ArgumentParser.
     init?(arguments: [String]) {
         guard let name = arguments.first else {
-            self = .list(query: nil, status: .pending, options: CommonOptions())
+            self = .list(query: nil, status: .pending, limit: nil, options: CommonOptions())
             return
         }
         let isList = name == "list" || name == "ls"
@@ -38,6 +38,7 @@ enum QuickInvocation: Equatable, Sendable {
         var options = CommonOptions()
         var positionals: [String] = []
         var query: String?
+        var limit: Int?
         var status: StatusFilter?
         var fields = PlanningArguments()
         let isAdd = name == "add"
@@ -85,6 +86,12 @@ enum QuickInvocation: Equatable, Sendable {
                 case "--note": fields.note = value
                 default: fields.recurrence = value
                 }
+            case "--limit":
+                // A number of 1 or more, in the digits ArgumentParser reads; anything else is its to explain.
+                guard isList, index < arguments.endIndex, arguments[index].utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+                      let number = Int(arguments[index]), number >= 1 else { return nil }
+                limit = number
+                index += 1
             case "--pending", "--done", "--all":
                 guard isList, status == nil else { return nil }
                 status = StatusFilter(rawValue: String(argument.dropFirst(2)))
@@ -102,7 +109,7 @@ enum QuickInvocation: Equatable, Sendable {
             self = .setDone(name == "done", ids: positionals, options: options)
         default:
             guard positionals.isEmpty else { return nil }
-            self = .list(query: query, status: status ?? .pending, options: options)
+            self = .list(query: query, status: status ?? .pending, limit: limit, options: options)
         }
     }
 
@@ -113,7 +120,7 @@ enum QuickInvocation: Equatable, Sendable {
 
     var options: CommonOptions {
         switch self {
-        case .add(_, _, let options), .setDone(_, _, let options), .list(_, _, let options): options
+        case .add(_, _, let options), .setDone(_, _, let options), .list(_, _, _, let options): options
         }
     }
 
@@ -125,8 +132,8 @@ enum QuickInvocation: Equatable, Sendable {
             try await AddCommand.add(words: words, fields: fields, db: db, json: options.json)
         case .setDone(let done, let ids, let options):
             try await markDone(done, ids: ids, db: db, json: options.json)
-        case .list(let query, let status, let options):
-            try await ListCommand.list(db: db, json: options.json, query: query, status: status)
+        case .list(let query, let status, let limit, let options):
+            try await ListCommand.list(db: db, json: options.json, query: query, status: status, limit: limit)
         }
     }
 }
