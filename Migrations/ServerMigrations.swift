@@ -9,15 +9,9 @@ import TodoMigrations
 /// The server keeps its own database, apart from the app's; the same rules
 /// hold: compiled in, never edited once landed, a change is a new file.
 public enum ServerMigrations {
-    public static let all: [AppMigrations.Migration] = [
-        AppMigrations.Migration(
-            identifier: "server_0001_create_item",
-            sql: String(decoding: PackageResources.server_0001_create_item_sql, as: UTF8.self)
-        ),
-        AppMigrations.Migration(
-            identifier: "server_0002_accounts",
-            sql: String(decoding: PackageResources.server_0002_accounts_sql, as: UTF8.self)
-        ),
+    public static let all = [
+        migration("server_0001_create_item", PackageResources.server_0001_create_item_sql),
+        migration("server_0002_accounts", PackageResources.server_0002_accounts_sql),
     ]
 }
 
@@ -28,19 +22,10 @@ public enum ServerMigrations {
 /// end of a line: the server runs them one at a time, as PostgreSQL's
 /// extended protocol takes one statement per query.
 public enum ServerPostgresMigrations {
-    public static let all: [AppMigrations.Migration] = [
-        AppMigrations.Migration(
-            identifier: "server_pg_0001_create",
-            sql: String(decoding: PackageResources.server_pg_0001_create_sql, as: UTF8.self)
-        ),
-        AppMigrations.Migration(
-            identifier: "server_pg_0002_write_groups",
-            sql: String(decoding: PackageResources.server_pg_0002_write_groups_sql, as: UTF8.self)
-        ),
-        AppMigrations.Migration(
-            identifier: "server_pg_0003_drop_write_groups",
-            sql: String(decoding: PackageResources.server_pg_0003_drop_write_groups_sql, as: UTF8.self)
-        ),
+    public static let all = [
+        migration("server_pg_0001_create", PackageResources.server_pg_0001_create_sql),
+        migration("server_pg_0002_write_groups", PackageResources.server_pg_0002_write_groups_sql),
+        migration("server_pg_0003_drop_write_groups", PackageResources.server_pg_0003_drop_write_groups_sql),
     ]
 
     /// A migration's statements, split where a line ends with a semicolon
@@ -60,4 +45,9 @@ public enum ServerPostgresMigrations {
         }
         return statements
     }
+}
+
+/// A migration from its identifier (the file name without `.sql`) and its embedded bytes.
+private func migration(_ identifier: String, _ bytes: [UInt8]) -> AppMigrations.Migration {
+    AppMigrations.Migration(identifier: identifier, sql: String(decoding: bytes, as: UTF8.self))
 }
