@@ -1,8 +1,8 @@
 // MARK: - Reading
 
 /// Reads for a front end that prints or answers rather than keeps a view
-/// (`todo list --json`, `todo show`, `todo mcp`): they go through storage
-/// like every action, and leave the state as it is.
+/// (`todo list --json`, `todo export`, `todo status`, `todo mcp`): they go
+/// through storage like every action, and leave the state as it is.
 extension TodoLogic {
     /// The todos the prefixes name, in their order; `.notFound` or
     /// `.ambiguousID` (with the candidates) for a prefix that names no todo
