@@ -178,9 +178,8 @@ if [ -x "$pg_bin/initdb" ] && command -v wrk >/dev/null; then
     (cd /tmp && "${as_pg[@]}" "$pg_bin/initdb" -D "$pgdir/data" -U postgres --auth=trust --encoding=UTF8 --locale=C.UTF-8 >/dev/null)
     (cd /tmp && "${as_pg[@]}" "$pg_bin/pg_ctl" -D "$pgdir/data" -l "$pgdir/log" -w start \
         -o "-c listen_addresses=127.0.0.1 -p $pgport -k $pgdir -c max_connections=200" >/dev/null)
-    second_pid="" sqlite_pid=""
+    second_pid=""
     trap '[ -n "$server_pid" ] && kill $server_pid 2>/dev/null; [ -n "$second_pid" ] && kill $second_pid 2>/dev/null;
-        [ -n "$sqlite_pid" ] && kill $sqlite_pid 2>/dev/null;
         (cd /tmp && "${as_pg[@]}" "$pg_bin/pg_ctl" -D "$pgdir/data" -m immediate stop >/dev/null 2>&1) || true' EXIT
     psql_bench() { "$pg_bin/psql" -h 127.0.0.1 -p "$pgport" -U postgres -d "${2:-bench}" -X -A -t -q -c "$1"; }
     psql_bench "CREATE DATABASE bench" postgres
@@ -212,12 +211,16 @@ if [ -x "$pg_bin/initdb" ] && command -v wrk >/dev/null; then
     "$pg_bin/psql" -h 127.0.0.1 -p "$pgport" -U postgres -d many -X -q -v ON_ERROR_STOP=1 -f "$pdir/many-pg.sql" >/dev/null
     psql_bench "VACUUM ANALYZE" many
     sqlite3 "$sqdir/server.sqlite" < "$pdir/many-sqlite.sql"
-    port=$(free_port); port2=$(free_port)
-    "$server" --port "$port" --database "$sqdir/server.sqlite" 2>/dev/null &
-    sqlite_pid=$!
-    "$server" --port "$port2" --database "$manyurl" 2>/dev/null &
-    server_pid=$!
-    wait_for "http://127.0.0.1:$port/health"; wait_for "http://127.0.0.1:$port2/health"
+    # start_pair DATABASE DATABASE2: a todo-server on each, at $port ($server_pid) and $port2 ($second_pid).
+    start_pair() {
+        port=$(free_port); port2=$(free_port)
+        "$server" --port "$port" --database "$1" 2>/dev/null &
+        server_pid=$!
+        "$server" --port "$port2" --database "$2" 2>/dev/null &
+        second_pid=$!
+        wait_for "http://127.0.0.1:$port/health"; wait_for "http://127.0.0.1:$port2/health"
+    }
+    start_pair "$sqdir/server.sqlite" "$manyurl"
     # mixed URL RUN: "RPS P99 FAILED" of one wrk run of the mix.
     mixed() {
         wrk -t2 -c64 -d"$wrk_time" -s "$root/Benchmarks/mixed.lua" "$1" -- "$pdir/tokens.txt" "$per" "$2" \
@@ -238,16 +241,11 @@ if [ -x "$pg_bin/initdb" ] && command -v wrk >/dev/null; then
     record mixed-many-accounts-sqlite-p99 "$many" todo-server "$(median "${sq_p99[@]}")" ms
     record mixed-many-accounts-pg "$many" todo-server "$(median "${pg_rps[@]}")" req/s
     record mixed-many-accounts-pg-p99 "$many" todo-server "$(median "${pg_p99[@]}")" ms
-    kill "$sqlite_pid" 2>/dev/null; wait "$sqlite_pid" 2>/dev/null || true; sqlite_pid=""
+    kill "$second_pid" 2>/dev/null; wait "$second_pid" 2>/dev/null || true; second_pid=""
     stop_server
     # Two instances of the one-account database, for the writers below.
 
-    port=$(free_port); port2=$(free_port)
-    "$server" --port "$port" --database "$pgurl" 2>/dev/null &
-    server_pid=$!
-    "$server" --port "$port2" --database "$pgurl" 2>/dev/null &
-    second_pid=$!
-    wait_for "http://127.0.0.1:$port/health"; wait_for "http://127.0.0.1:$port2/health"
+    start_pair "$pgurl" "$pgurl"
     url=http://127.0.0.1:$port; url2=http://127.0.0.1:$port2
     # 50 writers across both instances, creating todos; then the count: every
     # acknowledged create is a row, and no row is left over beyond the creates still in

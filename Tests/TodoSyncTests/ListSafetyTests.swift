@@ -177,12 +177,7 @@ struct LostCreateTests {
         try await b.sync()
         let summary = try await a.sync()
         #expect(summary.deletedLocally == 0)
-        try await b.sync()
-        try await a.sync()
-        let texts = Set(try a.todos().map(\.text))
-        #expect(texts == ["kept", "lost 1", "lost 2", "from b"])
-        #expect(Set(try b.todos().map(\.text)) == texts)
-        #expect(await server.items.count == 4)
+        try await Self.expectConverged(a, b, on: server, holding: ["kept", "lost 1", "lost 2", "from b"])
     }
 
     /// A found by a 1,200-seed model search: a todo another replica sent
@@ -207,12 +202,20 @@ struct LostCreateTests {
         try await b.sync()
         let summary = try await a.sync()
         #expect(summary.deletedLocally == 0)
+        try await Self.expectConverged(a, b, on: server, holding: ["kept", "mine", "shared, edited"])
+    }
+
+    /// After one more sync each (B, then A), both replicas and the server hold exactly `texts`.
+    static func expectConverged(
+        _ a: Replica, _ b: Replica, on server: FakeJSONServer, holding texts: Set<String>,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
         try await b.sync()
         try await a.sync()
-        let texts = Set(try a.todos().map(\.text))
-        #expect(texts == ["kept", "mine", "shared, edited"])
-        #expect(Set(try b.todos().map(\.text)) == texts)
-        #expect(await server.items.count == 3)
+        let held = Set(try a.todos().map(\.text))
+        #expect(held == texts, sourceLocation: sourceLocation)
+        #expect(Set(try b.todos().map(\.text)) == held, sourceLocation: sourceLocation)
+        #expect(await server.items.count == texts.count, sourceLocation: sourceLocation)
     }
 
     @Test func aTodoDeletedElsewhereBeforeItsCreatorListedItStaysDeletedIfALaterOneIsThere() async throws {

@@ -37,15 +37,7 @@ public struct TodoUndo: Sendable, Equatable {
 
     /// How far taking a change back (or bringing it back) got, in rows
     /// read and written: an import of 300,000 todos is seconds of work.
-    public struct Progress: Sendable, Hashable {
-        public var done: Int
-        public var total: Int
-
-        public init(done: Int, total: Int) {
-            self.done = done
-            self.total = total
-        }
-    }
+    public typealias Progress = WorkProgress
 
     /// Its place in the journal: later changes have larger numbers.
     public var number: Int

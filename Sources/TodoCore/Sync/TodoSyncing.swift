@@ -7,16 +7,8 @@ public protocol TodoSyncing: Sendable {
     func sync(dryRun: Bool, progress: @escaping @Sendable (SyncProgress) -> Void) async throws -> SyncSummary
 }
 
-/// How far a running sync has got.
-public struct SyncProgress: Sendable, Hashable {
-    public var done: Int
-    public var total: Int
-
-    public init(done: Int, total: Int) {
-        self.done = done
-        self.total = total
-    }
-}
+/// How far a running sync has got, in steps.
+public typealias SyncProgress = WorkProgress
 
 /// What a sync did, or would do in a dry run.
 public struct SyncSummary: Sendable, Hashable {
