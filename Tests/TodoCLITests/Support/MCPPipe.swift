@@ -2,6 +2,11 @@ import Foundation
 
 /// A `todo mcp` process spoken to over its standard input and output, one
 /// JSON-RPC message a line, with exact bytes: what the protocol tests send.
+///
+/// Its output is drained by a thread of its own, never by a dispatch source:
+/// the tests wait synchronously on Swift Testing's few cooperative threads,
+/// and a drain that needs one of those threads could starve while `todo mcp`
+/// blocks writing to a full pipe and the test blocks writing to it.
 final class MCPPipe: Sendable {
     let process = Process()
     private let input = Pipe()
@@ -15,15 +20,20 @@ final class MCPPipe: Sendable {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        output.fileHandleForReading.readabilityHandler = { [received] handle in
-            let data = handle.availableData
-            received.append(data)
-        }
         try process.run()
+        let reading = output.fileHandleForReading
+        let drain = Thread { [received] in
+            while true {
+                let data = reading.availableData
+                if data.isEmpty { return }
+                received.append(data)
+            }
+        }
+        drain.name = "MCPPipe drain"
+        drain.start()
     }
 
     deinit {
-        output.fileHandleForReading.readabilityHandler = nil
         if process.isRunning { process.terminate() }
     }
 
