@@ -76,10 +76,13 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The one JSON tokenizer, under sync's list reader and todo-server's body reader.
+        .target(name: "JSONTokens", swiftSettings: strict),
         // Sync with a JSON server: the pure planner, the HTTP client, the runner.
         .target(
             name: "TodoSync",
             dependencies: [
+                "JSONTokens",
                 "TodoCore",
                 "TodoStorage",
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -116,6 +119,7 @@ let package = Package(
         .target(
             name: "TodoServer",
             dependencies: [
+                "JSONTokens",
                 "TodoServerMigrations",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -208,6 +212,7 @@ let package = Package(
         .testTarget(
             name: "TodoServerTests",
             dependencies: [
+                "JSONTokens",
                 "TodoServerMigrations",
                 "TestSupport",
                 "todo-server",
