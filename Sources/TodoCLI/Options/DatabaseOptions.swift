@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TodoCore
 import TodoStorage
+import TodoSync
 
 /// The options every command shares: which database to use.
 struct DatabaseOptions: ParsableArguments {
@@ -24,9 +25,12 @@ struct DatabaseOptions: ParsableArguments {
     /// The database file this command uses.
     var resolvedPath: String { DatabaseLocation.resolve(explicit: path) }
 
-    /// Opens the database to change it, creating it on first use (and saying where).
+    /// Opens the database to change it, creating it on first use (and saying
+    /// where), with sync's queue filled at once by a large import or undo.
     func open() throws -> AppDatabase {
-        try AppDatabase.openForWriting(path: resolvedPath)
+        var database = try AppDatabase.openForWriting(path: resolvedPath)
+        database.bulkInsertWork = database.bulkInsertWork.merging(.syncQueue)
+        return database
     }
 
     /// Opens the database to read it, creating nothing (see `AppDatabase.openForReading`).

@@ -9,11 +9,39 @@ import TodoCore
 // computed in one pass over the sorted IDs instead, and the work of the insert
 // triggers is done by one statement for all the new rows.
 
-extension AppDatabase {
-    /// The triggers that fire on every insert into `todo`, from the migrations:
-    /// `insertMany` does their work itself, once for all its rows.
-    static let insertTriggers: Set<String> = ["todo_after_insert", "todo_after_insert_sync", "todo_after_insert_tags"]
+/// What an insert trigger on `todo` does, done once for all the rows of a
+/// bulk insert: statements whose one parameter is the first new row's `seq`
+/// (the new rows are those at or above it). A trigger given no statements is
+/// dropped and its work not done at all.
+///
+/// `insertMany` drops only the triggers it is given work for; any other
+/// fires row by row as on any insert. So the work a layer above adds to the
+/// schema (sync's queue of local changes) stays that layer's, and a trigger
+/// nobody named is slower, never skipped.
+package struct BulkInsertWork: Sendable {
+    package var statements: [String: [String]]
 
+    package init(_ statements: [String: [String]]) {
+        self.statements = statements
+    }
+
+    /// `self`, with `other`'s triggers added or replaced.
+    package func merging(_ other: BulkInsertWork) -> BulkInsertWork {
+        BulkInsertWork(statements.merging(other.statements) { $1 })
+    }
+
+    /// Storage's own insert triggers: the search index and the tag index.
+    package static let storage = BulkInsertWork([
+        "todo_after_insert": ["INSERT INTO todoSearch(rowid, searchText) SELECT seq, searchText FROM todo WHERE seq >= ?"],
+        "todo_after_insert_tags": ["""
+            INSERT INTO todoTag(tag, isDone, createdAt, seq)
+            SELECT tag.value, todo.isDone, todo.createdAt, todo.seq FROM todo, json_each(todo.tags) AS tag
+            WHERE todo.seq >= ? AND todo.tags IS NOT NULL
+            """],
+    ])
+}
+
+extension AppDatabase {
     /// Whether `count` new todos are enough, beside `existing` rows, for
     /// `insertMany` to pay: it reads every ID already there, and changing the
     /// schema has a fixed cost.
@@ -30,12 +58,12 @@ extension AppDatabase {
     }
 
     /// Inserts todos none of whose IDs is in the table, leaving exactly what
-    /// `insert` one by one would: the rows, every short ID, the search index,
-    /// and, with `queueForSync`, a queued local change per todo in insertion
-    /// order. Without it nothing is queued: for a caller that would remove
-    /// those rows from the queue at once (a sync storing what it pulled).
+    /// `insert` one by one would: the rows, every short ID, and what each
+    /// insert trigger does, the triggers named in `work` by its statements
+    /// run once for all the new rows (`BulkInsertWork.storage`, unless a
+    /// caller adds its own).
     ///
-    /// Runs inside the caller's transaction: it drops the insert triggers (and,
+    /// Runs inside the caller's transaction: it drops those triggers (and,
     /// into an empty table, the secondary indexes) and creates them again from
     /// their own SQL, and DDL is transactional in SQLite, so a failure anywhere
     /// rolls back to the schema as it was.
@@ -43,7 +71,7 @@ extension AppDatabase {
     /// `ids`, if given, are the items' `idString`s, already formed by the
     /// caller. `items` may be a lazy collection: each is read once, in order.
     package static func insertMany<Items: RandomAccessCollection<TodoItem>>(
-        _ db: Database, _ items: Items, ids: [String]? = nil, queueForSync: Bool
+        _ db: Database, _ items: Items, ids: [String]? = nil, work: BulkInsertWork = .storage
     ) throws where Items.Index == Int {
         guard !items.isEmpty else { return }
         precondition(ids == nil || ids?.count == items.count, "one id per item")
@@ -57,7 +85,7 @@ extension AppDatabase {
 
         let triggers = try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'todo'")
             .map { (name: $0["name"] as String, sql: $0["sql"] as String) }
-            .filter { insertTriggers.contains($0.name) }
+            .filter { work.statements[$0.name] != nil }
         for trigger in triggers {
             try db.execute(sql: "DROP TRIGGER \(trigger.name.quotedDatabaseIdentifier)")
         }
@@ -103,23 +131,10 @@ extension AppDatabase {
         for index in indexes {
             try db.execute(sql: index.sql)
         }
-        let names = Set(triggers.map(\.name))
-        if names.contains("todo_after_insert") {
-            try db.execute(sql: "INSERT INTO todoSearch(rowid, searchText) SELECT seq, searchText FROM todo WHERE seq >= ?",
-                arguments: [firstSeq])
-        }
-        if names.contains("todo_after_insert_tags") {
-            try db.execute(sql: """
-                INSERT INTO todoTag(tag, isDone, createdAt, seq)
-                SELECT tag.value, todo.isDone, todo.createdAt, todo.seq FROM todo, json_each(todo.tags) AS tag
-                WHERE todo.seq >= ? AND todo.tags IS NOT NULL
-                """, arguments: [firstSeq])
-        }
-        if queueForSync, names.contains("todo_after_insert_sync") {
-            try db.execute(sql: "DELETE FROM syncPending WHERE todoId IN (SELECT id FROM todo WHERE seq >= ?)",
-                arguments: [firstSeq])
-            try db.execute(sql: "INSERT INTO syncPending(todoId) SELECT id FROM todo WHERE seq >= ? ORDER BY seq",
-                arguments: [firstSeq])
+        for trigger in triggers {
+            for statement in work.statements[trigger.name] ?? [] {
+                try db.execute(sql: statement, arguments: [firstSeq])
+            }
         }
         for trigger in triggers {
             try db.execute(sql: trigger.sql)

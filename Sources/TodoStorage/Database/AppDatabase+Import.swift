@@ -28,7 +28,7 @@ extension AppDatabase {
                 try Self.withBulkWriting(db, if: items.count >= 1_000) {
                     var summary = ImportSummary()
                     try db.inTransaction(.immediate) {
-                        summary = try Self.importTodos(db, items, replacing: replacing, at: now())
+                        summary = try Self.importTodos(db, items, replacing: replacing, at: now(), work: bulkInsertWork)
                         return .commit
                     }
                     return summary
@@ -37,7 +37,9 @@ extension AppDatabase {
         }
     }
 
-    private static func importTodos(_ db: Database, _ items: [TodoItem], replacing: ImportReplacing, at date: Date) throws -> ImportSummary {
+    private static func importTodos(
+        _ db: Database, _ items: [TodoItem], replacing: ImportReplacing, at date: Date, work: BulkInsertWork
+    ) throws -> ImportSummary {
         let existing = try Int.fetchOne(db, sql: "SELECT count(*) FROM todo") ?? 0
         let step = try beginUndoStep(db, kind: .import, at: date)
         guard prefersBulkInsert(count: items.count, existing: existing) else {
@@ -51,7 +53,7 @@ extension AppDatabase {
         let new = items.filter { !known.contains($0.idString) }
         var summary = try upsert(db, items.filter { known.contains($0.idString) }, tableWasEmpty: false, replacing: replacing, step: step)
         let lastSeq = try Int64.fetchOne(db, sql: "SELECT max(seq) FROM todo") ?? 0
-        try insertMany(db, new, queueForSync: true)
+        try insertMany(db, new, work: work)
         try journalInserts(db, step: step, fromSeq: lastSeq + 1)
         summary.inserted = new.count
         return summary

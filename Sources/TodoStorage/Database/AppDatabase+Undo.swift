@@ -43,7 +43,7 @@ extension AppDatabase {
                 }
                 var undone = step
                 let mayBeSent = try Self.sentThroughStep(db) >= number
-                undone.restored = try Self.write(step.changes, over: current, at: date, db, mayBeSent: mayBeSent, meter: &meter)
+                undone.restored = try Self.write(step.changes, over: current, at: date, db, mayBeSent: mayBeSent, work: bulkInsertWork, meter: &meter)
                 // Kept, marked, for redo.
                 try db.execute(sql: "UPDATE undoStep SET undoneAt = ? WHERE id = ?", arguments: [date.millisecondsSince1970, number])
                 return undone
@@ -65,7 +65,7 @@ extension AppDatabase {
                 throw Self.conflict(step, changed, current)
             }
             var redone = step
-            redone.restored = try Self.write(reversed.changes, over: current, at: date, db, mayBeSent: false, meter: &meter)
+            redone.restored = try Self.write(reversed.changes, over: current, at: date, db, mayBeSent: false, work: bulkInsertWork, meter: &meter)
             try db.execute(sql: "UPDATE undoStep SET undoneAt = NULL WHERE id = ?", arguments: [step.number])
             return redone
         }
@@ -117,7 +117,7 @@ extension AppDatabase {
     /// server may hold it even where no answer came to say so.
     private static func write(
         _ changes: [TodoUndo.Change], over current: [UUID: TodoItem?], at date: Date, _ db: Database,
-        mayBeSent: Bool, meter: inout UndoMeter
+        mayBeSent: Bool, work: BulkInsertWork, meter: inout UndoMeter
     ) throws -> [TodoItem] {
         var written: [TodoItem] = []
         // What an undone import takes away, or a redone one brings back: written together.
@@ -143,7 +143,7 @@ extension AppDatabase {
         }
         try deleteMany(db, ids: deleted) { meter.advance(by: $0) }
         if try prefersBulkInsert(db, count: inserted.count) {
-            try insertMany(db, inserted, queueForSync: true)
+            try insertMany(db, inserted, work: work)
         } else {
             for item in inserted { try insert(db, item) }
         }

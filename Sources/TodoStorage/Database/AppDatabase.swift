@@ -11,6 +11,10 @@ public struct AppDatabase: Sendable {
     package let path: String
     /// The clock the undo journal dates its changes by: a test sets its own.
     public var now: @Sendable () -> Date = { Date() }
+    /// How an import, an undo or a redo of many todos does the insert
+    /// triggers' work: storage's own, plus what a layer above registers for
+    /// its triggers (sync's queue). A trigger not registered fires row by row.
+    package var bulkInsertWork = BulkInsertWork.storage
 
     /// Wraps an opened connection, refusing a database written by a newer
     /// version and applying any migration not yet applied.

@@ -46,7 +46,7 @@ extension AppDatabase {
         let items = new.lazy.map { pulls[$0].item }
         if prefersBulkInsert(count: new.count, existing: existing) {
             // Not queued as local changes: they came from the server.
-            try insertMany(db, items, ids: new.map { keys[$0] }, queueForSync: false)
+            try insertMany(db, items, ids: new.map { keys[$0] }, work: .pulledFromServer)
         } else {
             for item in items {
                 try insert(db, item)
@@ -65,4 +65,21 @@ extension AppDatabase {
         }
         return stored
     }
+}
+
+extension BulkInsertWork {
+    /// Sync's queue of local changes, filled by its insert trigger
+    /// (migration 0002) row by row, filled at once for a bulk insert: each new
+    /// todo queued once, in insertion order.
+    package static let syncQueue = BulkInsertWork([
+        "todo_after_insert_sync": [
+            "DELETE FROM syncPending WHERE todoId IN (SELECT id FROM todo WHERE seq >= ?)",
+            "INSERT INTO syncPending(todoId) SELECT id FROM todo WHERE seq >= ? ORDER BY seq",
+        ],
+    ])
+
+    /// For todos a sync stores as the server gave them: they are not local
+    /// changes, so the sync queue's insert trigger (migration 0002) is
+    /// dropped during the insert and its work not done.
+    static let pulledFromServer = BulkInsertWork.storage.merging(BulkInsertWork(["todo_after_insert_sync": []]))
 }
