@@ -38,25 +38,28 @@ public actor InMemoryStorage: TodoStorage {
         token += 1
     }
 
-    public func resolve(idPrefixes: [String]) async throws -> [TodoItem] {
+    public func resolve(idPrefixes: [String]) async throws -> [ListedTodo] {
         try check()
+        let ids = items.map(\.idString).sorted()
+        func listed(_ item: TodoItem) -> ListedTodo {
+            let index = ids.firstIndex(of: item.idString)!
+            let length = TodoID.uniquePrefixLength(
+                of: item.idString,
+                previous: index > 0 ? ids[index - 1] : nil,
+                next: index + 1 < ids.count ? ids[index + 1] : nil
+            )
+            return ListedTodo(item: item, idPrefixLength: length)
+        }
         return try idPrefixes.map { prefix in
             let found = items.filter { $0.idString.hasPrefix(prefix) }
             guard let first = found.first else { throw TodoError.notFound(prefix) }
             guard found.count == 1 else {
-                let ids = items.map(\.idString).sorted()
                 let candidates = found.sorted { $0.idString < $1.idString }.prefix(IDMatch.listed).map { item in
-                    let index = ids.firstIndex(of: item.idString)!
-                    let length = TodoID.uniquePrefixLength(
-                        of: item.idString,
-                        previous: index > 0 ? ids[index - 1] : nil,
-                        next: index + 1 < ids.count ? ids[index + 1] : nil
-                    )
-                    return IDMatch(shortID: String(item.idString.prefix(length)), text: item.text)
+                    IDMatch(shortID: listed(item).shortID, text: item.text)
                 }
                 throw TodoError.ambiguousID(prefix, matches: found.count, candidates: candidates)
             }
-            return first
+            return listed(first)
         }
     }
 

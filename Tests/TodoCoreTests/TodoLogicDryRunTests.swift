@@ -53,6 +53,6 @@ struct TodoLogicDryRunTests {
         var first: [TodoItem] = []
         try await logic.readTodos(request) { first.append($0); return false }
         #expect(first == [read[0]])
-        #expect(try await logic.todos(idPrefixes: [items[0].idString]) == [items[0]])
+        #expect(try await logic.todos(idPrefixes: [items[0].idString]).map(\.item) == [items[0]])
     }
 }

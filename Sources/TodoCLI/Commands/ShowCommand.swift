@@ -17,9 +17,10 @@ struct ShowCommand: AsyncParsableCommand {
     @Argument(help: "ID (or unique prefix) of the todo.")
     var id: String
 
+    @MainActor
     mutating func run() async throws {
-        let db = try database.openForReading()
-        let todo = try db.resolveListed(idPrefixes: [try TodoID.normalizedPrefix(id)])[0]
+        let (logic, _) = try database.logic(reading: true)
+        let todo = try await logic.todos(idPrefixes: [id])[0]
         let out = OutputBuffer()
         if output.json {
             out.write(TodoJSON.object(todo.item) + "\n")

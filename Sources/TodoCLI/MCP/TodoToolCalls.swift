@@ -60,7 +60,7 @@ final class TodoToolCalls {
                 count, listed
             )
         case let .undoConflict(change, text, id):
-            let full = (try? await logic.todos(idPrefixes: [id]).first?.idString) ?? id
+            let full = (try? await logic.todos(idPrefixes: [id]).first?.item.idString) ?? id
             return "cannot undo the \(change): “\(text)” (\(full)) was changed since, by a sync or another program; "
                 + "get_todo shows it, and undo with force: true puts back its earlier values anyway"
         default:
@@ -68,7 +68,7 @@ final class TodoToolCalls {
         }
         var named: [String] = []
         for candidate in candidates {
-            let id = (try? await logic.todos(idPrefixes: [candidate.shortID]).first?.idString) ?? candidate.shortID
+            let id = (try? await logic.todos(idPrefixes: [candidate.shortID]).first?.item.idString) ?? candidate.shortID
             named.append("\(id) “\(candidate.text)”")
         }
         let more = matches > candidates.count ? "; and \(matches - candidates.count) more" : ""
@@ -78,7 +78,7 @@ final class TodoToolCalls {
     private func perform(_ name: String, _ arguments: ToolArguments) async throws -> JSONValue {
         switch name {
         case "list_todos": try await listTodos(arguments)
-        case "get_todo": .object(["todo": TodoValue.value(try await logic.todos(idPrefixes: [arguments.requiredString("id")])[0])])
+        case "get_todo": .object(["todo": TodoValue.value(try await logic.todos(idPrefixes: [arguments.requiredString("id")])[0].item)])
         case "add_todo": try await addTodo(arguments)
         case "edit_todo": try await editTodo(arguments)
         case "complete_todo": try await setDone(true, arguments)
@@ -179,7 +179,7 @@ final class TodoToolCalls {
         edit.note = try note(arguments)
         let dryRun = try arguments.bool("dry_run")
         try await logic.checkPrefixesForChange([id])
-        let before = try await logic.todos(idPrefixes: [id])[0]
+        let before = try await logic.todos(idPrefixes: [id])[0].item
         let after = try await logic.editTodo(idPrefix: id, edit: edit, dryRun: dryRun)
         return Self.change(dryRun: dryRun, summary: (dryRun ? "Would edit “" : "Edited “") + after.text + "”", [(before, after)])
     }
@@ -188,7 +188,7 @@ final class TodoToolCalls {
         let ids = try arguments.ids()
         let dryRun = try arguments.bool("dry_run")
         try await logic.checkPrefixesForChange(ids)
-        let before = TodoID.distinct(try await logic.todos(idPrefixes: ids), by: \.id)
+        let before = TodoID.distinct(try await logic.todos(idPrefixes: ids).map(\.item), by: \.id)
         let (changed, next) = try await logic.setDoneBringingNext(done, idPrefixes: ids, dryRun: dryRun)
         let verb = done ? (dryRun ? "Would complete " : "Completed ") : (dryRun ? "Would reopen " : "Reopened ")
         return Self.change(

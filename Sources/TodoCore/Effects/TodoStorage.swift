@@ -3,10 +3,11 @@ import Foundation
 /// Where todos are kept. The core only talks to storage through this protocol,
 /// so it runs unchanged over SQLite, an in-memory fake, or anything else.
 public protocol TodoStorage: Sendable {
-    /// The todos whose IDs start with each prefix, in the same order.
+    /// The todos whose IDs start with each prefix, in the same order, each
+    /// with the length of its short ID.
     /// Throws `TodoError.notFound` or `.ambiguousID` for a prefix that does not
     /// name exactly one todo.
-    nonisolated(nonsending) func resolve(idPrefixes: [String]) async throws -> [TodoItem]
+    nonisolated(nonsending) func resolve(idPrefixes: [String]) async throws -> [ListedTodo]
 
     /// Calls `body` with each todo `request` selects, in its order, reading
     /// them one at a time; `body` returns false to stop.

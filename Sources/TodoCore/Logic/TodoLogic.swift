@@ -127,7 +127,7 @@ extension TodoLogic {
             if let text = edit.text { _ = try TodoText.validated(text) }
             let prefixes = try Self.normalized([idPrefix])
             try await Self.refuseShortPrefixes(prefixes, in: storage)
-            let items = try await storage.resolve(idPrefixes: prefixes)
+            let items = try await storage.resolve(idPrefixes: prefixes).map(\.item)
             let edited = try items[0].applying(edit, at: environment.now())
             if !dryRun { try await storage.update([edited]) }
             return (items[0], edited)
@@ -165,7 +165,7 @@ extension TodoLogic {
     ) async throws -> [TodoItem] {
         let prefixes = try normalized(idPrefixes)
         try await refuseShortPrefixes(prefixes, in: storage)
-        let items = try await storage.resolve(idPrefixes: prefixes)
+        let items = try await storage.resolve(idPrefixes: prefixes).map(\.item)
         return TodoID.distinct(items, by: \.id)
     }
 
@@ -177,7 +177,7 @@ extension TodoLogic {
             let matches: Int
             let candidates: [IDMatch]
             do {
-                let item = try await storage.resolve(idPrefixes: [prefix])[0]
+                let item = try await storage.resolve(idPrefixes: [prefix])[0].item
                 (matches, candidates) = (1, [IDMatch(shortID: String(item.idString.prefix(8)), text: item.text)])
             } catch let TodoError.ambiguousID(_, count, listed) {
                 (matches, candidates) = (count, listed)

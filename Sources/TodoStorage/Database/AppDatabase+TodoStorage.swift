@@ -3,8 +3,8 @@ import TodoCore
 
 /// The SQLite database as the core's storage.
 extension AppDatabase: TodoStorage {
-    nonisolated(nonsending) public func resolve(idPrefixes: [String]) async throws -> [TodoItem] {
-        try resolveListed(idPrefixes: idPrefixes).map(\.item)
+    nonisolated(nonsending) public func resolve(idPrefixes: [String]) async throws -> [ListedTodo] {
+        try resolveListed(idPrefixes: idPrefixes)
     }
 
     nonisolated(nonsending) public func readTodos(_ request: TodoRequest, _ body: (TodoItem) throws -> Bool) async throws {

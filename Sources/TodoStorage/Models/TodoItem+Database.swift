@@ -130,14 +130,3 @@ package enum TagList {
         return tags
     }
 }
-
-/// A todo as listed: the item and how many characters of its ID are unique.
-public struct ListedTodo: Sendable, Equatable {
-    public var item: TodoItem
-    public var idPrefixLength: Int
-
-    /// The shortest unique prefix of the ID, as shown and accepted.
-    public var shortID: String {
-        String(item.idString.prefix(idPrefixLength))
-    }
-}
