@@ -1,0 +1,279 @@
+import Foundation
+import TodoCore
+
+/// What a VTODO says, in the terms of a todo: the one mapping between the
+/// two (the table in Docs/todo-server.md), for todo-server's CalDAV and for
+/// `todo sync` with CalDAV servers alike.
+public struct VTodoFields: Sendable, Equatable {
+    public var uid: String
+    public var text = ""
+    public var isDone = false
+    public var completedAt: Date?
+    public var due: TodoDue?
+    public var priority: TodoPriority?
+    public var tags: [String] = []
+    public var note: String?
+    public var recurrence: TodoRepeat?
+    /// An RRULE our repeat cannot express, its value as it came: kept, and
+    /// the todo shown as repeating.
+    public var otherRule: String?
+    public var createdAt: Date?
+    public var updatedAt: Date?
+
+    public init(uid: String) {
+        self.uid = uid
+    }
+}
+
+/// Why an iCalendar object is not one task this codec stores.
+public enum VTodoError: Error, Equatable, Sendable {
+    case noVTodo
+    case event
+    case noUID
+    case severalUIDs
+
+    public var message: String {
+        switch self {
+        case .noVTodo: "The calendar object holds no VTODO; send a VCALENDAR with one VTODO."
+        case .event: "The calendar object holds a VEVENT or a VJOURNAL; this task list stores VTODOs only."
+        case .noUID: "The VTODO has no UID; give it one."
+        case .severalUIDs: "The calendar object holds VTODOs with different UIDs; send one task per resource."
+        }
+    }
+}
+
+public enum VTodo {
+    /// The fields of the task in `calendar`: its VTODO without a
+    /// RECURRENCE-ID (the series), read in `timeZone` where a time names no zone.
+    public static func fields(of calendar: ICalendarComponent, timeZone: TimeZone) throws(VTodoError) -> VTodoFields {
+        let todo = try master(of: calendar)
+        guard let uid = todo.property("UID")?.value, !uid.isEmpty else { throw .noUID }
+        var fields = VTodoFields(uid: uid)
+        fields.text = todo.property("SUMMARY").map { ICalendarText.unescape($0.value[...]) } ?? ""
+        let status = todo.property("STATUS")?.value.uppercased()
+        fields.completedAt = todo.property("COMPLETED").flatMap { moment($0, timeZone: timeZone) }
+        fields.isDone = status == "COMPLETED" || (status == nil && fields.completedAt != nil)
+        if !fields.isDone { fields.completedAt = nil }
+        fields.due = todo.property("DUE").flatMap { due($0, timeZone: timeZone) }
+        fields.priority = todo.property("PRIORITY").flatMap { Int($0.value.trimmingCharacters(in: .whitespaces)) }.flatMap(priority)
+        var tags: [String] = []
+        for line in todo.properties("CATEGORIES") {
+            for tag in ICalendarText.list(line.value) {
+                let trimmed = tag.trimmingCharacters(in: .whitespaces)
+                if !trimmed.isEmpty, !tags.contains(trimmed) { tags.append(trimmed) }
+            }
+        }
+        fields.tags = tags
+        fields.note = todo.property("DESCRIPTION").map { ICalendarText.unescape($0.value[...]) }.flatMap { $0.isEmpty ? nil : $0 }
+        if let rule = todo.property("RRULE")?.value {
+            if let recurrence = recurrence(rule) {
+                let strict = todo.property("X-TODO-STRICT")?.value.uppercased() == "TRUE"
+                fields.recurrence = TodoRepeat(count: recurrence.count, unit: recurrence.unit, strict: strict)
+            } else {
+                fields.otherRule = rule
+            }
+        }
+        fields.createdAt = todo.property("CREATED").flatMap { moment($0, timeZone: timeZone) }
+        fields.updatedAt = (todo.property("LAST-MODIFIED") ?? todo.property("DTSTAMP")).flatMap { moment($0, timeZone: timeZone) }
+        return fields
+    }
+
+    /// `calendar` (or a new VCALENDAR) saying `fields`: in its VTODO, each
+    /// mapped property whose meaning changed is rewritten; every other line,
+    /// ours or another app's, stays as it came. LAST-MODIFIED and DTSTAMP
+    /// become `now` when anything changed.
+    public static func write(_ fields: VTodoFields, over calendar: ICalendarComponent?, timeZone: TimeZone, now: Date) -> ICalendarComponent {
+        var calendar = calendar ?? ICalendarComponent(name: "VCALENDAR", entries: [
+            .property(ContentLine(name: "VERSION", value: "2.0")),
+            .property(ContentLine(name: "PRODID", value: "-//todo//todo//EN")),
+            .component(ICalendarComponent(name: "VTODO")),
+        ])
+        let old = try? Self.fields(of: calendar, timeZone: timeZone)
+        guard let index = calendar.entries.firstIndex(where: {
+            if case let .component(component) = $0 { component.name == "VTODO" && component.property("RECURRENCE-ID") == nil } else { false }
+        }), case var .component(todo) = calendar.entries[index] else {
+            return calendar
+        }
+        var changed = false
+        func set(_ name: String, _ line: ContentLine?) {
+            todo.set(name, to: line)
+            changed = true
+        }
+        if old?.uid != fields.uid { set("UID", ContentLine(name: "UID", value: fields.uid)) }
+        if old?.text != fields.text { set("SUMMARY", ContentLine(name: "SUMMARY", value: ICalendarText.escape(fields.text))) }
+        if old?.isDone != fields.isDone || old?.completedAt.map(seconds) != fields.completedAt.map(seconds) {
+            set("STATUS", ContentLine(name: "STATUS", value: fields.isDone ? "COMPLETED" : "NEEDS-ACTION"))
+            set("COMPLETED", fields.isDone ? ContentLine(name: "COMPLETED", value: utc(fields.completedAt ?? now)) : nil)
+            // A reopened task is not 100% complete; a pending one's own figure stays.
+            if fields.isDone { set("PERCENT-COMPLETE", ContentLine(name: "PERCENT-COMPLETE", value: "100")) }
+            if old?.isDone == true, !fields.isDone { set("PERCENT-COMPLETE", nil) }
+        }
+        if old?.due.map(seconds) != fields.due.map(seconds) { set("DUE", fields.due.map(dueLine)) }
+        if old?.priority != fields.priority {
+            set("PRIORITY", fields.priority.map { ContentLine(name: "PRIORITY", value: String(rank(of: $0))) })
+        }
+        if Set(old?.tags ?? []) != Set(fields.tags) {
+            set("CATEGORIES", fields.tags.isEmpty ? nil
+                : ContentLine(name: "CATEGORIES", value: fields.tags.map(ICalendarText.escape).joined(separator: ",")))
+        }
+        if old?.note != fields.note {
+            set("DESCRIPTION", fields.note.map { ContentLine(name: "DESCRIPTION", value: ICalendarText.escape($0)) })
+        }
+        if old?.recurrence != fields.recurrence || old?.otherRule != fields.otherRule {
+            let rule = fields.recurrence.map(ruleValue) ?? fields.otherRule
+            set("RRULE", rule.map { ContentLine(name: "RRULE", value: $0) })
+            set("X-TODO-STRICT", fields.recurrence?.strict == true ? ContentLine(name: "X-TODO-STRICT", value: "TRUE") : nil)
+        }
+        if let created = fields.createdAt, old?.createdAt.map(seconds) != seconds(created) {
+            set("CREATED", ContentLine(name: "CREATED", value: utc(created)))
+        }
+        if changed || todo.property("DTSTAMP") == nil {
+            let stamp = utc(fields.updatedAt.map { max($0, now) } ?? now)
+            todo.set("DTSTAMP", to: ContentLine(name: "DTSTAMP", value: stamp))
+            todo.set("LAST-MODIFIED", to: ContentLine(name: "LAST-MODIFIED", value: stamp))
+        }
+        calendar.entries[index] = .component(todo)
+        return calendar
+    }
+
+    // MARK: - The parts
+
+    /// The task's VTODO: the one without RECURRENCE-ID; every VTODO must share its UID.
+    static func master(of calendar: ICalendarComponent) throws(VTodoError) -> ICalendarComponent {
+        let components = calendar.name == "VTODO" ? [calendar] : calendar.components
+        if components.contains(where: { $0.name == "VEVENT" || $0.name == "VJOURNAL" }) { throw .event }
+        let todos = components.filter { $0.name == "VTODO" }
+        guard let first = todos.first(where: { $0.property("RECURRENCE-ID") == nil }) ?? todos.first else { throw .noVTodo }
+        if Set(todos.map { $0.property("UID")?.value ?? "" }).count > 1 { throw .severalUIDs }
+        return first
+    }
+
+    /// PRIORITY 1-4 high, 5 medium, 6-9 low (RFC 5545 3.8.1.9); 0 none.
+    static func priority(_ value: Int) -> TodoPriority? {
+        switch value {
+        case 1...4: .high
+        case 5: .medium
+        case 6...9: .low
+        default: nil
+        }
+    }
+
+    static func rank(of priority: TodoPriority) -> Int {
+        switch priority {
+        case .high: 1
+        case .medium: 5
+        case .low: 9
+        }
+    }
+
+    /// A repeat our `TodoRepeat` expresses: FREQ with at most an INTERVAL.
+    static func recurrence(_ rule: String) -> TodoRepeat? {
+        var frequency: TodoRepeat.Unit?
+        var interval = 1
+        for part in rule.split(separator: ";") {
+            let pair = part.split(separator: "=", maxSplits: 1).map { $0.uppercased() }
+            guard pair.count == 2 else { return nil }
+            switch pair[0] {
+            case "FREQ":
+                frequency = switch pair[1] {
+                case "DAILY": .day
+                case "WEEKLY": .week
+                case "MONTHLY": .month
+                case "YEARLY": .year
+                default: nil
+                }
+            case "INTERVAL":
+                guard let value = Int(pair[1]) else { return nil }
+                interval = value
+            default:
+                return nil
+            }
+        }
+        return frequency.flatMap { TodoRepeat(count: interval, unit: $0) }
+    }
+
+    static func ruleValue(_ recurrence: TodoRepeat) -> String {
+        let frequency = switch recurrence.unit {
+        case .day: "DAILY"
+        case .week: "WEEKLY"
+        case .month: "MONTHLY"
+        case .year: "YEARLY"
+        }
+        return recurrence.count == 1 ? "FREQ=\(frequency)" : "FREQ=\(frequency);INTERVAL=\(recurrence.count)"
+    }
+
+    /// DUE as a calendar date (VALUE=DATE, or eight digits) or a time.
+    static func due(_ line: ContentLine, timeZone: TimeZone) -> TodoDue? {
+        let value = line.value.trimmingCharacters(in: .whitespaces)
+        if line.parameter("VALUE")?.uppercased() == "DATE" || value.count == 8 {
+            return day(value).map(TodoDue.day)
+        }
+        return moment(line, timeZone: timeZone).map(TodoDue.moment)
+    }
+
+    static func dueLine(_ due: TodoDue) -> ContentLine {
+        switch due {
+        case let .day(day):
+            ContentLine(name: "DUE", parameters: [.init(name: "VALUE", values: ["DATE"])], value: compact(day))
+        case let .moment(date):
+            ContentLine(name: "DUE", value: utc(date))
+        }
+    }
+
+    /// A DATE-TIME: UTC with `Z`, in the zone its TZID names, else floating (in `timeZone`).
+    static func moment(_ line: ContentLine, timeZone: TimeZone) -> Date? {
+        var value = line.value.trimmingCharacters(in: .whitespaces)
+        var zone = line.parameter("TZID").flatMap { TimeZone(identifier: $0) } ?? timeZone
+        if value.hasSuffix("Z") || value.hasSuffix("z") {
+            value.removeLast()
+            zone = TimeZone(identifier: "UTC")!
+        }
+        let parts = value.split(separator: "T")
+        guard let dayPart = parts.first, let day = day(String(dayPart)) else { return nil }
+        var components = DateComponents(year: day.year, month: day.month, day: day.day, hour: 0, minute: 0, second: 0)
+        if parts.count == 2 {
+            let time = Array(parts[1].utf8)
+            guard time.count == 6, time.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+            let digits = time.map { Int($0 - 0x30) }
+            components.hour = digits[0] * 10 + digits[1]
+            components.minute = digits[2] * 10 + digits[3]
+            components.second = min(digits[4] * 10 + digits[5], 59)
+        } else if parts.count != 1 {
+            return nil
+        }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        return calendar.date(from: components)
+    }
+
+    static func day(_ text: String) -> CalendarDay? {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 8, bytes.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        let digits = bytes.map { Int($0 - 0x30) }
+        let year = digits[0...3].reduce(0) { $0 * 10 + $1 }
+        return CalendarDay(year: year, month: digits[4] * 10 + digits[5], day: digits[6] * 10 + digits[7])
+    }
+
+    static func compact(_ day: CalendarDay) -> String {
+        day.description.replacingOccurrences(of: "-", with: "")
+    }
+
+    static func utc(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        func two(_ value: Int?) -> String { String(format: "%02d", value ?? 0) }
+        return String(format: "%04d", parts.year ?? 0) + two(parts.month) + two(parts.day)
+            + "T" + two(parts.hour) + two(parts.minute) + two(parts.second) + "Z"
+    }
+
+    /// Whole seconds: what iCalendar keeps of a time.
+    static func seconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970).rounded(.down))
+    }
+
+    static func seconds(_ due: TodoDue) -> TodoDue {
+        if case let .moment(date) = due { return .moment(Date(timeIntervalSince1970: Double(seconds(date)))) }
+        return due
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import TodoCore
+@testable import TodoICalendar
+
+/// A small, seeded random number generator, so that a failing seed reproduces.
+struct SplitMix {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A number below `bound`.
+    mutating func next(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+}
+
+/// A VTODO made from random fields, with lines no mapping knows among them,
+/// in a random order, folded at random octets (inside characters too), with
+/// CRLF or LF line breaks.
+struct RandomVTodo {
+    static let alphabet: [String] = ["a", "Z", "0", " ", ",", ";", ":", "\\", "\"", "\n", "é", "ß", "😀", "\u{301}", "x", "-", "="]
+    static let paris = TimeZone(identifier: "Europe/Paris")!
+
+    var fields: VTodoFields
+    /// The logical lines, unfolded, in order (BEGIN and END lines included).
+    var lines: [String] = []
+    /// For each line, where it is folded (octet offsets) and with which whitespace.
+    var folds: [[(offset: Int, space: UInt8)]] = []
+    var lineBreak: [UInt8]
+    /// The indexes of the lines no mapping reads.
+    var unmapped: Set<Int> = []
+
+    static func text(_ random: inout SplitMix, _ length: ClosedRange<Int>) -> String {
+        let count = length.lowerBound + random.next(length.count)
+        return (0..<count).map { _ in alphabet[random.next(alphabet.count)] }.joined()
+    }
+
+    init(_ random: inout SplitMix) {
+        fields = VTodoFields(uid: random.next(2) == 0 ? UUID(derivedFrom: "\(random.next())").uuidString : "\(random.next(1_000_000))@example.org")
+        var mapped: [String] = ["UID:" + fields.uid]
+        if random.next(5) > 0 {
+            fields.text = Self.text(&random, 0...40)
+            mapped.append("SUMMARY:" + ICalendarText.escape(fields.text))
+        }
+        fields.isDone = random.next(2) == 0
+        if fields.isDone {
+            fields.completedAt = Date(timeIntervalSince1970: Double(1_700_000_000 + random.next(50_000_000)))
+            mapped += ["STATUS:COMPLETED", "COMPLETED:" + VTodo.utc(fields.completedAt!)]
+        } else if random.next(2) == 0 {
+            mapped.append(random.next(2) == 0 ? "STATUS:NEEDS-ACTION" : "STATUS:IN-PROCESS")
+        }
+        switch random.next(4) {
+        case 0:
+            let day = CalendarDay(daysSince1970: 19_000 + random.next(3_000))
+            fields.due = .day(day)
+            mapped.append("DUE;VALUE=DATE:" + VTodo.compact(day))
+        case 1:
+            let date = Date(timeIntervalSince1970: Double(1_700_000_000 + random.next(50_000_000)))
+            fields.due = .moment(date)
+            mapped.append("DUE:" + VTodo.utc(date))
+        case 2:
+            let date = Date(timeIntervalSince1970: Double(1_700_000_000 + random.next(50_000_000)))
+            fields.due = .moment(date)
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = Self.paris
+            let p = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+            let local = String(format: "%04d%02d%02dT%02d%02d%02d", p.year!, p.month!, p.day!, p.hour!, p.minute!, p.second!)
+            mapped.append("DUE;TZID=Europe/Paris:" + local)
+        default:
+            break
+        }
+        if random.next(3) > 0 {
+            let rank = random.next(10)
+            fields.priority = VTodo.priority(rank)
+            mapped.append("PRIORITY:\(rank)")
+        }
+        var tags: [String] = []
+        for _ in 0..<random.next(4) {
+            let tag = "t" + Self.text(&random, 0...6).replacingOccurrences(of: "\n", with: "") + "g"
+            if !tags.contains(tag) { tags.append(tag) }
+        }
+        fields.tags = tags
+        if !tags.isEmpty {
+            let cut = random.next(tags.count + 1)
+            for part in [tags[..<cut], tags[cut...]] where !part.isEmpty {
+                mapped.append("CATEGORIES:" + part.map(ICalendarText.escape).joined(separator: ","))
+            }
+        }
+        if random.next(2) == 0 {
+            fields.note = "n" + Self.text(&random, 0...60)
+            mapped.append("DESCRIPTION:" + ICalendarText.escape(fields.note!))
+        }
+        switch random.next(4) {
+        case 0:
+            let recurrence = TodoRepeat(count: 1 + random.next(12), unit: TodoRepeat.Unit.allCases[random.next(4)], strict: random.next(2) == 0)!
+            fields.recurrence = recurrence
+            mapped.append("RRULE:" + VTodo.ruleValue(recurrence))
+            if recurrence.strict { mapped.append("X-TODO-STRICT:TRUE") }
+        case 1:
+            fields.otherRule = "FREQ=WEEKLY;BYDAY=MO,WE;COUNT=\(1 + random.next(9))"
+            mapped.append("RRULE:" + fields.otherRule!)
+        default:
+            break
+        }
+        fields.createdAt = Date(timeIntervalSince1970: Double(1_600_000_000 + random.next(90_000_000)))
+        fields.updatedAt = Date(timeIntervalSince1970: Double(1_700_000_000 + random.next(90_000_000)))
+        mapped += ["CREATED:" + VTodo.utc(fields.createdAt!), "LAST-MODIFIED:" + VTodo.utc(fields.updatedAt!),
+                   "DTSTAMP:" + VTodo.utc(fields.updatedAt!)]
+
+        let others: [[String]] = [
+            ["X-APPLE-SORT-ORDER:\(random.next(1_000_000))"],
+            ["X-CUSTOM;X-P=\"a:b;c\",plain:" + ICalendarText.escape(Self.text(&random, 0...50))],
+            ["RELATED-TO;RELTYPE=PARENT:parent-\(random.next(100))"],
+            ["ATTACH;FMTTYPE=text/plain:https://example.com/a?b=c;d"],
+            ["BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:-PT\(random.next(60))M", "DESCRIPTION:Reminder é", "END:VALARM"],
+        ]
+        // Mapped lines and the others, shuffled together (a component's lines stay together).
+        var blocks: [(lines: [String], mapped: Bool)] = mapped.map { ([$0], true) }
+        for other in others where random.next(3) > 0 { blocks.append((other, false)) }
+        for index in blocks.indices.reversed() {
+            blocks.swapAt(index, random.next(index + 1))
+        }
+        lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//random//test//EN", "BEGIN:VTODO"]
+        for block in blocks {
+            for line in block.lines {
+                if !block.mapped { unmapped.insert(lines.count) }
+                lines.append(line)
+            }
+        }
+        lines += ["END:VTODO", "END:VCALENDAR"]
+        lineBreak = random.next(2) == 0 ? [0x0D, 0x0A] : [0x0A]
+        for line in lines {
+            let count = line.utf8.count
+            var lineFolds: [(offset: Int, space: UInt8)] = []
+            var offset = 0
+            while count - offset > 1, random.next(3) == 0 || count - offset > 75 {
+                offset += 1 + random.next(min(75, count - offset - 1))
+                lineFolds.append((offset, random.next(4) == 0 ? 0x09 : 0x20))
+            }
+            folds.append(lineFolds)
+        }
+    }
+
+    /// The line at `index`, folded as it is sent, folds broken by `lineBreak`.
+    func folded(_ index: Int) -> [UInt8] {
+        folded(index, lineBreak: lineBreak)
+    }
+
+    func folded(_ index: Int, lineBreak: [UInt8]) -> [UInt8] {
+        let bytes = Array(lines[index].utf8)
+        var out: [UInt8] = []
+        var start = 0
+        for fold in folds[index] {
+            out += bytes[start..<fold.offset]
+            out += lineBreak + [fold.space]
+            start = fold.offset
+        }
+        return out + bytes[start...]
+    }
+
+    /// The object as a client sends it.
+    var bytes: [UInt8] {
+        lines.indices.flatMap { folded($0) + lineBreak }
+    }
+
+    /// The object as it is written back unchanged: each line as it came,
+    /// every line break CRLF.
+    var rewritten: [UInt8] {
+        lines.indices.flatMap { folded($0, lineBreak: [0x0D, 0x0A]) + [0x0D, 0x0A] }
+    }
+
+    /// The lines no mapping reads, as they came (line breaks as CRLF).
+    var unmappedLines: [[UInt8]] {
+        unmapped.sorted().map { folded($0, lineBreak: [0x0D, 0x0A]) }
+    }
+
+    /// Every physical line as sent.
+    var originalLines: [[UInt8]] {
+        VTodoRoundTripTests.physicalLines(rewritten)
+    }
+}
