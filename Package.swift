@@ -46,6 +46,8 @@ let package = Package(
         // iCalendar (RFC 5545) read and written keeping every line another app wrote, and the
         // VTODO ⇄ todo mapping: pure, for todo-server's CalDAV and `todo sync` with CalDAV servers.
         .target(name: "TodoICalendar", dependencies: ["TodoCore"], swiftSettings: strict),
+        // XML from the network read strictly (no DTD, no entity but the predefined), for WebDAV and CalDAV.
+        .target(name: "TodoXML", swiftSettings: strict),
         // Taskwarrior's `task export` and todo.txt, read and written: pure, used by the command line.
         .target(name: "TodoInterchange", dependencies: ["TodoCore"], swiftSettings: strict),
         // The app's SQL schema, compiled into `todo`: the files of `Migrations/` not named `server_…`.
@@ -161,6 +163,7 @@ let package = Package(
         .target(name: "TodoCoreTestSupport", dependencies: ["TodoCore"], path: "Tests/TodoCoreTestSupport", swiftSettings: strict),
         .testTarget(name: "TodoCoreTests", dependencies: ["TodoCore", "TodoCoreTestSupport"], swiftSettings: strict),
         .testTarget(name: "TodoInterchangeTests", dependencies: ["TodoCore", "TodoInterchange"], swiftSettings: strict),
+        .testTarget(name: "TodoXMLTests", dependencies: ["TodoXML"], swiftSettings: strict),
         .testTarget(
             name: "TodoICalendarTests",
             dependencies: ["TodoCore", "TodoICalendar", .product(name: "PropertyBased", package: "swift-property-based")],
