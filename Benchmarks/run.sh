@@ -366,6 +366,14 @@ for size in "${size_list[@]}"; do
     bench sort-due "$size" sqlite3 -- sqlite3 "$floor" \
         "SELECT $planned FROM todo WHERE todo.isDone = 0 AND todo.due IS NOT NULL ORDER BY todo.due, todo.createdAt DESC, todo.seq DESC; SELECT $planned FROM todo WHERE todo.isDone = 0 AND todo.due IS NULL ORDER BY todo.createdAt DESC, todo.seq DESC"
 
+    # Start-up of commands the quick path does not read (issue 25): ArgumentParser
+    # parses the named subcommand alone; the floor runs the same SQL with a LIMIT.
+    bench tag-limit-5 "$size" todo -- "$todo" list --tag home --limit 5
+    bench tag-limit-5 "$size" sqlite3 -- sqlite3 "$floor" \
+        "SELECT $planned FROM todoTag CROSS JOIN todo ON todo.seq = todoTag.seq WHERE todoTag.tag = 'home' AND todoTag.isDone = 0 ORDER BY todoTag.createdAt DESC, todoTag.seq DESC LIMIT 5"
+    bench show "$size" todo -- "$todo" show "$short"
+    bench show "$size" sqlite3 -- sqlite3 "$floor" "SELECT * FROM todo WHERE id >= '$short' AND id < '${short}g' LIMIT 2"
+
     # add and done with every field, to set beside add and done above.
     every_field=(--due fri --priority high --tag home --tag bills --note "IBAN in mail" --repeat weekly)
     bench add-fields "$size" todo -- "$todo" add "benchmark todo" "${every_field[@]}"
