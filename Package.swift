@@ -14,8 +14,9 @@ let appMigrations = [
     "0008_undo_journal.sql", "0009_field_edit_times.sql", "0010_redo.sql",
 ]
 let serverMigrations = [
-    "server_0001_create_item.sql", "server_0002_accounts.sql",
+    "server_0001_create_item.sql", "server_0002_accounts.sql", "server_0003_calendar_objects.sql",
     "server_pg_0001_create.sql", "server_pg_0002_write_groups.sql", "server_pg_0003_drop_write_groups.sql",
+    "server_pg_0004_calendar_objects.sql",
 ]
 
 let package = Package(
@@ -125,6 +126,9 @@ let package = Package(
             name: "TodoServer",
             dependencies: [
                 "JSONTokens",
+                "TodoCore",
+                "TodoICalendar",
+                "TodoXML",
                 "TodoServerMigrations",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),

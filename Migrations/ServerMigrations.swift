@@ -12,6 +12,7 @@ public enum ServerMigrations {
     public static let all = [
         migration("server_0001_create_item", PackageResources.server_0001_create_item_sql),
         migration("server_0002_accounts", PackageResources.server_0002_accounts_sql),
+        migration("server_0003_calendar_objects", PackageResources.server_0003_calendar_objects_sql),
     ]
 }
 
@@ -26,6 +27,7 @@ public enum ServerPostgresMigrations {
         migration("server_pg_0001_create", PackageResources.server_pg_0001_create_sql),
         migration("server_pg_0002_write_groups", PackageResources.server_pg_0002_write_groups_sql),
         migration("server_pg_0003_drop_write_groups", PackageResources.server_pg_0003_drop_write_groups_sql),
+        migration("server_pg_0004_calendar_objects", PackageResources.server_pg_0004_calendar_objects_sql),
     ]
 
     /// A migration's statements, split where a line ends with a semicolon

@@ -124,7 +124,8 @@ public enum VTodo {
             set("RRULE", rule.map { ContentLine(name: "RRULE", value: $0) })
             set("X-TODO-STRICT", fields.recurrence?.strict == true ? ContentLine(name: "X-TODO-STRICT", value: "TRUE") : nil)
         }
-        if let created = fields.createdAt, old?.createdAt.map(seconds) != seconds(created) {
+        // CREATED is written on a new task, and rewritten only where the client wrote one.
+        if let created = fields.createdAt, old == nil || old?.createdAt != nil, old?.createdAt.map(seconds) != seconds(created) {
             set("CREATED", ContentLine(name: "CREATED", value: utc(created)))
         }
         if changed || todo.property("DTSTAMP") == nil {
@@ -218,6 +219,11 @@ public enum VTodo {
         case let .moment(date):
             ContentLine(name: "DUE", value: utc(date))
         }
+    }
+
+    /// A DATE-TIME value as written in a query (`20261201T000000Z`), or a DATE; nil if it is neither.
+    public static func dateTime(_ text: String, timeZone: TimeZone = TimeZone(identifier: "UTC")!) -> Date? {
+        moment(ContentLine(name: "X", value: text), timeZone: timeZone)
     }
 
     /// A DATE-TIME: UTC with `Z`, in the zone its TZID names, else floating (in `timeZone`).

@@ -60,6 +60,8 @@ public func buildRouter(
         router.add(middleware: AccountTokenMiddleware(accounts: accounts, trustedProxies: options.trustedProxies))
     }
     router.addRoutes(TodoController(repository: repository, maxBodySize: options.maxBodySize).endpoints, atPath: "/todos")
+    // The same todos over CalDAV, for phones, desktop apps and todoman.
+    CalDAVController(repository: repository, accounts: accounts, maxBodySize: options.maxBodySize).addRoutes(to: router)
     // For load balancers and uptime checks: the database answers a trivial
     // read (and the benchmark's baseline: the same stack with next to no work).
     let health: @Sendable (Request, TodoRequestContext) async throws -> Response = { _, _ in

@@ -16,6 +16,9 @@ public protocol AccountStore: Sendable {
     func retryAfter(address: String) async throws -> Int?
     /// Counts a failed authentication from `address`.
     func recordFailedAuthentication(address: String) async throws
+    /// The name of `account`, nil for the single list's or a removed one's:
+    /// a CalDAV client signs in with it beside a token.
+    func name(of account: AccountID) async throws -> String?
 
     // MARK: - Managing
 

@@ -21,6 +21,17 @@ public struct PostgresAccountStore: AccountStore {
 // MARK: - Serving
 
 extension PostgresAccountStore {
+    public func name(of account: AccountID) async throws -> String? {
+        try await database.withConnection { connection in
+            for try await name in try await connection.query("SELECT name FROM account WHERE id = \(account.rawValue)", logger: logger)
+                .decode(String?.self)
+            {
+                return name
+            }
+            return nil
+        }
+    }
+
     public func hasAccounts() async throws -> Bool {
         try await database.withConnection { connection in
             for try await exists in try await connection.query("SELECT EXISTS (SELECT 1 FROM account WHERE id <> 0)", logger: logger)

@@ -30,6 +30,10 @@ public struct SQLiteAccountStore: AccountStore {
 // MARK: - Serving
 
 extension SQLiteAccountStore {
+    public func name(of account: AccountID) async throws -> String? {
+        try await read { db in try String.fetchOne(db, sql: "SELECT name FROM account WHERE id = ?", arguments: [account.rawValue]) }
+    }
+
     public func hasAccounts() async throws -> Bool {
         try await read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM account WHERE id <> 0)") ?? false }
     }

@@ -89,7 +89,7 @@ public struct TodoController<Repository: TodoRepository>: Sendable {
     /// transaction, each applied whole or not at all and answered on its own:
     /// `{"results": [{"status": 201, "item": {...}}, {"status": 412, "error": "..."}]}`.
     @Sendable func batch(_ request: Request, context: TodoRequestContext) async throws -> Response {
-        let operations = try BatchOperation.operations(from: try await readBody(request), limit: Self.maxBatchOperations)
+        let operations = try BatchOperation.operations(from: try await Self.readBody(request, maxBodySize: maxBodySize), limit: Self.maxBatchOperations)
         let results = try await todos(of: context).batch(operations)
         var body = #"{"results":["#
         for (index, result) in results.enumerated() {
@@ -127,11 +127,11 @@ public struct TodoController<Repository: TodoRepository>: Sendable {
 
     /// The body as a checked payload: 413 past the size limit, 400 if not a todo.
     private func readPayload(_ request: Request) async throws -> TodoPayload {
-        try TodoPayload(body: try await readBody(request))
+        try TodoPayload(body: try await Self.readBody(request, maxBodySize: maxBodySize))
     }
 
     /// The body's bytes: 413 past the size limit, 400 if its framing is broken.
-    private func readBody(_ request: Request) async throws -> [UInt8] {
+    static func readBody(_ request: Request, maxBodySize: Int) async throws -> [UInt8] {
         let tooLarge = ServerError(.contentTooLarge, "The request body is larger than the limit of \(maxBodySize) bytes.")
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > maxBodySize {
             throw tooLarge

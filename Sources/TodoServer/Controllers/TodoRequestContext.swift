@@ -8,6 +8,8 @@ public struct TodoRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// `AccountID.single` unless an account's token said otherwise.
     public var account = AccountID.single
+    /// The account's name, when Basic credentials gave it (CalDAV).
+    public var accountName: String?
     /// The client's IP address, or nil where there is no socket (router tests).
     public let remoteAddress: String?
 

@@ -12,24 +12,45 @@ struct AccountTokenMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let address = ClientAddress.of(request, context, trustedProxies: trustedProxies)
-        let token = BearerTokenMiddleware.bearerToken(request.headers[.authorization] ?? "")
+        let credentials = Credentials(request)
         var context = context
-        switch try await accounts.authenticate(token: token, address: address) {
+        switch try await accounts.authenticate(token: credentials?.token, address: address) {
         case .noAccounts:
             return try await next(request, context)
         case .account(let account):
+            // Basic credentials name the account too: the name must be the token's.
+            if let user = credentials?.user {
+                let name = try await accounts.name(of: account)
+                guard name == user else {
+                    try await accounts.recordFailedAuthentication(address: address)
+                    throw Self.refusal(request)
+                }
+                context.accountName = name
+            }
             context.account = account
             return try await next(request, context)
         case .throttled(let seconds):
             throw FailedAuthentications.tooMany(retryAfter: seconds)
         case .refused:
-            throw ServerError(
+            throw Self.refusal(request)
+        }
+    }
+
+    static func refusal(_ request: Request) -> ServerError {
+        if Credentials.isCalDAV(request) {
+            return ServerError(
                 .unauthorized,
-                "This server needs an account's token: send the header Authorization: Bearer TOKEN "
-                    + "(the server's operator issues tokens with `todo-server user token NAME`).",
-                headers: [.wwwAuthenticate: "Bearer"]
+                "This server needs an account's name and token: sign in with the account's name as the user name "
+                    + "and a token as the password (`todo-server user token NAME` issues one).",
+                headers: [.wwwAuthenticate: Credentials.challenge(for: request)]
             )
         }
+        return ServerError(
+            .unauthorized,
+            "This server needs an account's token: send the header Authorization: Bearer TOKEN "
+                + "(the server's operator issues tokens with `todo-server user token NAME`).",
+            headers: [.wwwAuthenticate: "Bearer"]
+        )
     }
 }
 

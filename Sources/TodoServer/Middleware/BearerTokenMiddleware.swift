@@ -1,6 +1,7 @@
 import Hummingbird
 
-/// Lets a request through only with `Authorization: Bearer TOKEN`, else 401.
+/// Lets a request through only with `Authorization: Bearer TOKEN` (or, from
+/// a CalDAV app, Basic credentials whose password is the token), else 401.
 /// With `throttle`, failures are counted there and an address with too many
 /// gets 429.
 struct BearerTokenMiddleware: RouterMiddleware {
@@ -18,15 +19,17 @@ struct BearerTokenMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let address = ClientAddress.of(request, context, trustedProxies: trustedProxies)
         // The token first: a valid one is served whatever the address's failures.
-        guard let given = Self.bearerToken(request.headers[.authorization] ?? ""), Self.constantTimeEquals(given, token) else {
+        guard let given = Credentials(request)?.token, Self.constantTimeEquals(given, token) else {
             if let throttle {
                 try await FailedAuthentications.refuseIfThrottled(address, throttle)
             }
             try await throttle?.recordFailedAuthentication(address: address)
             throw ServerError(
                 .unauthorized,
-                "This server needs a token: send the header Authorization: Bearer TOKEN.",
-                headers: [.wwwAuthenticate: "Bearer"]
+                Credentials.isCalDAV(request)
+                    ? "This server needs its token: sign in with any user name and the token as the password."
+                    : "This server needs a token: send the header Authorization: Bearer TOKEN.",
+                headers: [.wwwAuthenticate: Credentials.challenge(for: request)]
             )
         }
         return try await next(request, context)

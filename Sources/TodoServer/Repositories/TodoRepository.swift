@@ -29,4 +29,20 @@ public protocol TodoRepository: Sendable {
     /// What changed after `cursor`, at most `limit` changes; 410 if the
     /// tombstones the client would need have been purged.
     func changes(since cursor: Int, limit: Int?) async throws -> ChangeFeed
+
+    // MARK: CalDAV
+
+    /// The account's change counter: where its feed is now (a CalDAV list's ctag and sync token).
+    func changeCounter() async throws -> Int
+    /// The live todos among `ids`, as resources, in no particular order.
+    func calendarObjects(ids: [String]) async throws -> [CalendarObject]
+    /// Every live todo as a resource (`cursor` nil), or every todo changed
+    /// after `cursor`, deleted ones included; 410 as `changes` says.
+    func calendarObjects(since cursor: Int?) async throws -> CalendarChanges
+    /// The todo ids of the resources among `names` that a client named.
+    func calendarIDs(names: [String]) async throws -> [String: String]
+    /// Applies `operation` (a create or a patch of the todo `id`) and keeps
+    /// `ics` as the resource `name`, in one transaction: 412 and 409 as the
+    /// operation's own.
+    func putCalendarObject(name: String, id: String, ics: String, operation: BatchOperation) async throws -> StoredTodo
 }

@@ -1,0 +1,273 @@
+import Foundation
+import Hummingbird
+import TodoCore
+import TodoICalendar
+import TodoXML
+
+// MARK: - PROPFIND and REPORT
+
+extension CalDAVController {
+    /// Most elements read from a PROPFIND or REPORT body.
+    static var maxElements: Int { 20_000 }
+
+    /// The body read as XML; an empty one is nil (PROPFIND's allprop).
+    func xml(_ request: Request) async throws -> XMLElement? {
+        let body = try await TodoController<Repository>.readBody(request, maxBodySize: maxBodySize)
+        guard body.contains(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }) else { return nil }
+        do {
+            return try XMLReader.read(body, maxElements: Self.maxElements)
+        } catch {
+            throw ServerError.badRequest(error.message)
+        }
+    }
+
+    /// The properties a body asks for; nil for all of them (`allprop`, or no body).
+    static func requested(_ root: XMLElement?) -> [DAV.Property]? {
+        guard let prop = root?.child(DAV.dav, "prop") else { return nil }
+        return prop.children.map { DAV.Property($0.namespace, $0.name) }
+    }
+
+    /// `Depth` 0 or 1; infinity is refused, as RFC 4918 (9.1) allows.
+    static func depth(_ request: Request) throws -> Int? {
+        switch request.headers[.depth]?.trimmingCharacters(in: .whitespaces).lowercased() {
+        case nil, "0": return 0
+        case "1": return 1
+        case "infinity": return nil
+        default: throw ServerError.badRequest("Depth must be 0 or 1.")
+        }
+    }
+
+    static func infiniteDepthRefused() -> Response {
+        Multistatus.error(.forbidden, DAV.Property(DAV.dav, "propfind-finite-depth"), "Depth: infinity is not served here; ask with Depth 0 or 1.")
+    }
+
+    /// What `values` holds of what was asked: (found, asked for and missing).
+    static func answer(_ values: [(DAV.Property, String)], asked: [DAV.Property]?) -> ([(DAV.Property, String)], [DAV.Property]) {
+        guard let asked else { return (values.filter { $0.0 != calendarData }, []) }
+        var found: [(DAV.Property, String)] = []
+        var missing: [DAV.Property] = []
+        for property in asked {
+            if let value = values.first(where: { $0.0 == property }) { found.append(value) } else { missing.append(property) }
+        }
+        return (found, missing)
+    }
+
+    static var calendarData: DAV.Property { DAV.Property(DAV.caldav, "calendar-data") }
+
+    // MARK: The resources' properties
+
+    func principalValues(_ paths: CalDAVPaths) -> [(DAV.Property, String)] {
+        let href = "<d:href>\(XMLText.escape(paths.principal))</d:href>"
+        return [
+            (DAV.Property(DAV.dav, "resourcetype"), "<d:collection/><d:principal/>"),
+            (DAV.Property(DAV.dav, "displayname"), XMLText.escape(paths.user)),
+            (DAV.Property(DAV.dav, "current-user-principal"), href),
+            (DAV.Property(DAV.dav, "principal-URL"), href),
+            (DAV.Property(DAV.caldav, "calendar-home-set"), href),
+        ]
+    }
+
+    func collectionValues(_ paths: CalDAVPaths, counter: Int) -> [(DAV.Property, String)] {
+        let principal = "<d:href>\(XMLText.escape(paths.principal))</d:href>"
+        let privileges = ["read", "write", "write-content", "write-properties", "bind", "unbind", "read-current-user-privilege-set"]
+        let reports = ["c:calendar-query", "c:calendar-multiget", "d:sync-collection"]
+        return [
+            (DAV.Property(DAV.dav, "resourcetype"), "<d:collection/><c:calendar/>"),
+            (DAV.Property(DAV.dav, "displayname"), "Tasks"),
+            (DAV.Property(DAV.caldav, "supported-calendar-component-set"), #"<c:comp name="VTODO"/>"#),
+            (DAV.Property(DAV.calendarServer, "getctag"), String(counter)),
+            (DAV.Property(DAV.dav, "sync-token"), XMLText.escape(CalDAVPaths.syncToken(counter))),
+            (DAV.Property(DAV.dav, "current-user-principal"), principal),
+            (DAV.Property(DAV.dav, "owner"), principal),
+            (DAV.Property(DAV.dav, "current-user-privilege-set"), privileges.map { "<d:privilege><d:\($0)/></d:privilege>" }.joined()),
+            (DAV.Property(DAV.dav, "supported-report-set"), reports.map { "<d:supported-report><d:report><\($0)/></d:report></d:supported-report>" }.joined()),
+        ]
+    }
+
+    /// A resource's properties; its calendar data only when asked for.
+    static func objectValues(_ object: CalendarObject, asked: [DAV.Property]?) -> [(DAV.Property, String)] {
+        var values: [(DAV.Property, String)] = [
+            (DAV.Property(DAV.dav, "getetag"), XMLText.escape(ETag.string(for: object.todo.version))),
+            (DAV.Property(DAV.dav, "getcontenttype"), CalDAVPaths.calendarContentType),
+            (DAV.Property(DAV.dav, "resourcetype"), ""),
+        ]
+        if asked?.contains(calendarData) == true {
+            values.append((calendarData, XMLText.escape(calendarText(object))))
+        }
+        return values
+    }
+
+    static func objectName(_ object: CalendarObject) -> String {
+        object.name ?? object.todo.id + ".ics"
+    }
+
+    // MARK: PROPFIND
+
+    @Sendable func propfindRoot(_ request: Request, context: TodoRequestContext) async throws -> Response {
+        let paths = CalDAVPaths(user: try await user(context))
+        let asked = Self.requested(try await xml(request))
+        let values = [(DAV.Property(DAV.dav, "resourcetype"), "<d:collection/>")] + principalValues(paths).filter {
+            $0.0.name != "resourcetype" && $0.0.name != "displayname"
+        }
+        var multistatus = Multistatus()
+        let (found, missing) = Self.answer(values, asked: asked)
+        multistatus.add(href: "/dav/", found: found, missing: missing)
+        return multistatus.response()
+    }
+
+    @Sendable func propfindPrincipal(_ request: Request, context: TodoRequestContext) async throws -> Response {
+        let (todos, paths) = try await todos(request, context)
+        guard let depth = try Self.depth(request) else { return Self.infiniteDepthRefused() }
+        let asked = Self.requested(try await xml(request))
+        var multistatus = Multistatus()
+        let (found, missing) = Self.answer(principalValues(paths), asked: asked)
+        multistatus.add(href: paths.principal, found: found, missing: missing)
+        if depth == 1 {
+            let counter = try await todos.changeCounter()
+            let (found, missing) = Self.answer(collectionValues(paths, counter: counter), asked: asked)
+            multistatus.add(href: paths.collection, found: found, missing: missing)
+        }
+        return multistatus.response()
+    }
+
+    @Sendable func propfindCollection(_ request: Request, context: TodoRequestContext) async throws -> Response {
+        let (todos, paths) = try await todos(request, context)
+        guard let depth = try Self.depth(request) else { return Self.infiniteDepthRefused() }
+        let asked = Self.requested(try await xml(request))
+        let changes = depth == 1 ? try await todos.calendarObjects(since: nil) : CalendarChanges(objects: [], counter: try await todos.changeCounter())
+        var multistatus = Multistatus()
+        let (found, missing) = Self.answer(collectionValues(paths, counter: changes.counter), asked: asked)
+        multistatus.add(href: paths.collection, found: found, missing: missing)
+        for object in changes.objects where depth == 1 {
+            let (found, missing) = Self.answer(Self.objectValues(object, asked: asked), asked: asked)
+            multistatus.add(href: paths.href(Self.objectName(object)), found: found, missing: missing)
+        }
+        return multistatus.response()
+    }
+
+    @Sendable func propfindObject(_ request: Request, context: TodoRequestContext) async throws -> Response {
+        let (todos, paths) = try await todos(request, context)
+        let name = Self.name(request)
+        guard let object = try await Self.object(named: name, in: todos) else {
+            throw ServerError(.notFound, "No task named \(name) in this list.")
+        }
+        let asked = Self.requested(try await xml(request))
+        var multistatus = Multistatus()
+        let (found, missing) = Self.answer(Self.objectValues(object, asked: asked), asked: asked)
+        multistatus.add(href: paths.href(name), found: found, missing: missing)
+        return multistatus.response()
+    }
+
+    // MARK: REPORT
+
+    @Sendable func report(_ request: Request, context: TodoRequestContext) async throws -> Response {
+        let (todos, paths) = try await todos(request, context)
+        guard let root = try await xml(request) else { throw ServerError.badRequest("A REPORT needs a body naming the report.") }
+        let asked = Self.requested(root)
+        var multistatus = Multistatus()
+        func add(_ object: CalendarObject) {
+            let (found, missing) = Self.answer(Self.objectValues(object, asked: asked), asked: asked)
+            multistatus.add(href: paths.href(Self.objectName(object)), found: found, missing: missing)
+        }
+        switch (root.namespace, root.name) {
+        case (DAV.caldav, "calendar-multiget"):
+            let hrefs = root.children(DAV.dav, "href").map { $0.text.trimmingCharacters(in: .whitespacesAndNewlines) }
+            let names = hrefs.map { paths.name(fromHref: $0) }
+            let named = try await todos.calendarIDs(names: names.compactMap { $0 })
+            let ids = names.compactMap { name in name.flatMap { named[$0] ?? ($0.hasSuffix(".ics") ? String($0.dropLast(4)) : nil) } }
+            let objects = try await todos.calendarObjects(ids: ids)
+            var byName: [String: CalendarObject] = [:]
+            for object in objects { byName[Self.objectName(object)] = object }
+            for (href, name) in zip(hrefs, names) {
+                if let name, let object = byName[name] { add(object) } else { multistatus.addMissing(href: href) }
+            }
+        case (DAV.caldav, "calendar-query"):
+            let filter = CalendarQueryFilter(root.child(DAV.caldav, "filter"))
+            for object in try await todos.calendarObjects(since: nil).objects where filter.matches(CalDAVMapping.fields(of: object.todo)) {
+                add(object)
+            }
+        case (DAV.dav, "sync-collection"):
+            let token = root.child(DAV.dav, "sync-token")?.text.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            let since: Int?
+            if token.isEmpty {
+                since = nil
+            } else if let counter = CalDAVPaths.counter(fromSyncToken: token) {
+                since = counter
+            } else {
+                return Multistatus.error(.forbidden, DAV.Property(DAV.dav, "valid-sync-token"), "The sync token is not one of this list's; sync again with an empty one.")
+            }
+            let changes: CalendarChanges
+            do {
+                changes = try await todos.calendarObjects(since: since)
+            } catch let error as ServerError where error.status == .gone || error.status.code == 409 || error.status.code == 400 {
+                return Multistatus.error(.forbidden, DAV.Property(DAV.dav, "valid-sync-token"), "The sync token is too old or unknown; sync again with an empty one.")
+            }
+            for object in changes.objects {
+                if object.deleted {
+                    // A deleted todo the client may hold: the resource went.
+                    multistatus.addMissing(href: paths.href(Self.objectName(object)))
+                } else {
+                    add(object)
+                }
+            }
+            multistatus.addSyncToken(CalDAVPaths.syncToken(changes.counter))
+        default:
+            return Multistatus.error(.forbidden, DAV.Property(DAV.dav, "supported-report"), "The report \(root.name) is not served here: ask for calendar-query, calendar-multiget or sync-collection.")
+        }
+        return multistatus.response()
+    }
+}
+
+/// What a calendar-query's filter keeps (RFC 4791, 9.7): the VTODO
+/// component, and on it `is-not-defined` and `time-range` of COMPLETED or
+/// DUE, as task apps send them. A filter on another component keeps nothing.
+struct CalendarQueryFilter {
+    private var keepsNothing = false
+    private var undefined: Set<String> = []
+    private var ranges: [(property: String, start: Date?, end: Date?)] = []
+
+    init(_ filter: XMLElement?) {
+        guard let calendar = filter?.child(DAV.caldav, "comp-filter") else { return }
+        guard calendar.attribute("name")?.uppercased() == "VCALENDAR" else { keepsNothing = true; return }
+        let components = calendar.children(DAV.caldav, "comp-filter")
+        if components.contains(where: { $0.attribute("name")?.uppercased() != "VTODO" }) { keepsNothing = true }
+        for todo in components where todo.attribute("name")?.uppercased() == "VTODO" {
+            if todo.child(DAV.caldav, "is-not-defined") != nil { keepsNothing = true }
+            if let range = todo.child(DAV.caldav, "time-range") {
+                ranges.append(("DUE", Self.date(range.attribute("start")), Self.date(range.attribute("end"))))
+            }
+            for property in todo.children(DAV.caldav, "prop-filter") {
+                let name = property.attribute("name")?.uppercased() ?? ""
+                if property.child(DAV.caldav, "is-not-defined") != nil { undefined.insert(name) }
+                if let range = property.child(DAV.caldav, "time-range") {
+                    ranges.append((name, Self.date(range.attribute("start")), Self.date(range.attribute("end"))))
+                }
+            }
+        }
+    }
+
+    func matches(_ fields: VTodoFields) -> Bool {
+        guard !keepsNothing else { return false }
+        if undefined.contains("COMPLETED"), fields.isDone { return false }
+        if undefined.contains("DUE"), fields.due != nil { return false }
+        for range in ranges {
+            let moment: Date? = switch range.property {
+            case "COMPLETED": fields.completedAt
+            default: fields.due.map { due in
+                if case let .moment(date) = due { return date }
+                return ISO8601.date(from: due.text + "T00:00:00.000Z") ?? Date(timeIntervalSince1970: 0)
+            }
+            }
+            // A task with no such time overlaps every range (RFC 4791, 9.9).
+            guard let moment else { continue }
+            if let start = range.start, moment < start { return false }
+            if let end = range.end, moment >= end { return false }
+        }
+        return true
+    }
+
+    private static func date(_ text: String?) -> Date? {
+        guard let text else { return nil }
+        return VTodo.dateTime(text)
+    }
+}

@@ -1,0 +1,221 @@
+import Foundation
+import Hummingbird
+import TodoICalendar
+import TodoXML
+
+/// CalDAV (RFC 4791) on the same todos as `/todos`: each account has one
+/// task list, `/dav/NAME/tasks/`, whose resources are its todos as VTODOs.
+/// Discovery goes `/.well-known/caldav` → `/dav/` → the principal
+/// `/dav/NAME/` (also the calendar home) → the list.
+///
+/// A todo a CalDAV client wrote is served from the text it sent, with only
+/// the properties whose meaning changed since rewritten (`VTodo.write`), so
+/// nothing another app wrote is lost; any other todo is `<id>.ics`, made from
+/// its fields. A resource's ETag is its todo's version, as on `/todos/:id`.
+struct CalDAVController<Repository: TodoRepository>: Sendable {
+    let repository: Repository
+    let accounts: (any AccountStore)?
+    let maxBodySize: Int
+
+    static var propfind: HTTPRequest.Method { HTTPRequest.Method("PROPFIND")! }
+    static var report: HTTPRequest.Method { HTTPRequest.Method("REPORT")! }
+    static var collectionName: String { CalDAVPaths.collectionName }
+
+    func addRoutes(to router: Router<TodoRequestContext>) {
+        for method in [HTTPRequest.Method.get, .head, Self.propfind, .options] {
+            router.on("/.well-known/caldav", method: method) { _, _ in
+                Response(status: .movedPermanently, headers: [.location: "/dav/"])
+            }
+        }
+        router.on("/dav", method: Self.propfind, use: propfindRoot)
+        router.on("/dav/:user", method: Self.propfind, use: propfindPrincipal)
+        router.on("/dav/:user/\(Self.collectionName)", method: Self.propfind, use: propfindCollection)
+        router.on("/dav/:user/\(Self.collectionName)", method: Self.report, use: report)
+        router.on("/dav/:user/\(Self.collectionName)/:name", method: Self.propfind, use: propfindObject)
+        router.on("/dav/:user/\(Self.collectionName)/:name", method: .get, use: get)
+        router.on("/dav/:user/\(Self.collectionName)/:name", method: .head, use: get)
+        router.on("/dav/:user/\(Self.collectionName)/:name", method: .put, use: put)
+        router.on("/dav/:user/\(Self.collectionName)/:name", method: .delete, use: delete)
+        for path in ["/dav", "/dav/:user", "/dav/:user/\(Self.collectionName)", "/dav/:user/\(Self.collectionName)/:name"] {
+            router.on(RouterPath(path), method: .options) { _, _ in
+                Response(status: .ok, headers: [
+                    .dav: "1, 3, calendar-access",
+                    .allow: "OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, REPORT",
+                ])
+            }
+        }
+    }
+
+    // MARK: - Who and where
+
+    /// The name in the paths of the account the request acts for.
+    func user(_ context: TodoRequestContext) async throws -> String {
+        if let name = context.accountName { return name }
+        if context.account != .single, let accounts, let name = try await accounts.name(of: context.account) { return name }
+        return CalDAVPaths.singleListUser
+    }
+
+    /// The todos of the account the request names: another account's are 404, as on `/todos`.
+    func todos(_ request: Request, _ context: TodoRequestContext) async throws -> (Repository, CalDAVPaths) {
+        let user = try await user(context)
+        guard context.parameters.get("user") == user else {
+            throw ServerError(.notFound, "No such CalDAV principal here: this account's is /dav/\(user)/.")
+        }
+        return (repository.scoped(to: context.account), CalDAVPaths(user: user))
+    }
+
+    /// The resource name the request's path ends in, percent-decoded.
+    static func name(_ request: Request) -> String {
+        let last = request.uri.path.split(separator: "/").last.map(String.init) ?? ""
+        return last.removingPercentEncoding ?? last
+    }
+
+    /// The resource `name` of the account, or nil: a name a client gave, else `<id>.ics`.
+    static func object(named name: String, in todos: Repository) async throws -> CalendarObject? {
+        if let id = try await todos.calendarIDs(names: [name])[name] {
+            return try await todos.calendarObjects(ids: [id]).first { $0.name == name }
+        }
+        guard name.hasSuffix(".ics") else { return nil }
+        return try await todos.calendarObjects(ids: [String(name.dropLast(4))]).first { $0.name == nil }
+    }
+
+    /// The iCalendar text a resource serves: the text a client sent, with
+    /// the properties whose meaning the todo's fields changed rewritten.
+    static func calendarText(_ object: CalendarObject) -> String {
+        let fields = CalDAVMapping.fields(of: object.todo)
+        let stored = object.ics.flatMap { try? ICalendarComponent.read(Array($0.utf8)) }
+        let calendar = VTodo.write(
+            fields, over: stored, timeZone: CalDAVPaths.utc, now: fields.updatedAt ?? Date(timeIntervalSince1970: 0)
+        )
+        return String(decoding: calendar.bytes(), as: UTF8.self)
+    }
+
+    // MARK: - Resources
+
+    @Sendable func get(_ request: Request, context: TodoRequestContext) async throws -> Response {
+        let (todos, _) = try await todos(request, context)
+        let name = Self.name(request)
+        guard let object = try await Self.object(named: name, in: todos) else {
+            throw ServerError(.notFound, "No task named \(name) in this list.")
+        }
+        let etag = ETag.string(for: object.todo.version)
+        if request.headers[values: .ifNoneMatch].contains(where: { $0 == etag || $0 == "*" }) {
+            return Response(status: .notModified, headers: [.eTag: etag])
+        }
+        return Response(
+            status: .ok,
+            headers: [.contentType: CalDAVPaths.calendarContentType, .eTag: etag],
+            body: .init(byteBuffer: ByteBuffer(string: Self.calendarText(object)))
+        )
+    }
+
+    @Sendable func put(_ request: Request, context: TodoRequestContext) async throws -> Response {
+        let (todos, paths) = try await todos(request, context)
+        let name = Self.name(request)
+        let body = try await TodoController<Repository>.readBody(request, maxBodySize: maxBodySize)
+        let calendar: ICalendarComponent
+        let fields: VTodoFields
+        do {
+            calendar = try ICalendarComponent.read(body)
+            fields = try VTodo.fields(of: calendar, timeZone: CalDAVPaths.utc)
+        } catch let error as ICalendarError {
+            return Multistatus.error(.badRequest, DAV.Property(DAV.caldav, "valid-calendar-data"), error.message)
+        } catch let error as VTodoError {
+            let condition = error == .event ? "supported-calendar-component" : "valid-calendar-object-resource"
+            return Multistatus.error(error == .event ? .forbidden : .badRequest, DAV.Property(DAV.caldav, condition), error.message)
+        }
+        let existing = try await Self.object(named: name, in: todos)
+        if let existing, existing.todo.id != fields.uid {
+            return Multistatus.error(.conflict, DAV.Property(DAV.caldav, "no-uid-conflict"),
+                "This resource holds the task \(existing.todo.id); a resource keeps its UID: PUT the task \(fields.uid) under a name of its own.")
+        }
+        if existing == nil, let other = try await todos.calendarObjects(ids: [fields.uid]).first {
+            let href = paths.href(other.name ?? other.todo.id + ".ics")
+            return Multistatus.error(.conflict, DAV.Property(DAV.caldav, "no-uid-conflict"),
+                "The task \(fields.uid) is stored already, as \(href); PUT it there.")
+        }
+        let ifMatch = IfMatch(headers: request.headers)
+        if request.headers[values: .ifNoneMatch].contains("*"), existing != nil {
+            throw ServerError(.preconditionFailed, "\(name) exists already (If-None-Match: *); GET it, then PUT with If-Match.")
+        }
+        if existing == nil, ifMatch != nil {
+            throw ServerError(.preconditionFailed, "\(name) does not exist, so no If-Match can hold; PUT it with If-None-Match: *.")
+        }
+        let current = existing.map { CalDAVMapping.fields(of: $0.todo) }
+        var members = CalDAVMapping.members(for: fields, over: current, now: Date())
+        if existing == nil { members["id"] = fields.uid }
+        let payload = try TodoPayload(body: CalDAVMapping.json(members))
+        let operation = BatchOperation(method: existing == nil ? .create : .patch, id: fields.uid, ifMatch: ifMatch, payload: payload)
+        let stored = try await todos.putCalendarObject(
+            name: name, id: fields.uid, ics: String(decoding: body, as: UTF8.self), operation: operation
+        )
+        var headers: HTTPFields = [:]
+        // An ETag only when what GET now serves is exactly what was sent (RFC 4791, 5.3.4).
+        let served = Self.calendarText(CalendarObject(todo: stored, name: name, ics: String(decoding: body, as: UTF8.self)))
+        if Array(served.utf8) == body { headers[.eTag] = ETag.string(for: stored.version) }
+        return Response(status: existing == nil ? .created : .noContent, headers: headers)
+    }
+
+    @Sendable func delete(_ request: Request, context: TodoRequestContext) async throws -> Response {
+        let (todos, _) = try await todos(request, context)
+        let name = Self.name(request)
+        guard let object = try await Self.object(named: name, in: todos) else {
+            throw ServerError(.notFound, "No task named \(name) in this list.")
+        }
+        _ = try await todos.delete(id: object.todo.id, ifMatch: IfMatch(headers: request.headers))
+        return Response(status: .noContent)
+    }
+}
+
+/// Where an account's CalDAV resources are.
+struct CalDAVPaths: Sendable {
+    let user: String
+
+    static let collectionName = "tasks"
+    /// The principal's name when the server has no accounts (the single list).
+    static let singleListUser = "todo"
+
+    static let utc = TimeZone(identifier: "UTC")!
+    static let calendarContentType = "text/calendar; charset=utf-8; component=VTODO"
+    /// Characters a name keeps in a path; every other is percent-encoded.
+    static let nameCharacters = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "/%;?#"))
+
+    var principal: String { "/dav/\(Self.encode(user))/" }
+    var collection: String { principal + Self.collectionName + "/" }
+
+    func href(_ name: String) -> String { collection + Self.encode(name) }
+
+    /// The resource name an href (a path or a whole URL) in this collection names; nil for another's.
+    func name(fromHref href: String) -> String? {
+        var path = href
+        if let url = URL(string: href), url.scheme != nil { path = url.path(percentEncoded: true) }
+        guard path.hasPrefix(collection) else { return nil }
+        let rest = String(path.dropFirst(collection.count))
+        guard !rest.isEmpty, !rest.contains("/") else { return nil }
+        return rest.removingPercentEncoding ?? rest
+    }
+
+    static func encode(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: nameCharacters) ?? text
+    }
+
+    /// A sync token is a URI (RFC 6578): the account's change counter in it.
+    static func syncToken(_ counter: Int) -> String { "urn:x-todo-server:sync:\(counter)" }
+
+    static func counter(fromSyncToken token: String) -> Int? {
+        guard token.hasPrefix("urn:x-todo-server:sync:") else { return nil }
+        return Int(token.dropFirst("urn:x-todo-server:sync:".count))
+    }
+}
+
+extension HTTPFields.Element.Name {
+    /// The WebDAV compliance classes a resource offers (RFC 4918, 10.1).
+    static let dav = Self("DAV")!
+    /// How deep a PROPFIND goes (RFC 4918, 10.2).
+    static let depth = Self("Depth")!
+}
+
+extension HTTPResponse.Status {
+    /// WebDAV's answer with a status per resource (RFC 4918, 11.1).
+    static let multiStatus = HTTPResponse.Status(code: 207, reasonPhrase: "Multi-Status")
+}

@@ -1,0 +1,89 @@
+import Foundation
+import TodoCore
+import TodoICalendar
+
+/// A todo's JSON object, as `todo sync` and json-server clients write it,
+/// said as a VTODO and back (the table in Docs/todo-server.md); the VTODO
+/// side is the shared codec's (`VTodo`).
+enum CalDAVMapping {
+    /// Where each mapped field lives in a todo's JSON object.
+    enum Key {
+        static let title = "title", completed = "completed", completedAt = "completedAt", due = "dueDate"
+        static let priority = "priority", tags = "tags", note = "note", recurrence = "repeat"
+        /// An RRULE `repeat` cannot say, kept as the client wrote it.
+        static let otherRule = "repeatRule"
+        static let createdAt = "createdAt", updatedAt = "updatedAt"
+
+        /// Where `todo sync` reads when a field was last edited.
+        static func editedAt(_ key: String) -> String {
+            switch key {
+            case title: "textEditedAt"
+            case completed: "doneEditedAt"
+            default: key + "EditedAt"
+            }
+        }
+    }
+
+    /// What the todo's JSON object says, in VTODO terms.
+    static func fields(of todo: StoredTodo) -> VTodoFields {
+        let object = (try? JSONSerialization.jsonObject(with: Data(todo.json.utf8))) as? [String: Any] ?? [:]
+        var fields = VTodoFields(uid: todo.id)
+        fields.text = object[Key.title] as? String ?? ""
+        fields.isDone = object[Key.completed] as? Bool ?? false
+        fields.completedAt = fields.isDone ? (object[Key.completedAt] as? String).flatMap(ISO8601.date(from:)) : nil
+        fields.due = (object[Key.due] as? String).flatMap(TodoDue.init(text:))
+        fields.priority = (object[Key.priority] as? String).flatMap(TodoPriority.init(parsing:))
+        fields.tags = (object[Key.tags] as? [Any])?.compactMap { $0 as? String } ?? []
+        fields.note = (object[Key.note] as? String).flatMap { $0.isEmpty ? nil : $0 }
+        fields.recurrence = (object[Key.recurrence] as? String).flatMap(TodoRepeat.init(parsing:))
+        if fields.recurrence == nil { fields.otherRule = object[Key.otherRule] as? String }
+        fields.createdAt = (object[Key.createdAt] as? String).flatMap(ISO8601.date(from:))
+        fields.updatedAt = (object[Key.updatedAt] as? String).flatMap(ISO8601.date(from:))
+        return fields
+    }
+
+    /// The JSON members that make a todo say `fields`: every field for a new
+    /// todo (`current` nil), else only those that differ from `current`, each
+    /// with its edit time `now`, as `todo sync` merges field by field.
+    static func members(for fields: VTodoFields, over current: VTodoFields?, now: Date) -> [String: Any] {
+        var members: [String: Any] = [:]
+        let stamp = ISO8601.string(from: now)
+        // A new todo gets the fields it has; a changed one, each changed field with its edit time.
+        func put(_ key: String, _ value: Any?, changed: Bool) {
+            if current == nil {
+                if let value { members[key] = value }
+            } else if changed {
+                members[key] = value ?? NSNull()
+                members[Key.editedAt(key)] = stamp
+            }
+        }
+        put(Key.title, fields.text, changed: fields.text != current?.text)
+        let doneChanged = fields.isDone != current?.isDone
+        put(Key.completed, fields.isDone, changed: doneChanged)
+        // Compared to the second: what iCalendar keeps of a time.
+        let completedChanged = fields.completedAt.map { Int($0.timeIntervalSince1970) } != current?.completedAt.map { Int($0.timeIntervalSince1970) }
+        if fields.isDone, current == nil || doneChanged || completedChanged {
+            members[Key.completedAt] = ISO8601.string(from: fields.completedAt ?? now)
+        } else if !fields.isDone, current?.isDone == true {
+            members[Key.completedAt] = NSNull()
+        }
+        put(Key.due, fields.due?.text, changed: fields.due != current?.due)
+        put(Key.priority, fields.priority?.rawValue, changed: fields.priority != current?.priority)
+        put(Key.tags, fields.tags, changed: Set(fields.tags) != Set(current?.tags ?? []))
+        put(Key.note, fields.note, changed: fields.note != current?.note)
+        put(Key.recurrence, fields.recurrence?.description, changed: fields.recurrence != current?.recurrence)
+        if let rule = fields.otherRule, current?.otherRule != rule {
+            members[Key.otherRule] = rule
+        } else if fields.otherRule == nil, current?.otherRule != nil {
+            members[Key.otherRule] = NSNull()
+        }
+        if current == nil { members[Key.createdAt] = ISO8601.string(from: fields.createdAt ?? now) }
+        return members
+    }
+
+    /// The members as a JSON object's bytes.
+    static func json(_ members: [String: Any]) -> [UInt8] {
+        let data = (try? JSONSerialization.data(withJSONObject: members, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        return Array(data)
+    }
+}

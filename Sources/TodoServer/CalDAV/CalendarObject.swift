@@ -1,0 +1,25 @@
+/// A todo as a CalDAV resource: the todo, and, when a CalDAV client wrote it,
+/// the name it gave the resource and the iCalendar text it sent last.
+public struct CalendarObject: Sendable, Equatable {
+    /// The todo; for a deleted one, its tombstone (`deleted`).
+    public let todo: StoredTodo
+    /// The resource's name when a client chose it; nil: `<id>.ics`.
+    public let name: String?
+    /// The iCalendar text last PUT; nil for a todo never written through CalDAV.
+    public let ics: String?
+    public let deleted: Bool
+
+    public init(todo: StoredTodo, name: String?, ics: String?, deleted: Bool = false) {
+        self.todo = todo
+        self.name = name
+        self.ics = ics
+        self.deleted = deleted
+    }
+}
+
+/// Todos as resources, and the account's change counter they were read at
+/// (a CalDAV collection's sync token and ctag).
+public struct CalendarChanges: Sendable, Equatable {
+    public let objects: [CalendarObject]
+    public let counter: Int
+}

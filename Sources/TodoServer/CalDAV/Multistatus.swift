@@ -1,0 +1,90 @@
+import Hummingbird
+import TodoXML
+
+/// The namespaces CalDAV speaks in, and the names of what the server answers.
+enum DAV {
+    static let dav = "DAV:"
+    static let caldav = "urn:ietf:params:xml:ns:caldav"
+    static let calendarServer = "http://calendarserver.org/ns/"
+
+    /// A property by namespace and local name.
+    struct Property: Hashable, Sendable {
+        let namespace: String
+        let name: String
+
+        init(_ namespace: String, _ name: String) {
+            self.namespace = namespace
+            self.name = name
+        }
+
+        /// The element with `value` inside, in the prefixes `Multistatus` declares.
+        func element(_ value: String) -> String {
+            let tag = qualifiedName
+            return value.isEmpty ? "<\(tag)/>" : "<\(tag)>\(value)</\(tag)>"
+        }
+
+        var qualifiedName: String {
+            switch namespace {
+            case DAV.dav: "d:" + name
+            case DAV.caldav: "c:" + name
+            case DAV.calendarServer: "cs:" + name
+            default: name
+            }
+        }
+
+        /// An element of a namespace `Multistatus` does not declare carries its own.
+        func emptyElement() -> String {
+            switch namespace {
+            case DAV.dav, DAV.caldav, DAV.calendarServer: "<\(qualifiedName)/>"
+            default: "<x:\(XMLText.escape(name)) xmlns:x=\"\(XMLText.escape(namespace))\"/>"
+            }
+        }
+    }
+}
+
+/// A 207 Multi-Status body (RFC 4918, 13), written as it is built.
+struct Multistatus {
+    private(set) var text = #"<?xml version="1.0" encoding="utf-8"?>"#
+        + #"<d:multistatus xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav" xmlns:cs="http://calendarserver.org/ns/">"#
+
+    /// A resource's properties: those it has with their values, those asked for that it lacks as 404.
+    mutating func add(href: String, found: [(DAV.Property, String)], missing: [DAV.Property]) {
+        text += "<d:response><d:href>\(XMLText.escape(href))</d:href>"
+        if !found.isEmpty {
+            text += "<d:propstat><d:prop>"
+            for (property, value) in found { text += property.element(value) }
+            text += "</d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat>"
+        }
+        if !missing.isEmpty {
+            text += "<d:propstat><d:prop>"
+            for property in missing { text += property.emptyElement() }
+            text += "</d:prop><d:status>HTTP/1.1 404 Not Found</d:status></d:propstat>"
+        }
+        text += "</d:response>"
+    }
+
+    /// A resource that is not there (a multiget's unknown href, a sync report's deleted one).
+    mutating func addMissing(href: String) {
+        text += "<d:response><d:href>\(XMLText.escape(href))</d:href><d:status>HTTP/1.1 404 Not Found</d:status></d:response>"
+    }
+
+    mutating func addSyncToken(_ token: String) {
+        text += "<d:sync-token>\(XMLText.escape(token))</d:sync-token>"
+    }
+
+    func response() -> Response {
+        Response(
+            status: .multiStatus,
+            headers: [.contentType: "application/xml; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: text + "</d:multistatus>"))
+        )
+    }
+
+    /// A precondition's error body (RFC 4918, 16), as a CalDAV client reads it.
+    static func error(_ status: HTTPResponse.Status, _ condition: DAV.Property, _ message: String) -> Response {
+        let body = #"<?xml version="1.0" encoding="utf-8"?>"#
+            + #"<d:error xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav">"#
+            + condition.emptyElement() + "<d:responsedescription>\(XMLText.escape(message))</d:responsedescription></d:error>"
+        return Response(status: status, headers: [.contentType: "application/xml; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: body)))
+    }
+}

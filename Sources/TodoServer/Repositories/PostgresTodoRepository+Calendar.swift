@@ -1,0 +1,113 @@
+import PostgresNIO
+
+// MARK: - Database Access: CalDAV resources
+
+extension PostgresTodoRepository {
+    public func changeCounter() async throws -> Int {
+        let account = account.rawValue
+        return try await database.withConnection { connection in
+            for try await counter in try await connection.query("SELECT last_change_seq FROM account WHERE id = \(account)", logger: database.logger)
+                .decode(Int.self)
+            {
+                return counter
+            }
+            throw ServerError.accountGone
+        }
+    }
+
+    public func calendarObjects(ids: [String]) async throws -> [CalendarObject] {
+        guard !ids.isEmpty else { return [] }
+        let account = account.rawValue
+        return try await database.withConnection { connection in
+            let rows = try await connection.query(
+                """
+                SELECT i.id, i.body::text, i.version, c.name, c.ics FROM item AS i
+                LEFT JOIN calendar_object AS c ON c.account = i.account AND c.id = i.id
+                WHERE i.account = \(account) AND i.id = ANY(\(ids)) AND NOT i.deleted
+                """,
+                logger: database.logger
+            )
+            var objects: [CalendarObject] = []
+            for try await (id, body, version, name, ics) in rows.decode((String, String, Int, String?, String?).self) {
+                objects.append(CalendarObject(todo: StoredTodo(id: id, version: version, json: body), name: name, ics: ics))
+            }
+            return objects
+        }
+    }
+
+    public func calendarObjects(since cursor: Int?) async throws -> CalendarChanges {
+        let retentionDays = tombstoneRetention.components.seconds / 86_400
+        let account = account.rawValue
+        return try await database.withConnection { connection in
+            // One statement, one snapshot: the counter and the todos agree.
+            let rows = try await connection.query(
+                """
+                SELECT a.last_change_seq, a.purged_through, i.id, i.body::text, i.version, i.deleted, c.name, c.ics
+                FROM account AS a
+                LEFT JOIN item AS i ON i.account = a.id
+                    AND (CASE WHEN \(cursor.map(Int64.init)) IS NULL THEN NOT i.deleted ELSE i.change_seq > \(cursor.map(Int64.init)) END)
+                LEFT JOIN calendar_object AS c ON c.account = i.account AND c.id = i.id
+                WHERE a.id = \(account)
+                ORDER BY CASE WHEN \(cursor.map(Int64.init)) IS NULL THEN i.seq ELSE i.change_seq END
+                """,
+                logger: database.logger
+            )
+            var counter: Int?
+            var purged = 0
+            var objects: [CalendarObject] = []
+            for try await (last, purgedThrough, id, body, version, deleted, name, ics)
+                in rows.decode((Int, Int, String?, String?, Int?, Bool?, String?, String?).self)
+            {
+                counter = last
+                purged = purgedThrough
+                guard let id, let body, let version else { continue }
+                objects.append(CalendarObject(
+                    todo: StoredTodo(id: id, version: version, json: body), name: name, ics: ics, deleted: deleted ?? false
+                ))
+            }
+            guard let counter else { throw ServerError.accountGone }
+            if let cursor, cursor < purged { throw ServerError.cursorTooOld(cursor, retentionDays: retentionDays) }
+            if let cursor, cursor > counter { throw ServerError.cursorAhead(cursor, latest: counter) }
+            return CalendarChanges(objects: objects, counter: counter)
+        }
+    }
+
+    public func calendarIDs(names: [String]) async throws -> [String: String] {
+        guard !names.isEmpty else { return [:] }
+        let account = account.rawValue
+        return try await database.withConnection { connection in
+            let rows = try await connection.query(
+                "SELECT name, id FROM calendar_object WHERE account = \(account) AND name = ANY(\(names))",
+                logger: database.logger
+            )
+            var ids: [String: String] = [:]
+            for try await (name, id) in rows.decode((String, String).self) { ids[name] = id }
+            return ids
+        }
+    }
+
+    public func putCalendarObject(name: String, id: String, ics: String, operation: BatchOperation) async throws -> StoredTodo {
+        let ms = milliseconds(now())
+        let account = account.rawValue
+        return try await database.transaction { connection in
+            let stored: StoredTodo
+            switch (operation.method, operation.payload) {
+            case let (.create, payload?):
+                stored = try await create(connection, payload, key: id, ms: ms)
+            case let (.patch, payload?):
+                stored = try await update(connection, PatchTodo.self, id: id, ifMatch: operation.ifMatch, payload: payload, ms: ms)
+            default:
+                throw ServerError.badRequest("A CalDAV write is a create or a patch.")
+            }
+            // A resource of this todo's under another name, or another todo's
+            // under this name, can only be a deleted one's: the caller checked.
+            try await connection.query(
+                "DELETE FROM calendar_object WHERE account = \(account) AND (name = \(name) OR id = \(id))", logger: database.logger
+            )
+            try await connection.query(
+                "INSERT INTO calendar_object (account, name, id, ics) VALUES (\(account), \(name), \(id), \(ics))", logger: database.logger
+            )
+            return stored
+        }
+    }
+}

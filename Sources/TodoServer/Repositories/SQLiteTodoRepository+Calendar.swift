@@ -1,0 +1,99 @@
+import GRDB
+
+// MARK: - Database Access: CalDAV resources
+
+extension SQLiteTodoRepository {
+    public func changeCounter() async throws -> Int {
+        let accountKey = account.rawValue
+        return try await read { db in
+            guard let counter = try Int.fetchOne(db, sql: "SELECT lastChangeSeq FROM account WHERE id = ?", arguments: [accountKey]) else {
+                throw ServerError.accountGone
+            }
+            return counter
+        }
+    }
+
+    public func calendarObjects(ids: [String]) async throws -> [CalendarObject] {
+        let accountKey = account.rawValue
+        return try await read { db in
+            var objects: [CalendarObject] = []
+            let statement = try db.cachedStatement(sql: """
+                SELECT item.body, item.version, calendarObject.name, calendarObject.ics FROM item
+                LEFT JOIN calendarObject ON calendarObject.account = item.account AND calendarObject.id = item.id
+                WHERE item.account = ? AND item.id = ? AND item.deleted = 0
+                """)
+            for id in ids {
+                if let row = try Row.fetchOne(statement, arguments: [accountKey, id]) {
+                    objects.append(CalendarObject(todo: StoredTodo(id: id, version: row[1], json: row[0]), name: row[2], ics: row[3]))
+                }
+            }
+            return objects
+        }
+    }
+
+    public func calendarObjects(since cursor: Int?) async throws -> CalendarChanges {
+        let accountKey = account.rawValue
+        let retentionDays = tombstoneRetention.components.seconds / 86_400
+        return try await read { db in
+            guard let feed = try Row.fetchOne(db, sql: "SELECT lastChangeSeq, purgedThrough FROM account WHERE id = ?", arguments: [accountKey]) else {
+                throw ServerError.accountGone
+            }
+            let last: Int = feed[0]
+            if let cursor, cursor < feed[1] as Int { throw ServerError.cursorTooOld(cursor, retentionDays: retentionDays) }
+            if let cursor, cursor > last { throw ServerError.cursorAhead(cursor, latest: last) }
+            let condition = cursor == nil ? "item.deleted = 0" : "item.changeSeq > ?"
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT item.id, item.body, item.version, item.deleted, calendarObject.name, calendarObject.ics FROM item
+                    LEFT JOIN calendarObject ON calendarObject.account = item.account AND calendarObject.id = item.id
+                    WHERE item.account = ? AND \(condition) ORDER BY \(cursor == nil ? "item.seq" : "item.changeSeq")
+                    """,
+                arguments: cursor.map { [accountKey, $0] } ?? [accountKey]
+            )
+            var objects: [CalendarObject] = []
+            while let row = try rows.next() {
+                objects.append(CalendarObject(
+                    todo: StoredTodo(id: row[0], version: row[2], json: row[1]), name: row[4], ics: row[5], deleted: row[3]
+                ))
+            }
+            return CalendarChanges(objects: objects, counter: last)
+        }
+    }
+
+    public func calendarIDs(names: [String]) async throws -> [String: String] {
+        let accountKey = account.rawValue
+        return try await read { db in
+            var ids: [String: String] = [:]
+            let statement = try db.cachedStatement(sql: "SELECT id FROM calendarObject WHERE account = ? AND name = ?")
+            for name in names {
+                ids[name] = try String.fetchOne(statement, arguments: [accountKey, name])
+            }
+            return ids
+        }
+    }
+
+    public func putCalendarObject(name: String, id: String, ics: String, operation: BatchOperation) async throws -> StoredTodo {
+        let ms = milliseconds(now())
+        let accountKey = account.rawValue
+        return try await write { db in
+            let stored: StoredTodo
+            switch (operation.method, operation.payload) {
+            case let (.create, payload?):
+                stored = try create(db, payload, key: id, ms: ms)
+            case let (.patch, payload?):
+                stored = try update(db, id: id, ifMatch: operation.ifMatch, ms: ms, newBody: Self.patching(with: payload))
+            default:
+                throw ServerError.badRequest("A CalDAV write is a create or a patch.")
+            }
+            // A resource of this todo's under another name, or another todo's
+            // under this name, can only be a deleted one's: the caller checked.
+            try db.execute(sql: "DELETE FROM calendarObject WHERE account = ? AND (name = ? OR id = ?)", arguments: [accountKey, name, id])
+            try db.execute(
+                sql: "INSERT INTO calendarObject (account, name, id, ics) VALUES (?, ?, ?, ?)",
+                arguments: [accountKey, name, id, ics]
+            )
+            return stored
+        }
+    }
+}
