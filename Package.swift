@@ -228,6 +228,7 @@ let package = Package(
             name: "TodoServerTests",
             dependencies: [
                 "JSONTokens",
+                "TodoXML",
                 "TodoServerMigrations",
                 "TestSupport",
                 "todo-server",

@@ -40,18 +40,32 @@ extension PostgresTodoRepository {
         let account = account.rawValue
         return try await database.withConnection { connection in
             // One statement, one snapshot: the counter and the todos agree.
-            let rows = try await connection.query(
-                """
-                SELECT a.last_change_seq, a.purged_through, i.id, i.body::text, i.version, i.deleted, c.name, c.ics
-                FROM account AS a
-                LEFT JOIN item AS i ON i.account = a.id
-                    AND (CASE WHEN \(cursor.map(Int64.init)) IS NULL THEN NOT i.deleted ELSE i.change_seq > \(cursor.map(Int64.init)) END)
-                LEFT JOIN calendar_object AS c ON c.account = i.account AND c.id = i.id
-                WHERE a.id = \(account)
-                ORDER BY CASE WHEN \(cursor.map(Int64.init)) IS NULL THEN i.seq ELSE i.change_seq END
-                """,
-                logger: database.logger
-            )
+            let rows: PostgresRowSequence
+            if let cursor {
+                rows = try await connection.query(
+                    """
+                    SELECT a.last_change_seq, a.purged_through, i.id, i.body::text, i.version, i.deleted, c.name, c.ics
+                    FROM account AS a
+                    LEFT JOIN item AS i ON i.account = a.id AND i.change_seq > \(Int64(cursor))
+                    LEFT JOIN calendar_object AS c ON c.account = i.account AND c.id = i.id
+                    WHERE a.id = \(account)
+                    ORDER BY i.change_seq
+                    """,
+                    logger: database.logger
+                )
+            } else {
+                rows = try await connection.query(
+                    """
+                    SELECT a.last_change_seq, a.purged_through, i.id, i.body::text, i.version, i.deleted, c.name, c.ics
+                    FROM account AS a
+                    LEFT JOIN item AS i ON i.account = a.id AND NOT i.deleted
+                    LEFT JOIN calendar_object AS c ON c.account = i.account AND c.id = i.id
+                    WHERE a.id = \(account)
+                    ORDER BY i.seq
+                    """,
+                    logger: database.logger
+                )
+            }
             var counter: Int?
             var purged = 0
             var objects: [CalendarObject] = []
