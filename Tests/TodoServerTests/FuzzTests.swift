@@ -39,7 +39,9 @@ struct FuzzTests {
                 let after = try await Self.snapshot(client)
                 #expect(after == before, "\(label) was refused with \(response.status) but changed the data")
                 if request.method != .head {
-                    #expect(response.errorMessage != nil, "\(label) -> \(response.status) without a JSON error")
+                    // CalDAV's preconditions answer in XML (RFC 4918, 16); every other refusal in JSON.
+                    let xmlError = request.uri.hasPrefix("/dav") && response.text.contains("<d:error")
+                    #expect(response.errorMessage != nil || xmlError, "\(label) -> \(response.status) without an error body")
                 }
             }
             // The generator must reach both sides, or the test proves little.
@@ -86,6 +88,7 @@ struct FuzzRequest: CustomStringConvertible, Sendable {
     }
 
     static func make(_ random: inout SeededRandom) -> FuzzRequest {
+        if random.chance(0.25) { return calDAV(&random) }
         let method = random.pick([HTTPRequest.Method.get, .get, .head, .post, .post, .put, .patch, .patch, .delete, .options])
         var uri = random.pick(["/todos", "/todos/" + id(&random), "/health", "/" + noise(&random, ascii: true), "/todos/a/b", "//todos"])
         if random.chance(0.4) {
@@ -105,6 +108,53 @@ struct FuzzRequest: CustomStringConvertible, Sendable {
         if [.post, .put, .patch].contains(method) || random.chance(0.1) {
             body = Self.body(&random)
             headers[.contentType] = random.pick(["application/json", "text/plain", "application/json; charset=utf-16"])
+        }
+        return FuzzRequest(method: method, uri: uri, headers: headers, body: body)
+    }
+
+    /// A CalDAV request: discovery, reports and resources, with iCalendar and
+    /// XML bodies valid, cut, or hostile (entities, a DOCTYPE, deep nesting).
+    static func calDAV(_ random: inout SeededRandom) -> FuzzRequest {
+        let propfind = HTTPRequest.Method("PROPFIND")!, report = HTTPRequest.Method("REPORT")!
+        let method = random.pick([propfind, propfind, report, report, .get, .put, .put, .delete, .options, .head])
+        let uri = random.pick([
+            "/.well-known/caldav", "/dav/", "/dav/todo/", "/dav/todo/tasks/", "/dav/other/tasks/", "/dav/todo/tasks/a.ics",
+            "/dav/todo/tasks/new.ics", "/dav/todo/tasks/" + id(&random) + ".ics", "/dav/todo/tasks/x/y.ics",
+        ])
+        var headers: HTTPFields = [:]
+        if random.chance(0.5) {
+            headers[HTTPFields.Element.Name("Depth")!] = random.pick(["0", "1", "infinity", "2", "", noise(&random, ascii: true)])
+        }
+        if random.chance(0.2) { headers[.ifMatch] = random.pick(["*", #""1""#, #""2""#, noise(&random, ascii: true)]) }
+        if random.chance(0.2) { headers[.ifNoneMatch] = random.pick(["*", #""1""#]) }
+        if random.chance(0.1) { headers[.authorization] = random.pick(["Basic Zm9v", "Basic " + noise(&random, ascii: true), "Basic"]) }
+        let calendar = { (uid: String, component: String, extra: String) in
+            "BEGIN:VCALENDAR\r\nBEGIN:\(component)\r\nUID:\(uid)\r\nSUMMARY:fuzz\\, it\r\n\(extra)END:\(component)\r\nEND:VCALENDAR\r\n"
+        }
+        let xml = [
+            #"<d:propfind xmlns:d="DAV:"><d:prop><d:getetag/><d:resourcetype/></d:prop></d:propfind>"#,
+            #"<d:sync-collection xmlns:d="DAV:"><d:sync-token></d:sync-token><d:prop><d:getetag/></d:prop></d:sync-collection>"#,
+            #"<d:sync-collection xmlns:d="DAV:"><d:sync-token>urn:x-todo-server:sync:1</d:sync-token></d:sync-collection>"#,
+            #"<c:calendar-multiget xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:href>/dav/todo/tasks/a.ics</d:href><d:href>%ZZ</d:href></c:calendar-multiget>"#,
+            #"<c:calendar-query xmlns:c="urn:ietf:params:xml:ns:caldav"><c:filter><c:comp-filter name="VCALENDAR"><c:comp-filter name="VTODO"><c:time-range start="x"/></c:comp-filter></c:comp-filter></c:filter></c:calendar-query>"#,
+            #"<!DOCTYPE l [<!ENTITY a "aaaa"><!ENTITY b "&a;&a;&a;">]><d:propfind xmlns:d="DAV:">&b;</d:propfind>"#,
+            #"<d:propfind xmlns:d="DAV:"><d:prop>&xxe;</d:prop></d:propfind>"#,
+            String(repeating: "<a>", count: 200) + String(repeating: "</a>", count: 200),
+            "<d:x xmlns:d=\"DAV:\">" + noise(&random, ascii: false) + "</d:x>",
+        ]
+        let icalendar = [
+            calendar("a", "VTODO", ""), calendar("new", "VTODO", "PRIORITY:3\r\nCATEGORIES:a,b\r\nDUE;VALUE=DATE:20261224\r\n"),
+            calendar("fuzz-\(random.int(in: 0...9))", "VTODO", "X-Y;P=\"a:b\":c\r\n"), calendar("e", "VEVENT", ""),
+            calendar(id(&random), "VTODO", "STATUS:COMPLETED\r\nRRULE:FREQ=WEEKLY;BYDAY=MO\r\n"),
+            "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:1\r\nEND:VTODO\r\nBEGIN:VTODO\r\nUID:2\r\nEND:VTODO\r\nEND:VCALENDAR\r\n",
+            "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:f\r\nX-L:a" + String(repeating: "\r\n b", count: random.int(in: 1...20_000)) + "\r\nEND:VTODO\r\nEND:VCALENDAR\r\n",
+            noise(&random, ascii: false),
+        ]
+        var body: [UInt8]?
+        if method == .put || (method == propfind || method == report) && random.chance(0.8) {
+            var text = Array((method == .put ? random.pick(icalendar) : random.pick(xml)).utf8)
+            if random.chance(0.2), !text.isEmpty { text = Array(text.prefix(random.int(in: 0...(text.count - 1)))) }
+            body = text
         }
         return FuzzRequest(method: method, uri: uri, headers: headers, body: body)
     }
