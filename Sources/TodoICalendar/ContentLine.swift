@@ -34,7 +34,8 @@ public struct ContentLine: Sendable, Equatable {
 
     /// Whether this line's name is `name` (given in upper case).
     public func `is`(_ name: String) -> Bool {
-        self.name.uppercased() == name
+        // Most clients write names in upper case: compared as they are first.
+        self.name == name || (self.name.utf8.count == name.utf8.count && self.name.uppercased() == name)
     }
 
     /// The first value of the parameter `name` (given in upper case), if present.

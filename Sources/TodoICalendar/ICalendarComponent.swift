@@ -31,7 +31,10 @@ public struct ICalendarComponent: Sendable, Equatable {
 
     /// The first property named `name` (in upper case).
     public func property(_ name: String) -> ContentLine? {
-        properties.first { $0.is(name) }
+        for entry in entries {
+            if case let .property(line) = entry, line.is(name) { return line }
+        }
+        return nil
     }
 
     /// Every property named `name` (in upper case).

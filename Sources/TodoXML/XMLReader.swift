@@ -245,20 +245,37 @@ public struct XMLReader {
 /// Text escaped for XML character data and attribute values.
 public enum XMLText {
     public static func escape(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">")
-            || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "'") || $0 == 0x0D }) else { return text }
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\r": out += "&#13;"
-            default: out.unicodeScalars.append(scalar)
+        var out: [UInt8] = []
+        append(escaping: text, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends `text`, escaped, to `out`: a response written as bytes.
+    public static func append(escaping text: String, to out: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { bytes in
+            guard bytes.contains(where: needsEscape) else {
+                out.append(contentsOf: bytes)
+                return
+            }
+            out.reserveCapacity(out.count + bytes.count + bytes.count / 8)
+            for byte in bytes {
+                switch byte {
+                case UInt8(ascii: "&"): out += Array("&amp;".utf8)
+                case UInt8(ascii: "<"): out += Array("&lt;".utf8)
+                case UInt8(ascii: ">"): out += Array("&gt;".utf8)
+                case UInt8(ascii: "\""): out += Array("&quot;".utf8)
+                case UInt8(ascii: "'"): out += Array("&apos;".utf8)
+                // A CR is kept as a reference: a parser turns a raw one into LF.
+                case 0x0D: out += Array("&#13;".utf8)
+                default: out.append(byte)
+                }
             }
         }
-        return out
+    }
+
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
+            || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || byte == 0x0D
     }
 }

@@ -42,9 +42,9 @@ extension CalDAVController {
     }
 
     /// What `values` holds of what was asked: (found, asked for and missing).
-    static func answer(_ values: [(DAV.Property, String)], asked: [DAV.Property]?) -> ([(DAV.Property, String)], [DAV.Property]) {
+    static func answer(_ values: [(DAV.Property, XMLValue)], asked: [DAV.Property]?) -> ([(DAV.Property, XMLValue)], [DAV.Property]) {
         guard let asked else { return (values.filter { $0.0 != calendarData }, []) }
-        var found: [(DAV.Property, String)] = []
+        var found: [(DAV.Property, XMLValue)] = []
         var missing: [DAV.Property] = []
         for property in asked {
             if let value = values.first(where: { $0.0 == property }) { found.append(value) } else { missing.append(property) }
@@ -56,43 +56,43 @@ extension CalDAVController {
 
     // MARK: The resources' properties
 
-    func principalValues(_ paths: CalDAVPaths) -> [(DAV.Property, String)] {
+    func principalValues(_ paths: CalDAVPaths) -> [(DAV.Property, XMLValue)] {
         let href = "<d:href>\(XMLText.escape(paths.principal))</d:href>"
         return [
-            (DAV.Property(DAV.dav, "resourcetype"), "<d:collection/><d:principal/>"),
-            (DAV.Property(DAV.dav, "displayname"), XMLText.escape(paths.user)),
-            (DAV.Property(DAV.dav, "current-user-principal"), href),
-            (DAV.Property(DAV.dav, "principal-URL"), href),
-            (DAV.Property(DAV.caldav, "calendar-home-set"), href),
+            (DAV.Property(DAV.dav, "resourcetype"), .markup("<d:collection/><d:principal/>")),
+            (DAV.Property(DAV.dav, "displayname"), .text(paths.user)),
+            (DAV.Property(DAV.dav, "current-user-principal"), .markup(href)),
+            (DAV.Property(DAV.dav, "principal-URL"), .markup(href)),
+            (DAV.Property(DAV.caldav, "calendar-home-set"), .markup(href)),
         ]
     }
 
-    func collectionValues(_ paths: CalDAVPaths, counter: Int) -> [(DAV.Property, String)] {
+    func collectionValues(_ paths: CalDAVPaths, counter: Int) -> [(DAV.Property, XMLValue)] {
         let principal = "<d:href>\(XMLText.escape(paths.principal))</d:href>"
         let privileges = ["read", "write", "write-content", "write-properties", "bind", "unbind", "read-current-user-privilege-set"]
         let reports = ["c:calendar-query", "c:calendar-multiget", "d:sync-collection"]
         return [
-            (DAV.Property(DAV.dav, "resourcetype"), "<d:collection/><c:calendar/>"),
-            (DAV.Property(DAV.dav, "displayname"), "Tasks"),
-            (DAV.Property(DAV.caldav, "supported-calendar-component-set"), #"<c:comp name="VTODO"/>"#),
-            (DAV.Property(DAV.calendarServer, "getctag"), String(counter)),
-            (DAV.Property(DAV.dav, "sync-token"), XMLText.escape(CalDAVPaths.syncToken(counter))),
-            (DAV.Property(DAV.dav, "current-user-principal"), principal),
-            (DAV.Property(DAV.dav, "owner"), principal),
-            (DAV.Property(DAV.dav, "current-user-privilege-set"), privileges.map { "<d:privilege><d:\($0)/></d:privilege>" }.joined()),
-            (DAV.Property(DAV.dav, "supported-report-set"), reports.map { "<d:supported-report><d:report><\($0)/></d:report></d:supported-report>" }.joined()),
+            (DAV.Property(DAV.dav, "resourcetype"), .markup("<d:collection/><c:calendar/>")),
+            (DAV.Property(DAV.dav, "displayname"), .text("Tasks")),
+            (DAV.Property(DAV.caldav, "supported-calendar-component-set"), .markup(#"<c:comp name="VTODO"/>"#)),
+            (DAV.Property(DAV.calendarServer, "getctag"), .text(String(counter))),
+            (DAV.Property(DAV.dav, "sync-token"), .text(CalDAVPaths.syncToken(counter))),
+            (DAV.Property(DAV.dav, "current-user-principal"), .markup(principal)),
+            (DAV.Property(DAV.dav, "owner"), .markup(principal)),
+            (DAV.Property(DAV.dav, "current-user-privilege-set"), .markup(privileges.map { "<d:privilege><d:\($0)/></d:privilege>" }.joined())),
+            (DAV.Property(DAV.dav, "supported-report-set"), .markup(reports.map { "<d:supported-report><d:report><\($0)/></d:report></d:supported-report>" }.joined())),
         ]
     }
 
     /// A resource's properties; its calendar data only when asked for.
-    static func objectValues(_ object: CalendarObject, asked: [DAV.Property]?) -> [(DAV.Property, String)] {
-        var values: [(DAV.Property, String)] = [
-            (DAV.Property(DAV.dav, "getetag"), XMLText.escape(ETag.string(for: object.todo.version))),
-            (DAV.Property(DAV.dav, "getcontenttype"), CalDAVPaths.calendarContentType),
-            (DAV.Property(DAV.dav, "resourcetype"), ""),
+    static func objectValues(_ object: CalendarObject, asked: [DAV.Property]?) -> [(DAV.Property, XMLValue)] {
+        var values: [(DAV.Property, XMLValue)] = [
+            (DAV.Property(DAV.dav, "getetag"), .text(ETag.string(for: object.todo.version))),
+            (DAV.Property(DAV.dav, "getcontenttype"), .text(CalDAVPaths.calendarContentType)),
+            (DAV.Property(DAV.dav, "resourcetype"), .markup("")),
         ]
         if asked?.contains(calendarData) == true {
-            values.append((calendarData, XMLText.escape(calendarText(object))))
+            values.append((calendarData, .text(calendarText(object))))
         }
         return values
     }
@@ -106,7 +106,7 @@ extension CalDAVController {
     @Sendable func propfindRoot(_ request: Request, context: TodoRequestContext) async throws -> Response {
         let paths = CalDAVPaths(user: try await user(context))
         let asked = Self.requested(try await xml(request))
-        let values = [(DAV.Property(DAV.dav, "resourcetype"), "<d:collection/>")] + principalValues(paths).filter {
+        let values: [(DAV.Property, XMLValue)] = [(DAV.Property(DAV.dav, "resourcetype"), .markup("<d:collection/>"))] + principalValues(paths).filter {
             $0.0.name != "resourcetype" && $0.0.name != "displayname"
         }
         var multistatus = Multistatus()
@@ -183,7 +183,7 @@ extension CalDAVController {
             }
         case (DAV.caldav, "calendar-query"):
             let filter = CalendarQueryFilter(root.child(DAV.caldav, "filter"))
-            for object in try await todos.calendarObjects(since: nil).objects where filter.matches(CalDAVMapping.fields(of: object.todo)) {
+            for object in try await todos.calendarObjects(since: nil).objects where filter.keepsAll || filter.matches(CalDAVMapping.fields(of: object.todo)) {
                 add(object)
             }
         case (DAV.dav, "sync-collection"):
@@ -245,6 +245,9 @@ struct CalendarQueryFilter {
             }
         }
     }
+
+    /// Whether it keeps every VTODO, so no todo needs reading to answer it.
+    var keepsAll: Bool { !keepsNothing && undefined.isEmpty && ranges.isEmpty }
 
     func matches(_ fields: VTodoFields) -> Bool {
         guard !keepsNothing else { return false }

@@ -81,7 +81,16 @@ struct CalDAVController<Repository: TodoRepository>: Sendable {
 
     /// The iCalendar text a resource serves: the text a client sent, with
     /// the properties whose meaning the todo's fields changed rewritten.
+    /// The text a PUT stored is that, made at the todo's version then: while
+    /// the todo stays at it, the text is served as stored (a calendar-query
+    /// of 10,000 resources in 0.14 s, not 0.41 s; BENCHMARKS.md, CalDAV).
     static func calendarText(_ object: CalendarObject) -> String {
+        if let ics = object.ics, object.icsVersion == object.todo.version { return ics }
+        return composedText(object)
+    }
+
+    /// The text made from the todo's fields over the text a client sent.
+    static func composedText(_ object: CalendarObject) -> String {
         let fields = CalDAVMapping.fields(of: object.todo)
         let stored = object.ics.flatMap { try? ICalendarComponent.read(Array($0.utf8)) }
         let calendar = VTodo.write(
@@ -146,13 +155,15 @@ struct CalDAVController<Repository: TodoRepository>: Sendable {
         if existing == nil { members["id"] = fields.uid }
         let payload = try TodoPayload(body: CalDAVMapping.json(members))
         let operation = BatchOperation(method: existing == nil ? .create : .patch, id: fields.uid, ifMatch: ifMatch, payload: payload)
-        let stored = try await todos.putCalendarObject(
-            name: name, id: fields.uid, ics: String(decoding: body, as: UTF8.self), operation: operation
-        )
+        let sent = String(decoding: body, as: UTF8.self)
+        // Kept as GET will serve it at this version: the text sent, with what the todo's fields say.
+        let render: @Sendable (StoredTodo) -> String = { stored in
+            Self.composedText(CalendarObject(todo: stored, name: name, ics: sent, icsVersion: nil))
+        }
+        let stored = try await todos.putCalendarObject(name: name, id: fields.uid, operation: operation, render: render)
         var headers: HTTPFields = [:]
         // An ETag only when what GET now serves is exactly what was sent (RFC 4791, 5.3.4).
-        let served = Self.calendarText(CalendarObject(todo: stored, name: name, ics: String(decoding: body, as: UTF8.self)))
-        if Array(served.utf8) == body { headers[.eTag] = ETag.string(for: stored.version) }
+        if Array(render(stored).utf8) == body { headers[.eTag] = ETag.string(for: stored.version) }
         return Response(status: existing == nil ? .created : .noContent, headers: headers)
     }
 

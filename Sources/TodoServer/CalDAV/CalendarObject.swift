@@ -5,14 +5,19 @@ public struct CalendarObject: Sendable, Equatable {
     public let todo: StoredTodo
     /// The resource's name when a client chose it; nil: `<id>.ics`.
     public let name: String?
-    /// The iCalendar text last PUT; nil for a todo never written through CalDAV.
+    /// The iCalendar text served when a client last PUT it; nil for a todo
+    /// never written through CalDAV.
     public let ics: String?
+    /// The todo's version `ics` was served at: while the todo is still
+    /// there, `ics` is what it serves.
+    public let icsVersion: Int?
     public let deleted: Bool
 
-    public init(todo: StoredTodo, name: String?, ics: String?, deleted: Bool = false) {
+    public init(todo: StoredTodo, name: String?, ics: String?, icsVersion: Int?, deleted: Bool = false) {
         self.todo = todo
         self.name = name
         self.ics = ics
+        self.icsVersion = icsVersion
         self.deleted = deleted
     }
 }

@@ -17,11 +17,6 @@ enum DAV {
             self.name = name
         }
 
-        /// The element with `value` inside, in the prefixes `Multistatus` declares.
-        func element(_ value: String) -> String {
-            let tag = qualifiedName
-            return value.isEmpty ? "<\(tag)/>" : "<\(tag)>\(value)</\(tag)>"
-        }
 
         var qualifiedName: String {
             switch namespace {
@@ -42,41 +37,65 @@ enum DAV {
     }
 }
 
-/// A 207 Multi-Status body (RFC 4918, 13), written as it is built.
+/// A property's value: markup already written, or text to escape.
+enum XMLValue {
+    case markup(String)
+    case text(String)
+}
+
+/// A 207 Multi-Status body (RFC 4918, 13), written as bytes as it is built.
 struct Multistatus {
-    private(set) var text = #"<?xml version="1.0" encoding="utf-8"?>"#
-        + #"<d:multistatus xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav" xmlns:cs="http://calendarserver.org/ns/">"#
+    private var bytes = Array((#"<?xml version="1.0" encoding="utf-8"?>"#
+        + #"<d:multistatus xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav" xmlns:cs="http://calendarserver.org/ns/">"#).utf8)
+
+    private mutating func write(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
+    }
 
     /// A resource's properties: those it has with their values, those asked for that it lacks as 404.
-    mutating func add(href: String, found: [(DAV.Property, String)], missing: [DAV.Property]) {
-        text += "<d:response><d:href>\(XMLText.escape(href))</d:href>"
+    mutating func add(href: String, found: [(DAV.Property, XMLValue)], missing: [DAV.Property]) {
+        write("<d:response><d:href>")
+        XMLText.append(escaping: href, to: &bytes)
+        write("</d:href>")
         if !found.isEmpty {
-            text += "<d:propstat><d:prop>"
-            for (property, value) in found { text += property.element(value) }
-            text += "</d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat>"
+            write("<d:propstat><d:prop>")
+            for (property, value) in found {
+                let tag = property.qualifiedName
+                write("<" + tag + ">")
+                switch value {
+                case let .markup(markup): write(markup)
+                case let .text(text): XMLText.append(escaping: text, to: &bytes)
+                }
+                write("</" + tag + ">")
+            }
+            write("</d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat>")
         }
         if !missing.isEmpty {
-            text += "<d:propstat><d:prop>"
-            for property in missing { text += property.emptyElement() }
-            text += "</d:prop><d:status>HTTP/1.1 404 Not Found</d:status></d:propstat>"
+            write("<d:propstat><d:prop>")
+            for property in missing { write(property.emptyElement()) }
+            write("</d:prop><d:status>HTTP/1.1 404 Not Found</d:status></d:propstat>")
         }
-        text += "</d:response>"
+        write("</d:response>")
     }
 
     /// A resource that is not there (a multiget's unknown href, a sync report's deleted one).
     mutating func addMissing(href: String) {
-        text += "<d:response><d:href>\(XMLText.escape(href))</d:href><d:status>HTTP/1.1 404 Not Found</d:status></d:response>"
+        write("<d:response><d:href>")
+        XMLText.append(escaping: href, to: &bytes)
+        write("</d:href><d:status>HTTP/1.1 404 Not Found</d:status></d:response>")
     }
 
     mutating func addSyncToken(_ token: String) {
-        text += "<d:sync-token>\(XMLText.escape(token))</d:sync-token>"
+        write("<d:sync-token>")
+        XMLText.append(escaping: token, to: &bytes)
+        write("</d:sync-token>")
     }
 
     func response() -> Response {
         Response(
             status: .multiStatus,
             headers: [.contentType: "application/xml; charset=utf-8"],
-            body: .init(byteBuffer: ByteBuffer(string: text + "</d:multistatus>"))
+            body: .init(byteBuffer: ByteBuffer(bytes: bytes + Array("</d:multistatus>".utf8)))
         )
     }
 

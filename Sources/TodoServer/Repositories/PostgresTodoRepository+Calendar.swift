@@ -21,15 +21,15 @@ extension PostgresTodoRepository {
         return try await database.withConnection { connection in
             let rows = try await connection.query(
                 """
-                SELECT i.id, i.body::text, i.version, c.name, c.ics FROM item AS i
+                SELECT i.id, i.body::text, i.version, c.name, c.ics, c.version FROM item AS i
                 LEFT JOIN calendar_object AS c ON c.account = i.account AND c.id = i.id
                 WHERE i.account = \(account) AND i.id = ANY(\(ids)) AND NOT i.deleted
                 """,
                 logger: database.logger
             )
             var objects: [CalendarObject] = []
-            for try await (id, body, version, name, ics) in rows.decode((String, String, Int, String?, String?).self) {
-                objects.append(CalendarObject(todo: StoredTodo(id: id, version: version, json: body), name: name, ics: ics))
+            for try await (id, body, version, name, ics, icsVersion) in rows.decode((String, String, Int, String?, String?, Int?).self) {
+                objects.append(CalendarObject(todo: StoredTodo(id: id, version: version, json: body), name: name, ics: ics, icsVersion: icsVersion))
             }
             return objects
         }
@@ -44,7 +44,7 @@ extension PostgresTodoRepository {
             if let cursor {
                 rows = try await connection.query(
                     """
-                    SELECT a.last_change_seq, a.purged_through, i.id, i.body::text, i.version, i.deleted, c.name, c.ics
+                    SELECT a.last_change_seq, a.purged_through, i.id, i.body::text, i.version, i.deleted, c.name, c.ics, c.version
                     FROM account AS a
                     LEFT JOIN item AS i ON i.account = a.id AND i.change_seq > \(Int64(cursor))
                     LEFT JOIN calendar_object AS c ON c.account = i.account AND c.id = i.id
@@ -56,7 +56,7 @@ extension PostgresTodoRepository {
             } else {
                 rows = try await connection.query(
                     """
-                    SELECT a.last_change_seq, a.purged_through, i.id, i.body::text, i.version, i.deleted, c.name, c.ics
+                    SELECT a.last_change_seq, a.purged_through, i.id, i.body::text, i.version, i.deleted, c.name, c.ics, c.version
                     FROM account AS a
                     LEFT JOIN item AS i ON i.account = a.id AND NOT i.deleted
                     LEFT JOIN calendar_object AS c ON c.account = i.account AND c.id = i.id
@@ -69,14 +69,14 @@ extension PostgresTodoRepository {
             var counter: Int?
             var purged = 0
             var objects: [CalendarObject] = []
-            for try await (last, purgedThrough, id, body, version, deleted, name, ics)
-                in rows.decode((Int, Int, String?, String?, Int?, Bool?, String?, String?).self)
+            for try await (last, purgedThrough, id, body, version, deleted, name, ics, icsVersion)
+                in rows.decode((Int, Int, String?, String?, Int?, Bool?, String?, String?, Int?).self)
             {
                 counter = last
                 purged = purgedThrough
                 guard let id, let body, let version else { continue }
                 objects.append(CalendarObject(
-                    todo: StoredTodo(id: id, version: version, json: body), name: name, ics: ics, deleted: deleted ?? false
+                    todo: StoredTodo(id: id, version: version, json: body), name: name, ics: ics, icsVersion: icsVersion, deleted: deleted ?? false
                 ))
             }
             guard let counter else { throw ServerError.accountGone }
@@ -100,7 +100,9 @@ extension PostgresTodoRepository {
         }
     }
 
-    public func putCalendarObject(name: String, id: String, ics: String, operation: BatchOperation) async throws -> StoredTodo {
+    public func putCalendarObject(
+        name: String, id: String, operation: BatchOperation, render: @escaping @Sendable (StoredTodo) -> String
+    ) async throws -> StoredTodo {
         let ms = milliseconds(now())
         let account = account.rawValue
         return try await database.transaction { connection in
@@ -119,7 +121,8 @@ extension PostgresTodoRepository {
                 "DELETE FROM calendar_object WHERE account = \(account) AND (name = \(name) OR id = \(id))", logger: database.logger
             )
             try await connection.query(
-                "INSERT INTO calendar_object (account, name, id, ics) VALUES (\(account), \(name), \(id), \(ics))", logger: database.logger
+                "INSERT INTO calendar_object (account, name, id, ics, version) VALUES (\(account), \(name), \(id), \(render(stored)), \(stored.version))",
+                logger: database.logger
             )
             return stored
         }

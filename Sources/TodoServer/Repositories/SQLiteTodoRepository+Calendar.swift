@@ -18,13 +18,13 @@ extension SQLiteTodoRepository {
         return try await read { db in
             var objects: [CalendarObject] = []
             let statement = try db.cachedStatement(sql: """
-                SELECT item.body, item.version, calendarObject.name, calendarObject.ics FROM item
+                SELECT item.body, item.version, calendarObject.name, calendarObject.ics, calendarObject.version FROM item
                 LEFT JOIN calendarObject ON calendarObject.account = item.account AND calendarObject.id = item.id
                 WHERE item.account = ? AND item.id = ? AND item.deleted = 0
                 """)
             for id in ids {
                 if let row = try Row.fetchOne(statement, arguments: [accountKey, id]) {
-                    objects.append(CalendarObject(todo: StoredTodo(id: id, version: row[1], json: row[0]), name: row[2], ics: row[3]))
+                    objects.append(CalendarObject(todo: StoredTodo(id: id, version: row[1], json: row[0]), name: row[2], ics: row[3], icsVersion: row[4]))
                 }
             }
             return objects
@@ -45,7 +45,7 @@ extension SQLiteTodoRepository {
             let rows = try Row.fetchCursor(
                 db,
                 sql: """
-                    SELECT item.id, item.body, item.version, item.deleted, calendarObject.name, calendarObject.ics FROM item
+                    SELECT item.id, item.body, item.version, item.deleted, calendarObject.name, calendarObject.ics, calendarObject.version FROM item
                     LEFT JOIN calendarObject ON calendarObject.account = item.account AND calendarObject.id = item.id
                     WHERE item.account = ? AND \(condition) ORDER BY \(cursor == nil ? "item.seq" : "item.changeSeq")
                     """,
@@ -54,7 +54,7 @@ extension SQLiteTodoRepository {
             var objects: [CalendarObject] = []
             while let row = try rows.next() {
                 objects.append(CalendarObject(
-                    todo: StoredTodo(id: row[0], version: row[2], json: row[1]), name: row[4], ics: row[5], deleted: row[3]
+                    todo: StoredTodo(id: row[0], version: row[2], json: row[1]), name: row[4], ics: row[5], icsVersion: row[6], deleted: row[3]
                 ))
             }
             return CalendarChanges(objects: objects, counter: last)
@@ -73,7 +73,9 @@ extension SQLiteTodoRepository {
         }
     }
 
-    public func putCalendarObject(name: String, id: String, ics: String, operation: BatchOperation) async throws -> StoredTodo {
+    public func putCalendarObject(
+        name: String, id: String, operation: BatchOperation, render: @escaping @Sendable (StoredTodo) -> String
+    ) async throws -> StoredTodo {
         let ms = milliseconds(now())
         let accountKey = account.rawValue
         return try await write { db in
@@ -90,8 +92,8 @@ extension SQLiteTodoRepository {
             // under this name, can only be a deleted one's: the caller checked.
             try db.execute(sql: "DELETE FROM calendarObject WHERE account = ? AND (name = ? OR id = ?)", arguments: [accountKey, name, id])
             try db.execute(
-                sql: "INSERT INTO calendarObject (account, name, id, ics) VALUES (?, ?, ?, ?)",
-                arguments: [accountKey, name, id, ics]
+                sql: "INSERT INTO calendarObject (account, name, id, ics, version) VALUES (?, ?, ?, ?, ?)",
+                arguments: [accountKey, name, id, render(stored), stored.version]
             )
             return stored
         }

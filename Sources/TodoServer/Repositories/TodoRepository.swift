@@ -42,7 +42,9 @@ public protocol TodoRepository: Sendable {
     /// The todo ids of the resources among `names` that a client named.
     func calendarIDs(names: [String]) async throws -> [String: String]
     /// Applies `operation` (a create or a patch of the todo `id`) and keeps
-    /// `ics` as the resource `name`, in one transaction: 412 and 409 as the
-    /// operation's own.
-    func putCalendarObject(name: String, id: String, ics: String, operation: BatchOperation) async throws -> StoredTodo
+    /// what `render` makes of the todo written as the resource `name`, in
+    /// one transaction: 412 and 409 as the operation's own.
+    func putCalendarObject(
+        name: String, id: String, operation: BatchOperation, render: @escaping @Sendable (StoredTodo) -> String
+    ) async throws -> StoredTodo
 }
