@@ -123,6 +123,8 @@ def main():
     parser.add_argument("--size", type=int, default=10_000)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--skip-vdirsyncer", action="store_true")
+    parser.add_argument("--large", type=int, default=100_000,
+                        help="todos of the account whose one REPORT's memory is measured, beside one of 1,000 (0: skip)")
     args = parser.parse_args()
     shutil.rmtree(args.work, ignore_errors=True)
     os.makedirs(args.work)
@@ -197,9 +199,54 @@ def main():
             result["vdirsyncer_first_sync_%s_s" % server.name] = round(time.perf_counter() - started, 2)
         result["vdirsyncer_first_sync_ratio"] = round(result["vdirsyncer_first_sync_radicale_s"] / result["vdirsyncer_first_sync_todo-server_s"], 2)
 
+    if args.large:
+        result.update(large_lists(args, todo, database))
     for server in (radicale, todo):
         server.stop()
     print(json.dumps(result, indent=1))
+
+
+def large_lists(args, todo, database):
+    """A sync-collection with nothing new on lists of 1,000 and of `--large`
+    todos (in turns), and the server's peak memory across one calendar-query
+    of the large list (RSS high-water mark before and after)."""
+    import base64
+    servers = {}
+    for name, size in (("small", 1_000), ("large", args.large)):
+        added = subprocess.run([args.todo_server, "user", "add", name, "--database", database], check=True, capture_output=True, text=True)
+        token = [line for line in added.stdout.split("\n") if line.startswith("todo_")][0]
+        connection = http.client.HTTPConnection("127.0.0.1", todo.port)
+        for start in range(0, size, 1_000):
+            operations = [{"method": "POST", "body": {"id": "t%d" % i, "title": "task %d" % i, "completed": i % 3 == 0,
+                                                      "dueDate": "2026-12-%02d" % (1 + i % 28), "tags": ["home"]}}
+                          for i in range(start, min(size, start + 1_000))]
+            connection.request("POST", "/todos/_batch", json.dumps({"operations": operations}),
+                               {"Authorization": "Bearer " + token, "Content-Type": "application/json"})
+            response = connection.getresponse()
+            response.read()
+        server = Server("todo-server", [], todo.port, name, token)
+        server.process = todo.process
+        server.__class__ = type("Named", (Server,), {"collection": property(lambda self, n=name: "http://127.0.0.1:%d/dav/%s/tasks/" % (self.port, n))})
+        servers[name] = server
+    result = {}
+    tokens = {}
+    for name, server in servers.items():
+        out = server.curl("REPORT", sync_body(""))[1].decode()
+        tokens[name] = out.split("<d:sync-token>")[-1].split("</d:sync-token>")[0]
+    times = {"small": [], "large": []}
+    for _ in range(max(5, args.rounds)):
+        for name, server in servers.items():
+            times[name].append(server.curl("REPORT", sync_body(tokens[name]))[0])
+    result["sync_nothing_new_1000_s"] = round(statistics.median(times["small"]), 4)
+    result["sync_nothing_new_%d_s" % args.large] = round(statistics.median(times["large"]), 4)
+    result["sync_nothing_new_large_over_small"] = round(statistics.median(times["large"]) / statistics.median(times["small"]), 2)
+    before = todo.rss_kb()
+    seconds, out = servers["large"].curl("REPORT", QUERY)
+    result["query_%d_s" % args.large] = round(seconds, 2)
+    result["query_%d_responses" % args.large] = out.count(b"<d:response>")
+    result["rss_peak_before_large_query_kb"] = before
+    result["rss_peak_after_large_query_kb"] = todo.rss_kb()
+    return result
 
 
 if __name__ == "__main__":

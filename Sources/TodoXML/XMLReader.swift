@@ -259,18 +259,22 @@ public enum XMLText {
                 return
             }
             out.reserveCapacity(out.count + bytes.count + bytes.count / 8)
-            for byte in bytes {
+            // Runs with nothing to escape are copied whole.
+            var start = 0
+            for (index, byte) in bytes.enumerated() where needsEscape(byte) {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
                 switch byte {
-                case UInt8(ascii: "&"): out += Array("&amp;".utf8)
-                case UInt8(ascii: "<"): out += Array("&lt;".utf8)
-                case UInt8(ascii: ">"): out += Array("&gt;".utf8)
-                case UInt8(ascii: "\""): out += Array("&quot;".utf8)
-                case UInt8(ascii: "'"): out += Array("&apos;".utf8)
+                case UInt8(ascii: "&"): out.append(contentsOf: "&amp;".utf8)
+                case UInt8(ascii: "<"): out.append(contentsOf: "&lt;".utf8)
+                case UInt8(ascii: ">"): out.append(contentsOf: "&gt;".utf8)
+                case UInt8(ascii: "\""): out.append(contentsOf: "&quot;".utf8)
+                case UInt8(ascii: "'"): out.append(contentsOf: "&apos;".utf8)
                 // A CR is kept as a reference: a parser turns a raw one into LF.
-                case 0x0D: out += Array("&#13;".utf8)
-                default: out.append(byte)
+                default: out.append(contentsOf: "&#13;".utf8)
                 }
+                start = index + 1
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
         }
     }
 

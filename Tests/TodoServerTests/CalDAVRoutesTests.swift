@@ -187,6 +187,29 @@ struct CalDAVRoutesTests {
         }
     }
 
+    /// Reports are written a page at a time: more todos than a page, each listed once.
+    @Test(arguments: Backend.allCases)
+    func aListLongerThanAPageIsReportedWholeAndOnce(_ backend: Backend) async throws {
+        try await withAlice(backend) { alice, _ in
+            for batch in 0..<3 {
+                let operations = (0..<400).map { #"{"method":"POST","body":{"id":"t\#(batch)-\#($0)","title":"task \#($0)"}}"# }
+                let answer = try await alice.send(.post, "/todos/_batch", #"{"operations":[\#(operations.joined(separator: ","))]}"#, [.contentType: "application/json"])
+                #expect(answer.status == .ok)
+            }
+            let all = Set((0..<3).flatMap { batch in (0..<400).map { Self.tasks + "t\(batch)-\($0).ics" } })
+            let query = try alice.multistatus(try await alice.send(Self.report, Self.tasks, """
+                <c:calendar-query xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><d:getetag/></d:prop><c:filter>\
+                <c:comp-filter name="VCALENDAR"><c:comp-filter name="VTODO"/></c:comp-filter></c:filter></c:calendar-query>
+                """))
+            #expect(Self.hrefs(query).count == 1_200 && Set(Self.hrefs(query)) == all)
+            let sync = try alice.multistatus(try await alice.send(Self.report, Self.tasks, "<d:sync-collection xmlns:d=\"DAV:\"><d:sync-token/></d:sync-collection>"))
+            #expect(Self.hrefs(sync).count == 1_200 && Set(Self.hrefs(sync)) == all)
+            #expect(sync.child(DAVNames.dav, "sync-token")?.text == "urn:x-todo-server:sync:1200")
+            let depth = try alice.multistatus(try await alice.send(Self.propfind, Self.tasks, nil, [Self.depth: "1"]))
+            #expect(Self.hrefs(depth).count == 1_201)
+        }
+    }
+
     // MARK: - What a client must not be able to do
 
     @Test(arguments: Backend.allCases)

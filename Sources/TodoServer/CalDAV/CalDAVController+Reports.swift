@@ -134,15 +134,46 @@ extension CalDAVController {
         let (todos, paths) = try await todos(request, context)
         guard let depth = try Self.depth(request) else { return Self.infiniteDepthRefused() }
         let asked = Self.requested(try await xml(request))
-        let changes = depth == 1 ? try await todos.calendarObjects(since: nil) : CalendarChanges(objects: [], counter: try await todos.changeCounter())
+        let first = try await todos.calendarObjects(since: nil, after: nil, limit: depth == 1 ? Self.pageSize : 0)
         var multistatus = Multistatus()
-        let (found, missing) = Self.answer(collectionValues(paths, counter: changes.counter), asked: asked)
+        let (found, missing) = Self.answer(collectionValues(paths, counter: first.counter), asked: asked)
         multistatus.add(href: paths.collection, found: found, missing: missing)
-        for object in changes.objects where depth == 1 {
+        guard depth == 1 else { return multistatus.response() }
+        return Self.streamed(multistatus, first: first, todos: todos, since: nil) { multistatus, object in
             let (found, missing) = Self.answer(Self.objectValues(object, asked: asked), asked: asked)
             multistatus.add(href: paths.href(Self.objectName(object)), found: found, missing: missing)
         }
-        return multistatus.response()
+    }
+
+    /// Resources read and written a page at a time: a report of 100,000
+    /// todos holds one page and one page's XML at once, never the whole list.
+    static var pageSize: Int { 2_000 }
+
+    /// A 207 whose body is `head`, then each resource of `first` and of the
+    /// pages after it as `add` writes it, then `tail`.
+    static func streamed(
+        _ head: Multistatus, first: CalendarPage, todos: Repository, since cursor: Int?,
+        tail: @escaping @Sendable (inout Multistatus) -> Void = { _ in },
+        add: @escaping @Sendable (inout Multistatus, CalendarObject) -> Void
+    ) -> Response {
+        var head = head
+        for object in first.objects { add(&head, object) }
+        let opening = head.take()
+        return Response(status: .multiStatus, headers: Multistatus.headers, body: ResponseBody { writer in
+            try await writer.write(ByteBuffer(bytes: opening))
+            var part = Multistatus.continuation()
+            var next = first.next
+            while let position = next {
+                let page = try await todos.calendarObjects(since: cursor, after: position, limit: pageSize)
+                for object in page.objects { add(&part, object) }
+                try await writer.write(ByteBuffer(bytes: part.take()))
+                next = page.next
+            }
+            tail(&part)
+            part.close()
+            try await writer.write(ByteBuffer(bytes: part.take()))
+            try await writer.finish(nil)
+        })
     }
 
     @Sendable func propfindObject(_ request: Request, context: TodoRequestContext) async throws -> Response {
@@ -165,7 +196,7 @@ extension CalDAVController {
         guard let root = try await xml(request) else { throw ServerError.badRequest("A REPORT needs a body naming the report.") }
         let asked = Self.requested(root)
         var multistatus = Multistatus()
-        func add(_ object: CalendarObject) {
+        let add: @Sendable (inout Multistatus, CalendarObject) -> Void = { multistatus, object in
             let (found, missing) = Self.answer(Self.objectValues(object, asked: asked), asked: asked)
             multistatus.add(href: paths.href(Self.objectName(object)), found: found, missing: missing)
         }
@@ -179,12 +210,14 @@ extension CalDAVController {
             var byName: [String: CalendarObject] = [:]
             for object in objects { byName[Self.objectName(object)] = object }
             for (href, name) in zip(hrefs, names) {
-                if let name, let object = byName[name] { add(object) } else { multistatus.addMissing(href: href) }
+                if let name, let object = byName[name] { add(&multistatus, object) } else { multistatus.addMissing(href: href) }
             }
+            return multistatus.response()
         case (DAV.caldav, "calendar-query"):
             let filter = CalendarQueryFilter(root.child(DAV.caldav, "filter"))
-            for object in try await todos.calendarObjects(since: nil).objects where filter.keepsAll || filter.matches(CalDAVMapping.fields(of: object.todo)) {
-                add(object)
+            let first = try await todos.calendarObjects(since: nil, after: nil, limit: Self.pageSize)
+            return Self.streamed(multistatus, first: first, todos: todos, since: nil) { multistatus, object in
+                if filter.keepsAll || filter.matches(Self.fields(of: object)) { add(&multistatus, object) }
             }
         case (DAV.dav, "sync-collection"):
             let token = root.child(DAV.dav, "sync-token")?.text.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
@@ -196,25 +229,26 @@ extension CalDAVController {
             } else {
                 return Multistatus.error(.forbidden, DAV.Property(DAV.dav, "valid-sync-token"), "The sync token is not one of this list's; sync again with an empty one.")
             }
-            let changes: CalendarChanges
+            let first: CalendarPage
             do {
-                changes = try await todos.calendarObjects(since: since)
+                first = try await todos.calendarObjects(since: since, after: nil, limit: Self.pageSize)
             } catch let error as ServerError where error.status == .gone || error.status.code == 409 || error.status.code == 400 {
                 return Multistatus.error(.forbidden, DAV.Property(DAV.dav, "valid-sync-token"), "The sync token is too old or unknown; sync again with an empty one.")
             }
-            for object in changes.objects {
+            // The token of the state the first page was read at: a change made
+            // while later pages are read comes again next time, never is missed.
+            let counter = first.counter
+            return Self.streamed(multistatus, first: first, todos: todos, since: since, tail: { $0.addSyncToken(CalDAVPaths.syncToken(counter)) }) { multistatus, object in
                 if object.deleted {
                     // A deleted todo the client may hold: the resource went.
                     multistatus.addMissing(href: paths.href(Self.objectName(object)))
                 } else {
-                    add(object)
+                    add(&multistatus, object)
                 }
             }
-            multistatus.addSyncToken(CalDAVPaths.syncToken(changes.counter))
         default:
             return Multistatus.error(.forbidden, DAV.Property(DAV.dav, "supported-report"), "The report \(root.name) is not served here: ask for calendar-query, calendar-multiget or sync-collection.")
         }
-        return multistatus.response()
     }
 }
 

@@ -13,6 +13,9 @@ public struct CalendarObject: Sendable, Equatable {
     public let icsVersion: Int?
     public let deleted: Bool
 
+    /// Whether the todo is still at the version its stored text was served at.
+    public var servesStoredText: Bool { ics != nil && icsVersion == todo.version }
+
     public init(todo: StoredTodo, name: String?, ics: String?, icsVersion: Int?, deleted: Bool = false) {
         self.todo = todo
         self.name = name
@@ -22,9 +25,11 @@ public struct CalendarObject: Sendable, Equatable {
     }
 }
 
-/// Todos as resources, and the account's change counter they were read at
-/// (a CalDAV collection's sync token and ctag).
-public struct CalendarChanges: Sendable, Equatable {
+/// A page of todos as resources, the account's change counter it was read
+/// at (a CalDAV collection's sync token and ctag), and where the next page
+/// starts (nil after the last).
+public struct CalendarPage: Sendable, Equatable {
     public let objects: [CalendarObject]
     public let counter: Int
+    public let next: Int64?
 }

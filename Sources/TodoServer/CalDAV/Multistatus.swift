@@ -48,8 +48,26 @@ struct Multistatus {
     private var bytes = Array((#"<?xml version="1.0" encoding="utf-8"?>"#
         + #"<d:multistatus xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav" xmlns:cs="http://calendarserver.org/ns/">"#).utf8)
 
+    /// The rest of a body already begun.
+    static func continuation() -> Multistatus {
+        var rest = Multistatus()
+        rest.bytes = []
+        return rest
+    }
+
     private mutating func write(_ text: String) {
         bytes.append(contentsOf: text.utf8)
+    }
+
+    /// The bytes written since the last take, for a response sent in parts.
+    mutating func take() -> [UInt8] {
+        defer { bytes = [] }
+        return bytes
+    }
+
+    /// Ends the body: what follows is the closing tag.
+    mutating func close() {
+        write("</d:multistatus>")
     }
 
     /// A resource's properties: those it has with their values, those asked for that it lacks as 404.
@@ -91,13 +109,12 @@ struct Multistatus {
         write("</d:sync-token>")
     }
 
-    func response() -> Response {
-        Response(
-            status: .multiStatus,
-            headers: [.contentType: "application/xml; charset=utf-8"],
-            body: .init(byteBuffer: ByteBuffer(bytes: bytes + Array("</d:multistatus>".utf8)))
-        )
+    consuming func response() -> Response {
+        close()
+        return Response(status: .multiStatus, headers: Self.headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
+
+    static let headers: HTTPFields = [.contentType: "application/xml; charset=utf-8"]
 
     /// A precondition's error body (RFC 4918, 16), as a CalDAV client reads it.
     static func error(_ status: HTTPResponse.Status, _ condition: DAV.Property, _ message: String) -> Response {

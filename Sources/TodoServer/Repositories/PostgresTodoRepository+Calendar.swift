@@ -35,18 +35,22 @@ extension PostgresTodoRepository {
         }
     }
 
-    public func calendarObjects(since cursor: Int?) async throws -> CalendarChanges {
+    public func calendarObjects(since cursor: Int?, after position: Int64?, limit: Int) async throws -> CalendarPage {
         let retentionDays = tombstoneRetention.components.seconds / 86_400
         let account = account.rawValue
+        let after = position ?? Int64.min
         return try await database.withConnection { connection in
             // One statement, one snapshot: the counter and the todos agree.
             let rows: PostgresRowSequence
             if let cursor {
                 rows = try await connection.query(
                     """
-                    SELECT a.last_change_seq, a.purged_through, i.id, i.body::text, i.version, i.deleted, c.name, c.ics, c.version
+                    SELECT a.last_change_seq, a.purged_through, i.id, CASE WHEN c.version = i.version THEN '{}' ELSE i.body::text END, i.version, i.deleted, c.name, c.ics, c.version, i.change_seq
                     FROM account AS a
-                    LEFT JOIN item AS i ON i.account = a.id AND i.change_seq > \(Int64(cursor))
+                    LEFT JOIN LATERAL (
+                        SELECT * FROM item WHERE account = a.id AND change_seq > \(Int64(cursor)) AND change_seq > \(after)
+                        ORDER BY change_seq LIMIT \(Int64(limit))
+                    ) AS i ON true
                     LEFT JOIN calendar_object AS c ON c.account = i.account AND c.id = i.id
                     WHERE a.id = \(account)
                     ORDER BY i.change_seq
@@ -56,9 +60,11 @@ extension PostgresTodoRepository {
             } else {
                 rows = try await connection.query(
                     """
-                    SELECT a.last_change_seq, a.purged_through, i.id, i.body::text, i.version, i.deleted, c.name, c.ics, c.version
+                    SELECT a.last_change_seq, a.purged_through, i.id, CASE WHEN c.version = i.version THEN '{}' ELSE i.body::text END, i.version, i.deleted, c.name, c.ics, c.version, i.seq
                     FROM account AS a
-                    LEFT JOIN item AS i ON i.account = a.id AND NOT i.deleted
+                    LEFT JOIN LATERAL (
+                        SELECT * FROM item WHERE account = a.id AND NOT deleted AND seq > \(after) ORDER BY seq LIMIT \(Int64(limit))
+                    ) AS i ON true
                     LEFT JOIN calendar_object AS c ON c.account = i.account AND c.id = i.id
                     WHERE a.id = \(account)
                     ORDER BY i.seq
@@ -69,8 +75,9 @@ extension PostgresTodoRepository {
             var counter: Int?
             var purged = 0
             var objects: [CalendarObject] = []
-            for try await (last, purgedThrough, id, body, version, deleted, name, ics, icsVersion)
-                in rows.decode((Int, Int, String?, String?, Int?, Bool?, String?, String?, Int?).self)
+            var lastPosition: Int64?
+            for try await (last, purgedThrough, id, body, version, deleted, name, ics, icsVersion, key)
+                in rows.decode((Int, Int, String?, String?, Int?, Bool?, String?, String?, Int?, Int64?).self)
             {
                 counter = last
                 purged = purgedThrough
@@ -78,11 +85,12 @@ extension PostgresTodoRepository {
                 objects.append(CalendarObject(
                     todo: StoredTodo(id: id, version: version, json: body), name: name, ics: ics, icsVersion: icsVersion, deleted: deleted ?? false
                 ))
+                lastPosition = key
             }
             guard let counter else { throw ServerError.accountGone }
             if let cursor, cursor < purged { throw ServerError.cursorTooOld(cursor, retentionDays: retentionDays) }
             if let cursor, cursor > counter { throw ServerError.cursorAhead(cursor, latest: counter) }
-            return CalendarChanges(objects: objects, counter: counter)
+            return CalendarPage(objects: objects, counter: counter, next: objects.count == limit ? lastPosition : nil)
         }
     }
 

@@ -31,7 +31,7 @@ extension SQLiteTodoRepository {
         }
     }
 
-    public func calendarObjects(since cursor: Int?) async throws -> CalendarChanges {
+    public func calendarObjects(since cursor: Int?, after position: Int64?, limit: Int) async throws -> CalendarPage {
         let accountKey = account.rawValue
         let retentionDays = tombstoneRetention.components.seconds / 86_400
         return try await read { db in
@@ -41,23 +41,27 @@ extension SQLiteTodoRepository {
             let last: Int = feed[0]
             if let cursor, cursor < feed[1] as Int { throw ServerError.cursorTooOld(cursor, retentionDays: retentionDays) }
             if let cursor, cursor > last { throw ServerError.cursorAhead(cursor, latest: last) }
-            let condition = cursor == nil ? "item.deleted = 0" : "item.changeSeq > ?"
+            // Live todos in creation order, or changes in feed order: both on an index.
+            let (key, condition) = cursor == nil ? ("item.seq", "item.deleted = 0") : ("item.changeSeq", "item.changeSeq > \(cursor!)")
             let rows = try Row.fetchCursor(
                 db,
                 sql: """
-                    SELECT item.id, item.body, item.version, item.deleted, calendarObject.name, calendarObject.ics, calendarObject.version FROM item
+                    SELECT item.id, CASE WHEN calendarObject.version = item.version THEN '{}' ELSE item.body END,
+                        item.version, item.deleted, calendarObject.name, calendarObject.ics, calendarObject.version, \(key) FROM item
                     LEFT JOIN calendarObject ON calendarObject.account = item.account AND calendarObject.id = item.id
-                    WHERE item.account = ? AND \(condition) ORDER BY \(cursor == nil ? "item.seq" : "item.changeSeq")
+                    WHERE item.account = ? AND \(condition) AND \(key) > ? ORDER BY \(key) LIMIT ?
                     """,
-                arguments: cursor.map { [accountKey, $0] } ?? [accountKey]
+                arguments: [accountKey, position ?? Int64.min, limit]
             )
             var objects: [CalendarObject] = []
+            var lastPosition: Int64?
             while let row = try rows.next() {
                 objects.append(CalendarObject(
                     todo: StoredTodo(id: row[0], version: row[2], json: row[1]), name: row[4], ics: row[5], icsVersion: row[6], deleted: row[3]
                 ))
+                lastPosition = row[7]
             }
-            return CalendarChanges(objects: objects, counter: last)
+            return CalendarPage(objects: objects, counter: last, next: objects.count == limit ? lastPosition : nil)
         }
     }
 

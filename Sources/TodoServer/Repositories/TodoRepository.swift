@@ -36,9 +36,13 @@ public protocol TodoRepository: Sendable {
     func changeCounter() async throws -> Int
     /// The live todos among `ids`, as resources, in no particular order.
     func calendarObjects(ids: [String]) async throws -> [CalendarObject]
-    /// Every live todo as a resource (`cursor` nil), or every todo changed
-    /// after `cursor`, deleted ones included; 410 as `changes` says.
-    func calendarObjects(since cursor: Int?) async throws -> CalendarChanges
+    /// A page of at most `limit` resources from after `position` (nil: the
+    /// first page): every live todo in creation order (`cursor` nil), or
+    /// every todo changed after `cursor` in change order, deleted ones
+    /// included; 410 as `changes` says. A todo whose stored text is at its
+    /// version (`CalendarObject.servesStoredText`) comes without its JSON
+    /// (`{}`): the text says what its fields do.
+    func calendarObjects(since cursor: Int?, after position: Int64?, limit: Int) async throws -> CalendarPage
     /// The todo ids of the resources among `names` that a client named.
     func calendarIDs(names: [String]) async throws -> [String: String]
     /// Applies `operation` (a create or a patch of the todo `id`) and keeps
