@@ -123,6 +123,7 @@ def main():
     parser.add_argument("--size", type=int, default=10_000)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--skip-vdirsyncer", action="store_true")
+    parser.add_argument("--figures", help="also append each figure to this JSONL file, as Benchmarks/run.sh records them")
     parser.add_argument("--large", type=int, default=100_000,
                         help="todos of the account whose one REPORT's memory is measured, beside one of 1,000 (0: skip)")
     args = parser.parse_args()
@@ -204,6 +205,27 @@ def main():
     for server in (radicale, todo):
         server.stop()
     print(json.dumps(result, indent=1))
+    if args.figures:
+        write_figures(args.figures, result, args.size, args.large)
+
+
+def write_figures(path, result, size, large):
+    """run.sh's lines: name, size, tool, value, unit."""
+    rows = []
+    for key, name in (("query", "caldav-query-all"), ("sync_no_token", "caldav-sync-no-token"),
+                      ("sync_nothing_new", "caldav-sync-nothing-new"), ("first_query_after_start", "caldav-first-request-after-start"),
+                      ("vdirsyncer_first_sync", "vdirsyncer-first-sync")):
+        for tool in ("radicale", "todo-server"):
+            value = result.get("%s_%s_s" % (key, tool))
+            if value is not None:
+                rows.append((name, size, tool, value * 1000, "ms"))
+    if large:
+        rows.append(("caldav-sync-nothing-new", 1000, "todo-server", result["sync_nothing_new_1000_s"] * 1000, "ms"))
+        rows.append(("caldav-sync-nothing-new", large, "todo-server", result["sync_nothing_new_%d_s" % large] * 1000, "ms"))
+        rows.append(("caldav-query-all-peak-rss", large, "todo-server", result["rss_peak_after_large_query_kb"], "KB"))
+    with open(path, "a") as figures:
+        for name, rows_size, tool, value, unit in rows:
+            figures.write(json.dumps({"name": name, "size": rows_size, "tool": tool, "value": round(value, 2), "unit": unit}) + "\n")
 
 
 def large_lists(args, todo, database):

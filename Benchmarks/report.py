@@ -120,7 +120,8 @@ def main():
         print("|---|---:|---:|")
         by_name = {(f["name"], f["size"]): f for f in figures}
         for f in figures:
-            print(f"| {f['name']} | {f['size']:,} | {f['value']:,} {f['unit']} |")
+            tool = f" ({f['tool']})" if f.get("tool") in ("radicale", "todo-server") and f["name"].startswith(("caldav", "vdirsyncer")) else ""
+            print(f"| {f['name']}{tool} | {f['size']:,} | {f['value']:,} {f['unit']} |")
         first = sorted((f["size"], float(f["value"])) for f in figures if f["name"] == "ui-first-frame")
         if len(first) >= 2:
             (small, a), (large, b) = first[0], first[-1]
@@ -132,6 +133,17 @@ def main():
             print(f"\nA list_todos round trip on a running todo mcp (query qu, limit 50) at {mcp['size']:,} todos:"
                   f" {float(mcp['value']):.1f} ms, {float(mcp['value']) / (cli * 1000):.2f}x todo list running the same SQL"
                   f" as a whole process ({ms(cli)}).")
+        # CalDAV: todo-server beside Radicale on the same VTODOs (Benchmarks/caldav_bench.py).
+        for name, label in (("caldav-query-all", "a calendar-query REPORT of every VTODO"),
+                            ("caldav-sync-no-token", "a sync-collection with no token"),
+                            ("caldav-sync-nothing-new", "a sync-collection with nothing new"),
+                            ("caldav-first-request-after-start", "the first REPORT after a start"),
+                            ("vdirsyncer-first-sync", "vdirsyncer's first sync")):
+            pairs = {f["tool"]: float(f["value"]) for f in figures if f["name"] == name and f.get("tool") in ("radicale", "todo-server")
+                     and f["size"] == max((g["size"] for g in figures if g["name"] == "caldav-query-all"), default=0)}
+            if "radicale" in pairs and "todo-server" in pairs and pairs["todo-server"] > 0:
+                print(f"\nCalDAV, {label}: todo-server {pairs['todo-server']:.1f} ms, Radicale {pairs['radicale']:.1f} ms"
+                      f" ({pairs['radicale'] / pairs['todo-server']:.1f}x faster).")
         constant = [f for f in figures if f["name"] == "constant"]
         get_one = [f for f in figures if f["name"] == "get-one"]
         if constant and get_one and float(constant[0]["value"]) > 0:

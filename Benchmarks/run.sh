@@ -2,7 +2,7 @@
 # Benchmarks: `todo` and `todo-server` side by side with the sqlite3 shell doing the
 # same SQL (the floor), and with Taskwarrior and todo.txt where installed.
 #
-#   Benchmarks/run.sh [--sizes 1000,100000,1000000] [--quick] [--ui-only] [--pg-only] [--sync-only] [--peer-max 100000] [--out FILE]
+#   Benchmarks/run.sh [--sizes 1000,100000,1000000] [--quick] [--ui-only] [--pg-only] [--sync-only] [--caldav-only] [--peer-max 100000] [--out FILE]
 #
 # Builds release binaries, generates seeded data sets (Benchmarks/generate.py),
 # times whole processes with hyperfine after warm-up, and prints a markdown table
@@ -12,6 +12,8 @@
 # --ui-only: only `todo ui` (Benchmarks/ui_bench.py, through a pseudo-terminal).
 # --pg-only: only todo-server on PostgreSQL, beside SQLite in the same run.
 # --sync-only: only todo-server on SQLite and todo sync (first, no-op, pushing, paged).
+# --caldav-only: only todo-server's CalDAV beside Radicale (Benchmarks/caldav_bench.py;
+#   Radicale and vdirsyncer from .build/venv, which .ci/run makes).
 # Needs: swift, python3, sqlite3, hyperfine; optional: wrk (server throughput),
 # task (Taskwarrior 2.6), todo-txt (todo.txt CLI).
 set -euo pipefail
@@ -22,6 +24,7 @@ quick=0
 ui_only=0
 pg_only=0
 sync_only=0
+caldav_only=0
 peer_max=100000
 out=""
 while [ $# -gt 0 ]; do
@@ -31,6 +34,7 @@ while [ $# -gt 0 ]; do
         --ui-only) ui_only=1; shift ;;
         --pg-only) pg_only=1; shift ;;
         --sync-only) sync_only=1; shift ;;
+        --caldav-only) caldav_only=1; shift ;;
         --peer-max) peer_max=$2; shift 2 ;;
         --out) out=$2; shift 2 ;;
         -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
@@ -278,6 +282,26 @@ else
     echo "run.sh: PostgreSQL 15 or wrk not installed: todo-server on PostgreSQL skipped (apt-get install postgresql wrk)" >&2
 fi
 }
+# todo-server's CalDAV beside Radicale holding the same VTODOs, in turns.
+caldav_benchmarks() {
+    local venv=$root/.build/venv/bin
+    if ! "$venv/python" -c 'import radicale, vdirsyncer' 2>/dev/null; then
+        echo "run.sh: Radicale and vdirsyncer not in .build/venv: CalDAV skipped (bash .ci/run installs them)" >&2
+        return
+    fi
+    local csize=10000 large=100000 rounds=5
+    if [ "$quick" = 1 ]; then csize=500; large=2000; rounds=2; fi
+    echo "== CalDAV: todo-server beside Radicale, $csize VTODOs" >&2
+    python3 "$root/Benchmarks/caldav_bench.py" --todo-server "$server" --venv "$venv" --work "$work/caldav" \
+        --size "$csize" --large "$large" --rounds "$rounds" --figures "$results/figures.jsonl" >&2
+}
+if [ "$caldav_only" = 1 ]; then
+    caldav_benchmarks
+    report=$(python3 "$root/Benchmarks/report.py" "$results")
+    if [ -n "$out" ]; then printf '%s\n' "$report" > "$out"; fi
+    printf '%s\n' "$report"
+    exit 0
+fi
 if [ "$pg_only" = 1 ]; then
     postgres_benchmarks
     report=$(python3 "$root/Benchmarks/report.py" "$results")
@@ -510,6 +534,7 @@ for ssize in "${server_size_list[@]}"; do
 done
 
 [ "$sync_only" = 1 ] || postgres_benchmarks
+[ "$sync_only" = 1 ] || caldav_benchmarks
 
 # A plain json-server-style server: no change feed, so every sync reads the full list.
 jsize=$([ "$quick" = 1 ] && echo 1000 || echo 10000)
