@@ -164,6 +164,15 @@ struct CalDAVRoutesTests {
                 <c:comp-filter name="VEVENT"/></c:comp-filter></c:filter></c:calendar-query>
                 """))
             #expect(Self.hrefs(events).isEmpty)
+            try await alice.send(.patch, "/todos/a", #"{"dueDate":"2026-12-24"}"#, [.contentType: "application/json"])
+            try await alice.send(.patch, "/todos/c", #"{"dueDate":"2027-03-01T09:00:00.000Z"}"#, [.contentType: "application/json"])
+            let december = try alice.multistatus(try await alice.send(Self.report, Self.tasks, """
+                <c:calendar-query xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><d:getetag/></d:prop><c:filter>\
+                <c:comp-filter name="VCALENDAR"><c:comp-filter name="VTODO"><c:prop-filter name="DUE">\
+                <c:time-range start="20261201T000000Z" end="20270101T000000Z"/></c:prop-filter></c:comp-filter></c:comp-filter></c:filter></c:calendar-query>
+                """))
+            // a is due in December, c in March; b has no due date, so it overlaps any range (RFC 4791, 9.9).
+            #expect(Set(Self.hrefs(december)) == [Self.tasks + "a.ics", Self.tasks + "b.ics"])
 
             func sync(_ token: String) async throws -> (XMLElement, String) {
                 let answer = try alice.multistatus(try await alice.send(Self.report, Self.tasks, """

@@ -160,8 +160,15 @@ struct CalDAVClientsTests {
         try setup.sync()
         try setup.syncFolder()
         tasks = try setup.todomanTasks()
-        #expect(tasks.contains { $0["summary"] as? String == "call mom and dad" }, "\(tasks)")
+        let mom = try #require(tasks.first { $0["summary"] as? String == "call mom and dad" }, "\(tasks)")
         #expect(tasks.count == 2, "\(tasks)")
+
+        // Edited with todoman, synced: todo shows the new priority and due date.
+        try setup.todoman(["edit", String(try #require(mom["id"] as? Int)), "--priority", "high", "--due", "2026-12-31"])
+        try setup.syncFolder()
+        try setup.sync()
+        let shown = try setup.todoCommand(["show", String(momID)])
+        #expect(shown.contains("Priority   high") && shown.contains("2026-12-31"), "\(shown)")
     }
 
     @Test(.enabled(if: clientsInstalled, "vdirsyncer and todoman are not in .build/venv: bash .ci/run installs them"))
