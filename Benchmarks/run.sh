@@ -116,6 +116,13 @@ MERGE
 }
 
 # record NAME SIZE TOOL VALUE UNIT: a figure not timed by hyperfine.
+# The report of every figure recorded, printed and written to --out.
+print_report() {
+    local report
+    report=$(python3 "$root/Benchmarks/report.py" "$results")
+    if [ -n "$out" ]; then printf '%s\n' "$report" > "$out"; fi
+    printf '%s\n' "$report"
+}
 record() { printf '{"name":"%s","size":%s,"tool":"%s","value":%s,"unit":"%s"}\n' "$@" >> "$results/figures.jsonl"; }
 sql() { sqlite3 -cmd "PRAGMA synchronous=NORMAL" "$@"; }
 
@@ -297,16 +304,12 @@ caldav_benchmarks() {
 }
 if [ "$caldav_only" = 1 ]; then
     caldav_benchmarks
-    report=$(python3 "$root/Benchmarks/report.py" "$results")
-    if [ -n "$out" ]; then printf '%s\n' "$report" > "$out"; fi
-    printf '%s\n' "$report"
+    print_report
     exit 0
 fi
 if [ "$pg_only" = 1 ]; then
     postgres_benchmarks
-    report=$(python3 "$root/Benchmarks/report.py" "$results")
-    if [ -n "$out" ]; then printf '%s\n' "$report" > "$out"; fi
-    printf '%s\n' "$report"
+    print_report
     exit 0
 fi
 
@@ -454,9 +457,7 @@ done
 [ "$sync_only" = 1 ] || python3 "$root/Benchmarks/ui_bench.py" --todo "$todo" "${ui_dbs[@]}" --figures "$results/figures.jsonl" \
     $([ "$quick" = 1 ] && echo --quick) >&2
 if [ "$ui_only" = 1 ]; then
-    report=$(python3 "$root/Benchmarks/report.py" "$results")
-    if [ -n "$out" ]; then printf '%s\n' "$report" > "$out"; fi
-    printf '%s\n' "$report"
+    print_report
     exit 0
 fi
 
@@ -616,6 +617,4 @@ bench_turns "first-sync-paged" \
     "$moves" curl "" "$(printf 'curl -s -K %q' "$mdir/pages.cfg")"
 stop_server
 
-report=$(python3 "$root/Benchmarks/report.py" "$results")
-if [ -n "$out" ]; then printf '%s\n' "$report" > "$out"; fi
-printf '%s\n' "$report"
+print_report

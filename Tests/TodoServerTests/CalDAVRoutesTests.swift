@@ -93,6 +93,30 @@ struct CalDAVRoutesTests {
         }
     }
 
+    @Test(arguments: Backend.allCases)
+    func failedBasicCredentialsAreThrottledAndTheRightOnesStillServed(_ backend: Backend) async throws {
+        try await withAccountsServer(["alice"], backend: backend) { client, tokens, _ in
+            for _ in 0..<AuthThrottle.maxFailures + 1 {
+                let wrong = try await client.execute(uri: Self.tasks, method: Self.propfind, headers: Self.basic("alice", "todo_wrong"), body: nil)
+                #expect(wrong.status == .unauthorized)
+            }
+            let refused = try await client.execute(uri: Self.tasks, method: Self.propfind, headers: Self.basic("alice", "todo_wrong"), body: nil)
+            #expect(refused.status == .tooManyRequests && refused.headers[.retryAfter] != nil)
+            let right = try await client.execute(uri: Self.tasks, method: Self.propfind, headers: Self.basic("alice", tokens[0]), body: nil)
+            #expect(right.status.code == 207)
+        }
+    }
+
+    @Test func withTheSharedTokenAnyUserNameAndTheTokenSignIn() async throws {
+        try await withServer(options: ServerOptions(token: "s3cret", requestLogLevel: .trace)) { client in
+            let path = "/dav/todo/tasks/"
+            #expect(try await client.execute(uri: path, method: Self.propfind, headers: Self.basic("me", "s3cret"), body: nil).status.code == 207)
+            let refused = try await client.execute(uri: path, method: Self.propfind, headers: Self.basic("me", "wrong"), body: nil)
+            #expect(refused.status == .unauthorized && refused.headers[.wwwAuthenticate]?.hasPrefix("Basic") == true)
+            #expect(try await client.execute(uri: "/todos", method: .get, headers: bearer("s3cret"), body: nil).status == .ok)
+        }
+    }
+
     // MARK: - Resources
 
     @Test(arguments: Backend.allCases)
