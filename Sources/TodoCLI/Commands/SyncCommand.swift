@@ -27,9 +27,14 @@ struct SyncCommand: AsyncParsableCommand {
             its paging once with --page-param and --page-size-param.
             A server that cannot be reached fails at once with exit status 69, local \
             changes staying queued; timeouts and server errors are retried for about 10 s.
+            --watch keeps syncing, one line per sync: every --every seconds while syncs \
+            bring changes, less often while nothing changes or the server is away (never \
+            less often than every 5 minutes), and within about a second of a change made \
+            here by any todo command. Ctrl-C or SIGTERM ends it after the sync in flight.
 
             Examples:
               todo sync --server http://127.0.0.1:3000
+              todo sync --watch --every 10
               todo sync --dry-run
               todo sync --prefer local
               todo sync --page-param page --page-size-param size --first-page 0
@@ -98,6 +103,15 @@ struct SyncCommand: AsyncParsableCommand {
     @Flag(help: "Forget the paging named with --page-param.")
     var noPaging = false
 
+    @Flag(help: "Keep syncing: every --every seconds, sooner after a change made here, until Ctrl-C or SIGTERM.")
+    var watch = false
+
+    @Option(help: ArgumentHelp("With --watch: seconds between syncs while they bring changes (default: 30; longer while nothing changes or the server is away, at most 300).", valueName: "seconds"))
+    var every: Int?
+
+    @Flag(help: "With --watch: print nothing but failures.")
+    var quiet = false
+
     func validate() throws {
         if (pageParam == nil) != (pageSizeParam == nil) {
             throw ValidationError("--page-param and --page-size-param go together: name both, e.g. --page-param page --page-size-param size")
@@ -115,6 +129,15 @@ struct SyncCommand: AsyncParsableCommand {
         }
         if let firstPage, firstPage < 0 {
             throw ValidationError("--first-page must be 0 or more")
+        }
+        if !watch, every != nil || quiet {
+            throw ValidationError("--every and --quiet go with --watch: add --watch to keep syncing")
+        }
+        if let every, every < 1 || every > 86_400 {
+            throw ValidationError("--every takes seconds from 1 to 86400, got \(every)")
+        }
+        if watch, dryRun {
+            throw ValidationError("--watch and --dry-run contradict each other: a dry run changes nothing, so it has nothing to watch")
         }
     }
 
@@ -145,13 +168,14 @@ struct SyncCommand: AsyncParsableCommand {
         if !dryRun {
             try db.checkWritable()
         }
-        let lock = db.isReadOnly ? nil : try SyncSetup.lock(databasePath: path)
-        defer { lock?.release() }
         var setup = SyncSetup(environment: ProcessInfo.processInfo.environment, server: server, token: token)
         (setup.kind, setup.prefer, setup.force) = (serverKind.kind, prefer, force)
-        let command = self
-        let (settings, config) = try await setup.resolve(store: db) { settings in command.adjust(&settings) }
-        let url = config.server
+        if watch {
+            try await SyncWatch(command: self, db: db, databasePath: path, setup: setup).run()
+            return
+        }
+        let lock = db.isReadOnly ? nil : try SyncSetup.lock(databasePath: path)
+        defer { lock?.release() }
         let logic = TodoLogic(state: TodoState(), storage: db)
         let onTerminal = isatty(STDERR_FILENO) == 1
         let showsProgress = onTerminal && !dryRun
@@ -161,29 +185,18 @@ struct SyncCommand: AsyncParsableCommand {
             }
         }
         defer { subscription.cancel() }
-        let transport = RetryingTransport(AsyncHTTPTransport(), onRetry: { retry in
-            guard onTerminal else { return }
-            let seconds = Double(retry.delay.components.seconds) + Double(retry.delay.components.attoseconds) / 1e18
-            let line = "\r\(url): \(retry.cause); retrying in \(String(format: "%.1f", seconds)) s (attempt \(retry.attempt + 1))\u{1B}[K"
-            FileHandle.standardError.write(Data(line.utf8))
-        })
-        let result: Result<SyncSummary, TodoError>
+        let summary: SyncSummary
         do {
-            result = .success(try await logic.sync(with: SyncService(store: db, configuration: config, transport: transport), dryRun: dryRun))
+            summary = try await syncOnce(db: db, setup: setup, logic: logic, showsRetries: onTerminal)
+            if onTerminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         } catch {
-            result = .failure(error)
-        }
-        if onTerminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-        if case let .failure(.unavailable(message)) = result {
-            // EX_UNAVAILABLE: a script can tell "offline" from "failed".
-            FileHandle.standardError.write(Data("Error: \(message)\n".utf8))
-            throw ExitCode(69)
-        }
-        let summary = try result.get()
-        if !dryRun {
-            try await settings.save(to: db)
-            // A token typed once is remembered for this server, outside the database.
-            if let token { try setup.credentials.remember(token, for: url) }
+            if onTerminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            if case let .unavailable(message)? = error as? TodoError {
+                // EX_UNAVAILABLE: a script can tell "offline" from "failed".
+                FileHandle.standardError.write(Data("Error: \(message)\n".utf8))
+                throw ExitCode(69)
+            }
+            throw error
         }
         for line in dryRun ? summary.steps : summary.conflicts.map(\.line) {
             print(line)
@@ -192,6 +205,28 @@ struct SyncCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("warning: skipped an unreadable server item: \(skipped)\n".utf8))
         }
         print(summary.line)
+    }
+
+    /// One sync of `db` through `logic`, the lock already held: the settings
+    /// and a token given are remembered after it works (not after a dry run).
+    @MainActor
+    func syncOnce(db: AppDatabase, setup: SyncSetup, logic: TodoLogic, showsRetries: Bool) async throws -> SyncSummary {
+        let command = self
+        let (settings, config) = try await setup.resolve(store: db) { settings in command.adjust(&settings) }
+        let url = config.server
+        let transport = RetryingTransport(AsyncHTTPTransport(), onRetry: { retry in
+            guard showsRetries else { return }
+            let seconds = Double(retry.delay.components.seconds) + Double(retry.delay.components.attoseconds) / 1e18
+            let line = "\r\(url): \(retry.cause); retrying in \(String(format: "%.1f", seconds)) s (attempt \(retry.attempt + 1))\u{1B}[K"
+            FileHandle.standardError.write(Data(line.utf8))
+        })
+        let summary = try await logic.sync(with: SyncService(store: db, configuration: config, transport: transport), dryRun: dryRun)
+        if !dryRun {
+            try await settings.save(to: db)
+            // A token typed once is remembered for this server, outside the database.
+            if let token { try setup.credentials.remember(token, for: url) }
+        }
+        return summary
     }
 }
 
