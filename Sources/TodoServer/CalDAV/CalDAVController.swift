@@ -58,7 +58,8 @@ struct CalDAVController<Repository: TodoRepository>: Sendable {
     /// The todos of the account the request names: another account's are 404, as on `/todos`.
     func todos(_ request: Request, _ context: TodoRequestContext) async throws -> (Repository, CalDAVPaths) {
         let user = try await user(context)
-        guard context.parameters.get("user") == user else {
+        let named = context.parameters.get("user").map { $0.removingPercentEncoding ?? $0 }
+        guard named == user else {
             throw ServerError(.notFound, "No such CalDAV principal here: this account's is /dav/\(user)/.")
         }
         return (repository.scoped(to: context.account), CalDAVPaths(user: user))
