@@ -86,7 +86,9 @@ public struct ContentLine: Sendable, Equatable {
         self.name = lineName
         self.parameters = parameters
         self.value = String(Substring(line[line.index(after: index)...]))
-        self.original = original
+        // Folded inside a character, the bytes as they came are not text:
+        // such a line is written anew, folded between characters.
+        self.original = String(validating: original, as: UTF8.self) == nil ? nil : original
     }
 
     /// The line unfolded, as it is written when made or changed here.

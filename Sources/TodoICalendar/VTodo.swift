@@ -57,10 +57,11 @@ public enum VTodo {
         fields.due = todo.property("DUE").flatMap { due($0, timeZone: timeZone) }
         fields.priority = todo.property("PRIORITY").flatMap { Int($0.value.trimmingCharacters(in: .whitespaces)) }.flatMap(priority)
         var tags: [String] = []
+        var seen = Set<String>()
         for line in todo.properties("CATEGORIES") {
             for tag in ICalendarText.list(line.value) {
                 let trimmed = tag.trimmingCharacters(in: .whitespaces)
-                if !trimmed.isEmpty, !tags.contains(trimmed) { tags.append(trimmed) }
+                if !trimmed.isEmpty, seen.insert(trimmed).inserted { tags.append(trimmed) }
             }
         }
         fields.tags = tags
@@ -89,9 +90,7 @@ public enum VTodo {
             .component(ICalendarComponent(name: "VTODO")),
         ])
         let old = try? Self.fields(of: calendar, timeZone: timeZone)
-        guard let index = calendar.entries.firstIndex(where: {
-            if case let .component(component) = $0 { component.name == "VTODO" && component.property("RECURRENCE-ID") == nil } else { false }
-        }), case var .component(todo) = calendar.entries[index] else {
+        guard let index = masterIndex(in: calendar), case var .component(todo) = calendar.entries[index] else {
             return calendar
         }
         var changed = false
@@ -141,12 +140,24 @@ public enum VTodo {
 
     /// The task's VTODO: the one without RECURRENCE-ID; every VTODO must share its UID.
     static func master(of calendar: ICalendarComponent) throws(VTodoError) -> ICalendarComponent {
-        let components = calendar.name == "VTODO" ? [calendar] : calendar.components
+        guard calendar.name == "VCALENDAR" else { throw .noVTodo }
+        let components = calendar.components
         if components.contains(where: { $0.name == "VEVENT" || $0.name == "VJOURNAL" }) { throw .event }
         let todos = components.filter { $0.name == "VTODO" }
-        guard let first = todos.first(where: { $0.property("RECURRENCE-ID") == nil }) ?? todos.first else { throw .noVTodo }
+        guard let index = masterIndex(in: calendar), case let .component(master) = calendar.entries[index] else { throw .noVTodo }
         if Set(todos.map { $0.property("UID")?.value ?? "" }).count > 1 { throw .severalUIDs }
-        return first
+        return master
+    }
+
+    /// Where the task's VTODO is among the calendar's entries: the first
+    /// without RECURRENCE-ID (the series), else the first. Reading and
+    /// writing both use it, so a write rewrites the VTODO that was read.
+    static func masterIndex(in calendar: ICalendarComponent) -> Int? {
+        func isTodo(_ entry: ICalendarComponent.Entry, series: Bool) -> Bool {
+            guard case let .component(component) = entry, component.name == "VTODO" else { return false }
+            return !series || component.property("RECURRENCE-ID") == nil
+        }
+        return calendar.entries.firstIndex { isTodo($0, series: true) } ?? calendar.entries.firstIndex { isTodo($0, series: false) }
     }
 
     /// PRIORITY 1-4 high, 5 medium, 6-9 low (RFC 5545 3.8.1.9); 0 none.

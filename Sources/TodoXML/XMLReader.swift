@@ -55,6 +55,7 @@ public struct XMLReader {
         position += 1 // <
         let qualifiedName = try name()
         var rawAttributes: [(name: String, value: String)] = []
+        var attributeNames = Set<String>()
         var scope: [String: String] = [:]
         var selfClosing = false
         while true {
@@ -80,7 +81,7 @@ public struct XMLReader {
             } else if attributeName.hasPrefix("xmlns:") {
                 scope[String(attributeName.dropFirst(6))] = value
             } else {
-                guard !rawAttributes.contains(where: { $0.name == attributeName }) else { throw syntax("each attribute once") }
+                guard attributeNames.insert(attributeName).inserted else { throw syntax("each attribute once") }
                 rawAttributes.append((attributeName, value))
             }
         }
@@ -270,7 +271,9 @@ public enum XMLText {
                 case UInt8(ascii: "\""): out.append(contentsOf: "&quot;".utf8)
                 case UInt8(ascii: "'"): out.append(contentsOf: "&apos;".utf8)
                 // A CR is kept as a reference: a parser turns a raw one into LF.
-                default: out.append(contentsOf: "&#13;".utf8)
+                case 0x0D: out.append(contentsOf: "&#13;".utf8)
+                // Other control characters XML 1.0 allows in no form: U+FFFD stands for them.
+                default: out.append(contentsOf: [0xEF, 0xBF, 0xBD])
                 }
                 start = index + 1
             }
@@ -280,6 +283,6 @@ public enum XMLText {
 
     private static func needsEscape(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
-            || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || byte == 0x0D
+            || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || byte < 0x20 && byte != 0x09 && byte != 0x0A
     }
 }

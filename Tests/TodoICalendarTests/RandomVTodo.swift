@@ -169,15 +169,25 @@ struct RandomVTodo {
         lines.indices.flatMap { folded($0) + lineBreak }
     }
 
-    /// The object as it is written back unchanged: each line as it came,
-    /// every line break CRLF.
-    var rewritten: [UInt8] {
-        lines.indices.flatMap { folded($0, lineBreak: [0x0D, 0x0A]) + [0x0D, 0x0A] }
+    /// The line at `index` as it is written back unchanged: as it came, its
+    /// line breaks CRLF; folded anew (between characters) when a fold fell
+    /// inside a character, so the bytes as they came are not text.
+    func kept(_ index: Int) -> [UInt8] {
+        let asSent = folded(index, lineBreak: [0x0D, 0x0A])
+        if String(validating: asSent, as: UTF8.self) != nil { return asSent }
+        var refolded: [UInt8] = []
+        ICalendarComponent.fold(Array(lines[index].utf8), to: &refolded)
+        return refolded
     }
 
-    /// The lines no mapping reads, as they came (line breaks as CRLF).
+    /// The object as it is written back unchanged, every line break CRLF.
+    var rewritten: [UInt8] {
+        lines.indices.flatMap { kept($0) + [0x0D, 0x0A] }
+    }
+
+    /// The lines no mapping reads, as they are kept.
     var unmappedLines: [[UInt8]] {
-        unmapped.sorted().map { folded($0, lineBreak: [0x0D, 0x0A]) }
+        unmapped.sorted().map { kept($0) }
     }
 
     /// Every physical line as sent.

@@ -71,6 +71,28 @@ struct VTodoRoundTripTests {
         #expect(try VTodo.fields(of: ICalendarComponent.read(split), timeZone: Self.utc).text == "café")
     }
 
+    @Test func aLineFoldedInsideACharacterIsWrittenAgainAsText() throws {
+        var bytes = Array("BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:x\r\nX-NOTE:caf".utf8)
+        bytes += [0xC3, 0x0D, 0x0A, 0x20, 0xA9] + Array(" au lait\r\nEND:VTODO\r\nEND:VCALENDAR\r\n".utf8)
+        let written = try ICalendarComponent.read(bytes).bytes()
+        let text = try #require(String(validating: written, as: UTF8.self))
+        #expect(text.contains("X-NOTE:café au lait\r\n"), "\(text)")
+    }
+
+    @Test func readingAndWritingTakeTheSameVTodo() throws {
+        // Only occurrences (RECURRENCE-ID): the first is read, and the same one rewritten.
+        let text = "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:r\r\nRECURRENCE-ID:20261201T000000Z\r\nSUMMARY:old\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+        let calendar = try ICalendarComponent.read(Array(text.utf8))
+        var fields = try VTodo.fields(of: calendar, timeZone: Self.utc)
+        #expect(fields.text == "old")
+        fields.text = "new"
+        let written = VTodo.write(fields, over: calendar, timeZone: Self.utc, now: Date(timeIntervalSince1970: 0))
+        #expect(try VTodo.fields(of: written, timeZone: Self.utc).text == "new")
+        // A VTODO alone, not inside a VCALENDAR, is not a calendar object.
+        let bare = try ICalendarComponent.read(Array("BEGIN:VTODO\r\nUID:b\r\nEND:VTODO\r\n".utf8))
+        #expect(throws: VTodoError.noVTodo) { try VTodo.fields(of: bare, timeZone: Self.utc) }
+    }
+
     @Test func theMappingTableHolds() throws {
         let text = """
             BEGIN:VCALENDAR

@@ -160,6 +160,27 @@ struct CalDAVRoutesTests {
         }
     }
 
+    @Test(arguments: Backend.allCases)
+    func aFoldInsideACharacterAndAnEchoedDueDateChangeNothingThatWasNotChanged(_ backend: Backend) async throws {
+        try await withAlice(backend) { alice, _ in
+            var body = Array(Self.calendar(uid: "f", summary: "fold", extra: ["DUE:20261224T100000Z"]).utf8)
+            let end = Array("END:VTODO".utf8)
+            let at = try #require(body.firstRange(of: end)).lowerBound
+            body.insert(contentsOf: Array("X-NOTE:caf".utf8) + [0xC3, 0x0D, 0x0A, 0x20, 0xA9] + Array("\r\n".utf8), at: at)
+            let put = try await alice.client.execute(uri: Self.tasks + "f.ics", method: .put, headers: alice.headers, body: ByteBuffer(bytes: body))
+            #expect(put.status == .created)
+            let served = String(buffer: try await alice.send(.get, Self.tasks + "f.ics").body)
+            #expect(served.contains("X-NOTE:café\r\n"), "\(served)")
+            // A due time with milliseconds, sent back by a client to the second: not an edit of the due date.
+            try await alice.send(.patch, "/todos/f", #"{"dueDate":"2026-12-24T10:00:00.500Z"}"#, [.contentType: "application/json"])
+            let version = try await alice.send(.get, "/todos/f").headers[.eTag] ?? ""
+            try await alice.send(.put, Self.tasks + "f.ics", Self.calendar(uid: "f", summary: "fold, again", extra: ["DUE:20261224T100000Z"]), [.ifMatch: version])
+            let json = try await alice.send(.get, "/todos/f").json
+            #expect(json["dueDateEditedAt"] == nil)
+            #expect(json["textEditedAt"] != nil)
+        }
+    }
+
     // MARK: - Reports
 
     @Test(arguments: Backend.allCases)
@@ -195,8 +216,22 @@ struct CalDAVRoutesTests {
                 <c:comp-filter name="VCALENDAR"><c:comp-filter name="VTODO"><c:prop-filter name="DUE">\
                 <c:time-range start="20261201T000000Z" end="20270101T000000Z"/></c:prop-filter></c:comp-filter></c:comp-filter></c:filter></c:calendar-query>
                 """))
-            // a is due in December, c in March; b has no due date, so it overlaps any range (RFC 4791, 9.9).
-            #expect(Set(Self.hrefs(december)) == [Self.tasks + "a.ics", Self.tasks + "b.ics"])
+            // a is due in December, c in March; b has no DUE, which a prop-filter's time-range needs (RFC 4791, 9.7.2).
+            #expect(Set(Self.hrefs(december)) == [Self.tasks + "a.ics"])
+            // A time-range on COMPLETED keeps only tasks completed in it: b, not the pending a and c.
+            let completed = try alice.multistatus(try await alice.send(Self.report, Self.tasks, """
+                <c:calendar-query xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><d:getetag/></d:prop><c:filter>\
+                <c:comp-filter name="VCALENDAR"><c:comp-filter name="VTODO"><c:prop-filter name="COMPLETED">\
+                <c:time-range start="20000101T000000Z" end="21000101T000000Z"/></c:prop-filter></c:comp-filter></c:comp-filter></c:filter></c:calendar-query>
+                """))
+            #expect(Self.hrefs(completed) == [Self.tasks + "b.ics"])
+            // Hrefs as the client spells them, each answered once.
+            let spelled = try alice.multistatus(try await alice.send(Self.report, Self.tasks, """
+                <c:calendar-multiget xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><d:getetag/></d:prop>\
+                <d:href>/dav/%61lice/tasks/a.ics</d:href><d:href>/dav/%61lice/tasks/a.ics</d:href></c:calendar-multiget>
+                """))
+            #expect(Self.hrefs(spelled) == ["/dav/%61lice/tasks/a.ics"])
+            #expect(spelled.children[0].child(DAVNames.dav, "propstat") != nil)
 
             func sync(_ token: String) async throws -> (XMLElement, String) {
                 let answer = try alice.multistatus(try await alice.send(Self.report, Self.tasks, """

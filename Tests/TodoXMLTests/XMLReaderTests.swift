@@ -79,6 +79,11 @@ struct XMLReaderTests {
         #expect((try? Self.read(wide))?.children.first?.children.count == 10_000)
     }
 
+    @Test func controlCharactersXMLCannotHoldAreWrittenAsAReplacement() throws {
+        let root = try Self.read("<a>\(XMLText.escape("bell\u{7} and nul\u{0} and tab\t"))</a>")
+        #expect(root.text == "bell\u{FFFD} and nul\u{FFFD} and tab\t")
+    }
+
     @Test func textIsEscapedForCharacterDataAndAttributes() throws {
         let text = "a<b>&\"c'\r\nd é"
         let root = try Self.read("<a v=\"\(XMLText.escape(text))\">\(XMLText.escape(text))</a>")

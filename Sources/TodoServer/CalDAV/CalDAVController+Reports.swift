@@ -9,6 +9,8 @@ import TodoXML
 extension CalDAVController {
     /// Most elements read from a PROPFIND or REPORT body.
     static var maxElements: Int { 20_000 }
+    /// Most resources one calendar-multiget names.
+    static var maxMultigetHrefs: Int { 5_000 }
 
     /// The body read as XML; an empty one is nil (PROPFIND's allprop).
     func xml(_ request: Request) async throws -> XMLElement? {
@@ -202,7 +204,13 @@ extension CalDAVController {
         }
         switch (root.namespace, root.name) {
         case (DAV.caldav, "calendar-multiget"):
+            // Each href answered once, and a bounded number of them (clients ask for a few hundred).
+            var seen = Set<String>()
             let hrefs = root.children(DAV.dav, "href").map { $0.text.trimmingCharacters(in: .whitespacesAndNewlines) }
+                .filter { seen.insert($0).inserted }
+            guard hrefs.count <= Self.maxMultigetHrefs else {
+                throw ServerError.badRequest("A calendar-multiget names at most \(Self.maxMultigetHrefs) resources; ask for the rest in another.")
+            }
             let names = hrefs.map { paths.name(fromHref: $0) }
             let named = try await todos.calendarIDs(names: names.compactMap { $0 })
             let ids = names.compactMap { name in name.flatMap { named[$0] ?? ($0.hasSuffix(".ics") ? String($0.dropLast(4)) : nil) } }
@@ -210,7 +218,13 @@ extension CalDAVController {
             var byName: [String: CalendarObject] = [:]
             for object in objects { byName[Self.objectName(object)] = object }
             for (href, name) in zip(hrefs, names) {
-                if let name, let object = byName[name] { add(&multistatus, object) } else { multistatus.addMissing(href: href) }
+                if let name, let object = byName[name] {
+                    // Answered under the href the client asked with.
+                    let (found, missing) = Self.answer(Self.objectValues(object, asked: asked), asked: asked)
+                    multistatus.add(href: href, found: found, missing: missing)
+                } else {
+                    multistatus.addMissing(href: href)
+                }
             }
             return multistatus.response()
         case (DAV.caldav, "calendar-query"):

@@ -102,12 +102,16 @@ struct CalDAVController<Repository: TodoRepository>: Sendable {
 
     /// The text made from the todo's fields over the text a client sent.
     static func composedText(_ object: CalendarObject) -> String {
-        let fields = CalDAVMapping.fields(of: object.todo)
-        let stored = object.ics.flatMap { try? ICalendarComponent.read(Array($0.utf8)) }
-        let calendar = VTodo.write(
-            fields, over: stored, timeZone: CalDAVPaths.utc, now: fields.updatedAt ?? Date(timeIntervalSince1970: 0)
+        composed(object.todo, over: object.ics.flatMap { try? ICalendarComponent.read(Array($0.utf8)) })
+    }
+
+    /// `calendar` (or a new one) rewritten to say what `todo`'s fields say.
+    static func composed(_ todo: StoredTodo, over calendar: ICalendarComponent?) -> String {
+        let fields = CalDAVMapping.fields(of: todo)
+        let written = VTodo.write(
+            fields, over: calendar, timeZone: CalDAVPaths.utc, now: fields.updatedAt ?? Date(timeIntervalSince1970: 0)
         )
-        return String(decoding: calendar.bytes(), as: UTF8.self)
+        return String(decoding: written.bytes(), as: UTF8.self)
     }
 
     // MARK: - Resources
@@ -166,11 +170,10 @@ struct CalDAVController<Repository: TodoRepository>: Sendable {
         if existing == nil { members["id"] = fields.uid }
         let payload = try TodoPayload(body: CalDAVMapping.json(members))
         let operation = BatchOperation(method: existing == nil ? .create : .patch, id: fields.uid, ifMatch: ifMatch, payload: payload)
-        let sent = String(decoding: body, as: UTF8.self)
-        // Kept as GET will serve it at this version: the text sent, with what the todo's fields say.
-        let render: @Sendable (StoredTodo) -> String = { stored in
-            Self.composedText(CalendarObject(todo: stored, name: name, ics: sent, icsVersion: nil))
-        }
+        // Kept as GET will serve it at this version: the calendar sent, with
+        // what the todo's fields say (from the parse, never from the bytes
+        // decoded whole: a fold inside a character is not text on its own).
+        let render: @Sendable (StoredTodo) -> String = { stored in Self.composed(stored, over: calendar) }
         let stored = try await todos.putCalendarObject(name: name, id: fields.uid, operation: operation, render: render)
         var headers: HTTPFields = [:]
         // An ETag only when what GET now serves is exactly what was sent (RFC 4791, 5.3.4).
@@ -207,14 +210,15 @@ struct CalDAVPaths: Sendable {
 
     func href(_ name: String) -> String { collection + Self.encode(name) }
 
-    /// The resource name an href (a path or a whole URL) in this collection names; nil for another's.
+    /// The resource name an href (a path or a whole URL) in this collection
+    /// names; nil for another's. Compared segment by segment, decoded, so
+    /// `%40` and `@` are the same.
     func name(fromHref href: String) -> String? {
         var path = href
         if let url = URL(string: href), url.scheme != nil { path = url.path(percentEncoded: true) }
-        guard path.hasPrefix(collection) else { return nil }
-        let rest = String(path.dropFirst(collection.count))
-        guard !rest.isEmpty, !rest.contains("/") else { return nil }
-        return rest.removingPercentEncoding ?? rest
+        let segments = path.split(separator: "/", omittingEmptySubsequences: true).map { String($0).removingPercentEncoding ?? String($0) }
+        guard segments.count == 4, segments[0] == "dav", segments[1] == user, segments[2] == Self.collectionName else { return nil }
+        return segments[3]
     }
 
     static func encode(_ text: String) -> String {

@@ -30,7 +30,9 @@ enum CalDAVMapping {
         var fields = VTodoFields(uid: todo.id)
         fields.text = object[Key.title] as? String ?? ""
         fields.isDone = object[Key.completed] as? Bool ?? false
-        fields.completedAt = fields.isDone ? (object[Key.completedAt] as? String).flatMap(ISO8601.date(from:)) : nil
+        fields.updatedAt = (object[Key.updatedAt] as? String).flatMap(ISO8601.date(from:))
+        // Done with no completion time (a JSON client set only `completed`): done when last changed.
+        fields.completedAt = fields.isDone ? (object[Key.completedAt] as? String).flatMap(ISO8601.date(from:)) ?? fields.updatedAt : nil
         fields.due = (object[Key.due] as? String).flatMap(TodoDue.init(text:))
         fields.priority = (object[Key.priority] as? String).flatMap(TodoPriority.init(parsing:))
         fields.tags = (object[Key.tags] as? [Any])?.compactMap { $0 as? String } ?? []
@@ -38,7 +40,6 @@ enum CalDAVMapping {
         fields.recurrence = (object[Key.recurrence] as? String).flatMap(TodoRepeat.init(parsing:))
         if fields.recurrence == nil { fields.otherRule = object[Key.otherRule] as? String }
         fields.createdAt = (object[Key.createdAt] as? String).flatMap(ISO8601.date(from:))
-        fields.updatedAt = (object[Key.updatedAt] as? String).flatMap(ISO8601.date(from:))
         return fields
     }
 
@@ -67,9 +68,11 @@ enum CalDAVMapping {
         } else if !fields.isDone, current?.isDone == true {
             members[Key.completedAt] = NSNull()
         }
-        put(Key.due, fields.due?.text, changed: fields.due != current?.due)
+        put(Key.due, fields.due?.text, changed: fields.due.map(wholeSeconds) != current?.due.map(wholeSeconds))
         put(Key.priority, fields.priority?.rawValue, changed: fields.priority != current?.priority)
-        put(Key.tags, fields.tags, changed: Set(fields.tags) != Set(current?.tags ?? []))
+        // Compared as a VTODO's CATEGORIES are read: trimmed, each once.
+        let currentTags = Set((current?.tags ?? []).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+        put(Key.tags, fields.tags, changed: Set(fields.tags) != currentTags)
         put(Key.note, fields.note, changed: fields.note != current?.note)
         put(Key.recurrence, fields.recurrence?.description, changed: fields.recurrence != current?.recurrence)
         if let rule = fields.otherRule, current?.otherRule != rule {
@@ -79,6 +82,12 @@ enum CalDAVMapping {
         }
         if current == nil { members[Key.createdAt] = ISO8601.string(from: fields.createdAt ?? now) }
         return members
+    }
+
+    /// A due time to the second: what iCalendar keeps of it.
+    static func wholeSeconds(_ due: TodoDue) -> TodoDue {
+        if case let .moment(date) = due { return .moment(Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))) }
+        return due
     }
 
     /// The members as a JSON object's bytes.

@@ -9,7 +9,9 @@ import TodoXML
 struct CalendarQueryFilter {
     private var keepsNothing = false
     private var undefined: Set<String> = []
-    private var ranges: [(property: String, start: Date?, end: Date?)] = []
+    /// Time ranges: on a prop-filter the property must be there; on the
+    /// VTODO itself a task without DUE overlaps every range (RFC 4791, 9.9).
+    private var ranges: [(property: String, start: Date?, end: Date?, needsProperty: Bool)] = []
 
     init(_ filter: XMLElement?) {
         guard let calendar = filter?.child(DAV.caldav, "comp-filter") else { return }
@@ -19,13 +21,13 @@ struct CalendarQueryFilter {
         for todo in components where todo.attribute("name")?.uppercased() == "VTODO" {
             if todo.child(DAV.caldav, "is-not-defined") != nil { keepsNothing = true }
             if let range = todo.child(DAV.caldav, "time-range") {
-                ranges.append(("DUE", Self.date(range.attribute("start")), Self.date(range.attribute("end"))))
+                ranges.append(("DUE", Self.date(range.attribute("start")), Self.date(range.attribute("end")), false))
             }
             for property in todo.children(DAV.caldav, "prop-filter") {
                 let name = property.attribute("name")?.uppercased() ?? ""
                 if property.child(DAV.caldav, "is-not-defined") != nil { undefined.insert(name) }
                 if let range = property.child(DAV.caldav, "time-range") {
-                    ranges.append((name, Self.date(range.attribute("start")), Self.date(range.attribute("end"))))
+                    ranges.append((name, Self.date(range.attribute("start")), Self.date(range.attribute("end")), true))
                 }
             }
         }
@@ -46,8 +48,10 @@ struct CalendarQueryFilter {
                 return ISO8601.date(from: due.text + "T00:00:00.000Z") ?? Date(timeIntervalSince1970: 0)
             }
             }
-            // A task with no such time overlaps every range (RFC 4791, 9.9).
-            guard let moment else { continue }
+            guard let moment else {
+                if range.needsProperty { return false }
+                continue
+            }
             if let start = range.start, moment < start { return false }
             if let end = range.end, moment >= end { return false }
         }

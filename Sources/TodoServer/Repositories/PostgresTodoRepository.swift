@@ -107,7 +107,10 @@ extension PostgresTodoRepository {
             """
             WITH purged AS (
                 DELETE FROM item WHERE account = \(account.rawValue) AND deleted AND updated_at < \(purgeCutoff(at: nowMilliseconds))
-                RETURNING change_seq
+                RETURNING id, change_seq
+            ), resources AS (
+                -- Their CalDAV resources go too: a todo made again with the id starts afresh.
+                DELETE FROM calendar_object WHERE account = \(account.rawValue) AND id IN (SELECT id FROM purged)
             )
             UPDATE account SET purged_through = greatest(purged_through, (SELECT max(change_seq) FROM purged))
             WHERE id = \(account.rawValue) AND EXISTS (SELECT 1 FROM purged)

@@ -154,6 +154,11 @@ extension SQLiteTodoRepository {
             arguments: [account.rawValue, cutoff]
         )
         guard let newestPurged else { return }
+        // Their CalDAV resources go too: a todo made again with the id starts afresh.
+        try db.execute(
+            sql: "DELETE FROM calendarObject WHERE account = ? AND id IN (SELECT id FROM item WHERE account = ? AND deleted = 1 AND updatedAt < ?)",
+            arguments: [account.rawValue, account.rawValue, cutoff]
+        )
         try db.execute(sql: "DELETE FROM item WHERE account = ? AND deleted = 1 AND updatedAt < ?", arguments: [account.rawValue, cutoff])
         try db.execute(
             sql: "UPDATE account SET purgedThrough = max(purgedThrough, ?) WHERE id = ?",
