@@ -135,7 +135,12 @@ public final class PostgresCluster: Sendable {
     private static func run(_ executable: String, _ arguments: [String], asPostgresUser: Bool = false) throws -> String {
         // The postgres user must be able to enter the working folder: /tmp.
         let command = ["/usr/bin/env", "-C", "/tmp", executable] + arguments
-        let argv = asPostgresUser ? ["/usr/sbin/runuser", "-u", "postgres", "--"] + command : command
+        // Through a program that closes every descriptor but the standard
+        // three first: PostgreSQL's daemons outlive this call, and a pipe of
+        // another test's child they held would never see its end (a whole
+        // test run hung on one).
+        let argv = ServerProcess.closingInheritedDescriptors
+            + (asPostgresUser ? ["/usr/sbin/runuser", "-u", "postgres", "--"] + command : command)
         let outputPath = NSTemporaryDirectory() + "todo-pg-run-\(UUID().uuidString)"
         defer { unlink(outputPath) }
         var actions = posix_spawn_file_actions_t()

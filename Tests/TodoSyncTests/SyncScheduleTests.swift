@@ -9,14 +9,14 @@ struct SyncScheduleTests {
     static let outcome = Gen.int(in: 0...2).map { [SyncSchedule.Outcome.changed, .unchanged, .failed][$0] }
 
     @Test func everyWaitStaysBetweenTheIntervalAndTheCeiling() async {
-        await propertyCheck(count: 500, input: Gen.int(in: 1...900), Self.outcome.array(of: 0...40), Gen.int(in: 0...1000)) { seconds, outcomes, jitter in
+        await propertyCheck(count: 500, input: Gen.int(in: 1...900), Self.outcome.array(of: 0...40), Gen.int(in: 0...999)) { seconds, outcomes, jitter in
             var schedule = SyncSchedule(every: .seconds(seconds))
             for outcome in outcomes {
                 schedule.record(outcome)
                 let wait = schedule.delay(jitter: Double(jitter) / 1000)
                 #expect(wait >= .seconds(seconds))
                 #expect(wait <= max(.seconds(seconds), SyncSchedule.ceiling))
-                if outcome == .changed { #expect(wait <= .seconds(seconds) * 1.2) }
+                if outcome == .changed { #expect(wait < .seconds(seconds) * 1.2) }
             }
         }
     }
