@@ -170,7 +170,7 @@ let package = Package(
         .testTarget(name: "TodoXMLTests", dependencies: ["TodoXML"], swiftSettings: strict),
         .testTarget(
             name: "TodoICalendarTests",
-            dependencies: ["TodoCore", "TodoICalendar", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: ["TestSupport", "TodoCore", "TodoICalendar", .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: strict
         ),
         .testTarget(

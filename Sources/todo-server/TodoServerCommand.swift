@@ -15,7 +15,9 @@ struct TodoServerCommand: AsyncParsableCommand {
         abstract: "Serve todos as JSON over HTTP, for `todo sync`, curl and json-server clients.",
         discussion: """
             Speaks json-server's REST conventions on /todos, plus versions (ETag, If-Match) \
-            and a change feed (GET /todos?_since=CURSOR). Stops gracefully on SIGINT or \
+            and a change feed (GET /todos?_since=CURSOR), and CalDAV on /dav/ for phone \
+            and desktop task apps (their address: http://HOST:PORT/dav/NAME/tasks/, \
+            signing in with the account's name and a token). Stops gracefully on SIGINT or \
             SIGTERM, finishing requests in flight.
 
             Without accounts it serves one list: to anyone (keep it on loopback), or to \

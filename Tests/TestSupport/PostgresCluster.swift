@@ -126,6 +126,14 @@ public final class PostgresCluster: Sendable {
         )
     }
 
+    /// A command line that closes every descriptor but 0, 1 and 2, then
+    /// runs (as the same process) the program and arguments after it: for a
+    /// daemon started with `posix_spawn` (never through Foundation's
+    /// `Process`, which watches its child through a descriptor of its own).
+    static let closingInheritedDescriptors = [
+        "/usr/bin/python3", "-c", "import os, sys; os.closerange(3, os.sysconf('SC_OPEN_MAX')); os.execv(sys.argv[1], sys.argv[1:])",
+    ]
+
     /// Runs a program to its end; throws with its output if it fails.
     ///
     /// Spawned and waited for with `posix_spawn` and `waitpid`, its output
@@ -139,7 +147,7 @@ public final class PostgresCluster: Sendable {
         // three first: PostgreSQL's daemons outlive this call, and a pipe of
         // another test's child they held would never see its end (a whole
         // test run hung on one).
-        let argv = ServerProcess.closingInheritedDescriptors
+        let argv = Self.closingInheritedDescriptors
             + (asPostgresUser ? ["/usr/sbin/runuser", "-u", "postgres", "--"] + command : command)
         let outputPath = NSTemporaryDirectory() + "todo-pg-run-\(UUID().uuidString)"
         defer { unlink(outputPath) }

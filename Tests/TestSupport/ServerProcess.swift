@@ -25,14 +25,6 @@ public final class ServerProcess: @unchecked Sendable {
     private var reading = false
     private let pipe = Pipe()
 
-    /// A command line that closes every descriptor but 0, 1 and 2, then
-    /// runs (as the same process) the program and arguments after it: for a
-    /// daemon started with `posix_spawn` (never through Foundation's
-    /// `Process`, which watches its child through a descriptor of its own).
-    public static let closingInheritedDescriptors = [
-        "/usr/bin/python3", "-c", "import os, sys; os.closerange(3, os.sysconf('SC_OPEN_MAX')); os.execv(sys.argv[1], sys.argv[1:])",
-    ]
-
     /// Runs the binary with `arguments`, collecting what it prints.
     public convenience init(_ arguments: [String], environment: [String: String] = [:]) throws {
         guard let binary = Self.binary else { throw CocoaError(.fileNoSuchFile) }

@@ -1,24 +1,7 @@
 import Foundation
+import TestSupport
 import TodoCore
 @testable import TodoICalendar
-
-/// A small, seeded random number generator, so that a failing seed reproduces.
-struct SplitMix {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A number below `bound`.
-    mutating func next(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-}
 
 /// A VTODO made from random fields, with lines no mapping knows among them,
 /// in a random order, folded at random octets (inside characters too), with
@@ -36,12 +19,12 @@ struct RandomVTodo {
     /// The indexes of the lines no mapping reads.
     var unmapped: Set<Int> = []
 
-    static func text(_ random: inout SplitMix, _ length: ClosedRange<Int>) -> String {
+    static func text(_ random: inout SeededRandom, _ length: ClosedRange<Int>) -> String {
         let count = length.lowerBound + random.next(length.count)
         return (0..<count).map { _ in alphabet[random.next(alphabet.count)] }.joined()
     }
 
-    init(_ random: inout SplitMix) {
+    init(_ random: inout SeededRandom) {
         fields = VTodoFields(uid: random.next(2) == 0 ? UUID(derivedFrom: "\(random.next())").uuidString : "\(random.next(1_000_000))@example.org")
         var mapped: [String] = ["UID:" + fields.uid]
         if random.next(5) > 0 {

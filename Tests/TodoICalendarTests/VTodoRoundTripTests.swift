@@ -1,5 +1,6 @@
 import Foundation
 import PropertyBased
+import TestSupport
 import Testing
 import TodoCore
 @testable import TodoICalendar
@@ -17,7 +18,7 @@ struct VTodoRoundTripTests {
 
     @Test func randomVTodosRoundTripAndKeepWhatTheMappingDoesNotMap() async {
         await propertyCheck(count: Self.cases, input: Gen.int(in: 0...Int(UInt32.max))) { seed in
-            var random = SplitMix(seed: UInt64(seed))
+            var random = SeededRandom(seed: UInt64(seed))
             let made = RandomVTodo(&random)
             let bytes = made.bytes
             let calendar: ICalendarComponent

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Hummingbird
 import HummingbirdTesting
 import Testing
@@ -239,20 +240,8 @@ struct FuzzRequest: CustomStringConvertible, Sendable {
     }
 }
 
-/// SplitMix64: small, fast, and the same sequence on every platform for a seed.
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// The server suites' draws on the shared generator (`TestSupport`).
+extension SeededRandom {
     mutating func int(in range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
     mutating func chance(_ probability: Double) -> Bool { Double.random(in: 0..<1, using: &self) < probability }
     mutating func pick<T>(_ options: [T]) -> T { options[int(in: 0...(options.count - 1))] }

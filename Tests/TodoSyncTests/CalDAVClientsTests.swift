@@ -112,22 +112,10 @@ struct CalDAVClientsTests {
         }
     }
 
+    /// A Python client, in UTF-8 and UTC whatever the machine's locale.
     static func run(_ executable: URL, _ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["LC_ALL"] = "C.UTF-8"
-        environment["TZ"] = "UTC"
-        process.environment = environment
-        let (out, err) = (Pipe(), Pipe())
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+        let environment = ProcessInfo.processInfo.environment.merging(["LC_ALL": "C.UTF-8", "TZ": "UTC"]) { $1 }
+        return try runProgram(executable, arguments, environment: environment)
     }
 
     @Test(.enabled(if: clientsInstalled, "vdirsyncer and todoman are not in .build/venv: bash .ci/run installs them"))

@@ -16,26 +16,14 @@ func builtBinary(_ name: String) -> URL? {
 /// `todo ARGS` on one database; returns status and output.
 @discardableResult
 func todo(_ arguments: [String], database: String, environment: [String: String] = [:]) throws -> (status: Int32, out: String, err: String) {
-    let process = Process()
     guard let binary = builtBinary("todo") else { throw CocoaError(.fileNoSuchFile) }
-    process.executableURL = binary
-    process.arguments = arguments
     var env = ProcessInfo.processInfo.environment
     env["TODO_DATABASE"] = database
     env["TODO_SERVER"] = nil
     // Remembered tokens go beside the test's database, never into the real home.
     env["XDG_CONFIG_HOME"] = (database as NSString).deletingLastPathComponent + "/config"
     env.merge(environment) { $1 }
-    process.environment = env
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    return try runProgram(binary, arguments, environment: env)
 }
 
 /// Two `todo` binaries with their own databases sync through a `todo-server` process.

@@ -9,15 +9,7 @@ import Testing
 struct SyncWatchTests {
     /// The server's todos as curl reads them.
     static func serverList(_ url: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["-s", url + "/todos"]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        try runProgram(URL(fileURLWithPath: "/usr/bin/curl"), ["-s", url + "/todos"]).out
     }
 
     static func eventually(_ seconds: Double = 20, _ condition: () throws -> Bool) async throws -> Bool {
@@ -54,12 +46,8 @@ struct SyncWatchTests {
 
         #expect(try await Self.eventually { try Self.serverList(url).contains("made before watching") })
         // Added on the server by curl: pulled by the next sync, with no key pressed.
-        let post = Process()
-        post.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        post.arguments = ["-s", "-o", "/dev/null", "-X", "POST", "-H", "Content-Type: application/json",
-                          "-d", #"{"title":"added by curl","completed":false}"#, url + "/todos"]
-        try post.run()
-        post.waitUntilExit()
+        try runProgram(URL(fileURLWithPath: "/usr/bin/curl"), ["-s", "-o", "/dev/null", "-X", "POST", "-H", "Content-Type: application/json",
+                                                               "-d", #"{"title":"added by curl","completed":false}"#, url + "/todos"])
         #expect(try await Self.eventually { try todo(["list"], database: replica).out.contains("added by curl") })
         // Added here by another todo process while the watch sleeps: pushed within seconds.
         #expect(try todo(["add", "added while watching"], database: replica).status == 0)

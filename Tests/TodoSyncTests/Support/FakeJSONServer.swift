@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import TodoSync
 
 /// A json-server in memory, behind the transport protocol: v1 (random string
@@ -230,20 +231,8 @@ actor FakeJSONServer: HTTPTransport {
     }
 }
 
-/// SplitMix64: small, fast and the same on every platform, so a seed replays a case.
-struct SeededRandom: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// The sync suites' draws on the shared generator (`TestSupport`).
+extension SeededRandom {
     mutating func chance(_ probability: Double) -> Bool {
         Double(next() % 1_000_000) / 1_000_000 < probability
     }
