@@ -16,7 +16,7 @@ let appMigrations = [
 let serverMigrations = [
     "server_0001_create_item.sql", "server_0002_accounts.sql", "server_0003_calendar_objects.sql",
     "server_pg_0001_create.sql", "server_pg_0002_write_groups.sql", "server_pg_0003_drop_write_groups.sql",
-    "server_pg_0004_calendar_objects.sql",
+    "server_pg_0004_calendar_objects.sql", "server_pg_0005_change_notifications.sql",
 ]
 
 let package = Package(
@@ -38,6 +38,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3" ..< "5.0.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // Already in the graph through hummingbird: event streams end on graceful shutdown.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // Already in the graph through async-http-client: named to tell a TLS failure apart.
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
@@ -82,6 +84,8 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // A wake-up when another process writes a SQLite database (inotify), for live views and event streams.
+        .target(name: "FileChanges", swiftSettings: strict),
         // The one JSON tokenizer, under sync's list reader and todo-server's body reader.
         .target(name: "JSONTokens", swiftSettings: strict),
         // Sync with a JSON server: the pure planner, the HTTP client, the runner.
@@ -104,6 +108,7 @@ let package = Package(
         .target(
             name: "TodoCLI",
             dependencies: [
+                "FileChanges",
                 "TodoCore",
                 "TodoInterchange",
                 "TodoStorage",
@@ -125,6 +130,7 @@ let package = Package(
         .target(
             name: "TodoServer",
             dependencies: [
+                "FileChanges",
                 "JSONTokens",
                 "TodoCore",
                 "TodoICalendar",
@@ -135,6 +141,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 // The connection guard sits between NIO's HTTP/1 parser and Hummingbird.
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -165,7 +172,11 @@ let package = Package(
         ),
         // The core's fakes: in-memory storage, a fixed clock and UUID source.
         .target(name: "TodoCoreTestSupport", dependencies: ["TodoCore"], path: "Tests/TodoCoreTestSupport", swiftSettings: strict),
-        .testTarget(name: "TodoCoreTests", dependencies: ["TodoCore", "TodoCoreTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "TodoCoreTests",
+            dependencies: ["TodoCore", "TodoCoreTestSupport", .product(name: "PropertyBased", package: "swift-property-based")],
+            swiftSettings: strict
+        ),
         .testTarget(name: "TodoInterchangeTests", dependencies: ["TodoCore", "TodoInterchange"], swiftSettings: strict),
         .testTarget(name: "TodoXMLTests", dependencies: ["TodoXML"], swiftSettings: strict),
         .testTarget(

@@ -28,6 +28,7 @@ public enum ServerPostgresMigrations {
         migration("server_pg_0002_write_groups", PackageResources.server_pg_0002_write_groups_sql),
         migration("server_pg_0003_drop_write_groups", PackageResources.server_pg_0003_drop_write_groups_sql),
         migration("server_pg_0004_calendar_objects", PackageResources.server_pg_0004_calendar_objects_sql),
+        migration("server_pg_0005_change_notifications", PackageResources.server_pg_0005_change_notifications_sql),
     ]
 
     /// A migration's statements, split where a line ends with a semicolon

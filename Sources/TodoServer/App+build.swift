@@ -17,6 +17,10 @@ public struct ServerOptions: Sendable {
     /// Peers whose `X-Forwarded-For` names the client, for counting failed
     /// authentications per client behind a reverse proxy.
     public var trustedProxies: Set<String>
+    /// How often a quiet event stream (`GET /todos/events`) gets a comment line.
+    public var eventHeartbeat: Duration
+    /// How many event streams may be open, in all and per account; past them, 429.
+    public var eventStreamLimits: ChangeAnnouncer.Limits
 
     public static let defaultMaxBodySize = 1024 * 1024
     public static let defaultIdleTimeout: Duration = .seconds(60)
@@ -27,8 +31,12 @@ public struct ServerOptions: Sendable {
         requestLogLevel: Logger.Level = .info,
         idleTimeout: Duration = defaultIdleTimeout,
         headerTimeout: Duration = HTTPLimits.defaultHeaderTimeout,
-        trustedProxies: Set<String> = []
+        trustedProxies: Set<String> = [],
+        eventHeartbeat: Duration = .seconds(30),
+        eventStreamLimits: ChangeAnnouncer.Limits = ChangeAnnouncer.Limits()
     ) {
+        self.eventHeartbeat = eventHeartbeat
+        self.eventStreamLimits = eventStreamLimits
         self.trustedProxies = trustedProxies
         self.token = token
         self.maxBodySize = maxBodySize
@@ -59,7 +67,11 @@ public func buildRouter(
     } else if let accounts {
         router.add(middleware: AccountTokenMiddleware(accounts: accounts, trustedProxies: options.trustedProxies))
     }
-    router.addRoutes(TodoController(repository: repository, maxBodySize: options.maxBodySize).endpoints, atPath: "/todos")
+    let announcer = ChangeAnnouncer(watcher: repository.changeWatcher, heartbeat: options.eventHeartbeat, limits: options.eventStreamLimits)
+    router.addRoutes(
+        TodoController(repository: repository, maxBodySize: options.maxBodySize, announcer: announcer).endpoints,
+        atPath: "/todos"
+    )
     // The same todos over CalDAV, for phones, desktop apps and todoman.
     CalDAVController(repository: repository, accounts: accounts, maxBodySize: options.maxBodySize).addRoutes(to: router)
     // For load balancers and uptime checks: the database answers a trivial

@@ -37,7 +37,6 @@ public struct ServerError: Error, Equatable, Sendable {
         )
     }
 
-    /// The account was removed while its token was in use.
     /// A feed cursor below the deletions still remembered: only a full resync can follow it.
     static func cursorTooOld(_ cursor: Int, retentionDays: Int64) -> ServerError {
         ServerError(
@@ -57,11 +56,21 @@ public struct ServerError: Error, Equatable, Sendable {
         )
     }
 
+    /// The account was removed while its token was in use.
     static let accountGone = ServerError(
         .unauthorized,
         "This token's account no longer exists; ask the server's operator for a new one.",
         headers: [.wwwAuthenticate: "Bearer"]
     )
+
+    /// Too many event streams open (`GET /todos/events`): `reason` says whose limit.
+    static func tooManyStreams(_ reason: String) -> ServerError {
+        ServerError(
+            .tooManyRequests,
+            reason + "; close one (another todo ui or todo sync --watch) or try again later.",
+            headers: [.retryAfter: "30"]
+        )
+    }
 
     /// Storage failed for a reason that is not the client's.
     public static func storage(_ reason: String) -> ServerError {

@@ -15,7 +15,8 @@ struct TodoServerCommand: AsyncParsableCommand {
         abstract: "Serve todos as JSON over HTTP, for `todo sync`, curl and json-server clients.",
         discussion: """
             Speaks json-server's REST conventions on /todos, plus versions (ETag, If-Match) \
-            and a change feed (GET /todos?_since=CURSOR), and CalDAV on /dav/ for phone \
+            and a change feed (GET /todos?_since=CURSOR) with its announcements for live \
+            clients (GET /todos/events, Server-Sent Events), and CalDAV on /dav/ for phone \
             and desktop task apps (their address: http://HOST:PORT/dav/NAME/tasks/, \
             signing in with the account's name and a token). Stops gracefully on SIGINT or \
             SIGTERM, finishing requests in flight.
@@ -63,6 +64,15 @@ struct TodoServerCommand: AsyncParsableCommand {
     @Option(help: "How the log is written to standard error: text, or json (one object a line).")
     var logFormat: LogFormat = .text
 
+    @Option(help: "Seconds between the comment lines that keep a quiet event stream (GET /todos/events) open through proxies.")
+    var eventHeartbeat = 30
+
+    @Option(help: "Most event streams open at once, in all; past it, 429.")
+    var maxEventStreams = 10_000
+
+    @Option(help: "Most event streams one account may have open at once (its live views and watches); past it, 429.")
+    var maxEventStreamsPerAccount = 20
+
     func validate() throws {
         guard (0...65_535).contains(port) else {
             throw ValidationError("--port must be from 0 to 65535, not \(port).")
@@ -75,6 +85,12 @@ struct TodoServerCommand: AsyncParsableCommand {
         }
         if let token, token.isEmpty {
             throw ValidationError("--token must not be empty.")
+        }
+        guard eventHeartbeat >= 1, eventHeartbeat <= 3_600 else {
+            throw ValidationError("--event-heartbeat must be from 1 to 3600 seconds, not \(eventHeartbeat).")
+        }
+        guard maxEventStreams >= 0, maxEventStreamsPerAccount >= 0 else {
+            throw ValidationError("--max-event-streams and --max-event-streams-per-account must be 0 (no streams) or more.")
         }
         // An empty variable is a mistake, not a wish for no token: refused as
         // `--token ""` is, rather than starting a server anyone can write to.
@@ -131,7 +147,11 @@ struct TodoServerCommand: AsyncParsableCommand {
             // Accounts are looked up on each request, so one added while the
             // server runs locks it at once; with --token, they count failures.
             accounts: accounts,
-            options: ServerOptions(token: sharedToken, idleTimeout: .seconds(idleTimeout), trustedProxies: Set(trustedProxy)),
+            options: ServerOptions(
+                token: sharedToken, idleTimeout: .seconds(idleTimeout), trustedProxies: Set(trustedProxy),
+                eventHeartbeat: .seconds(eventHeartbeat),
+                eventStreamLimits: ChangeAnnouncer.Limits(total: maxEventStreams, perAccount: maxEventStreamsPerAccount)
+            ),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "todo-server"),
             logger: logger,
             onServerRunning: { port in

@@ -301,6 +301,8 @@ struct KeyHandlingTests {
             summary.pulled = 3
             return summary
         }
+
+        func localChangeMarker() async throws -> Int64? { nil }
     }
 
     @Test func syncRunsWithoutHoldingUpTheKeysAndShowsItsSummaryOrError() async {

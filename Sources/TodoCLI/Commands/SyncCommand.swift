@@ -211,22 +211,40 @@ struct SyncCommand: AsyncParsableCommand {
     /// and a token given are remembered after it works (not after a dry run).
     @MainActor
     func syncOnce(db: AppDatabase, setup: SyncSetup, logic: TodoLogic, showsRetries: Bool) async throws -> SyncSummary {
-        let command = self
+        try await logic.sync(with: CommandSync(command: self, db: db, setup: setup, showsRetries: showsRetries), dryRun: dryRun)
+    }
+}
+
+/// A sync as `todo sync`'s options say, for one run or for each of `--watch`'s.
+struct CommandSync: TodoSyncing {
+    let command: SyncCommand
+    let db: AppDatabase
+    let setup: SyncSetup
+    /// Print each retry on standard error, over one line.
+    let showsRetries: Bool
+
+    func sync(dryRun: Bool, progress: @escaping @Sendable (SyncProgress) -> Void) async throws -> SyncSummary {
+        let command = self.command
         let (settings, config) = try await setup.resolve(store: db) { settings in command.adjust(&settings) }
         let url = config.server
+        let showsRetries = self.showsRetries
         let transport = RetryingTransport(AsyncHTTPTransport(), onRetry: { retry in
             guard showsRetries else { return }
             let seconds = Double(retry.delay.components.seconds) + Double(retry.delay.components.attoseconds) / 1e18
             let line = "\r\(url): \(retry.cause); retrying in \(String(format: "%.1f", seconds)) s (attempt \(retry.attempt + 1))\u{1B}[K"
             FileHandle.standardError.write(Data(line.utf8))
         })
-        let summary = try await logic.sync(with: SyncService(store: db, configuration: config, transport: transport), dryRun: dryRun)
+        let summary = try await SyncService(store: db, configuration: config, transport: transport).sync(dryRun: dryRun, progress: progress)
         if !dryRun {
             try await settings.save(to: db)
             // A token typed once is remembered for this server, outside the database.
-            if let token { try setup.credentials.remember(token, for: url) }
+            if let token = command.token { try setup.credentials.remember(token, for: url) }
         }
         return summary
+    }
+
+    func localChangeMarker() async throws -> Int64? {
+        try await db.localChangeMarker()
     }
 }
 

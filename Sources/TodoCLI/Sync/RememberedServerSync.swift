@@ -24,4 +24,8 @@ struct RememberedServerSync: TodoSyncing {
         let configuration = try await SyncSetup(environment: environment).resolve(store: db).configuration
         return try await SyncService(store: db, configuration: configuration).sync(dryRun: dryRun, progress: progress)
     }
+
+    func localChangeMarker() async throws -> Int64? {
+        try await db.localChangeMarker()
+    }
 }

@@ -1,13 +1,16 @@
 import ArgumentParser
+import FileChanges
 import Foundation
 import TodoCore
 import TodoStorage
 import TodoSync
 
-/// `todo sync --watch`: syncs, waits as `SyncSchedule` says, and syncs
-/// again, sooner when another `todo` changes the database (SQLite's
-/// `data_version`, read each second), until Ctrl-C or SIGTERM, which end it
-/// after the sync in flight, never in the middle of one.
+/// `todo sync --watch`: the live view's sync (`LiveSync`) without a view,
+/// one line per sync. todo-server's announcements start a sync the moment
+/// anything changes there; another server is asked every `--every` seconds,
+/// less often while nothing changes or it is away. A change made here by
+/// any `todo` is sent at once (the database's files are watched). Ctrl-C or
+/// SIGTERM ends it after the sync in flight, never in the middle of one.
 ///
 /// Each sync takes the sync lock for its length only, so a `todo sync` run
 /// by hand meanwhile waits for it rather than syncing the same todos twice.
@@ -19,50 +22,37 @@ struct SyncWatch {
     let setup: SyncSetup
 
     func run() async throws {
-        let stop = StopRequest()
-        var schedule = SyncSchedule(every: .seconds(command.every ?? 30))
         let logic = TodoLogic(state: TodoState(), storage: db)
-        while !stop.requested {
-            let outcome: SyncSchedule.Outcome
-            var line: String
-            do {
-                let lock = try SyncSetup.lock(databasePath: databasePath)
-                defer { lock.release() }
-                let summary = try await command.syncOnce(db: db, setup: setup, logic: logic, showsRetries: false)
-                let moved = summary.pulled + summary.pushed + summary.deletedLocally + summary.deletedRemotely
-                outcome = moved > 0 ? .changed : .unchanged
-                for conflict in summary.conflicts where !command.quiet { Self.say(conflict.line) }
-                line = summary.line
-            } catch {
-                outcome = .failed
-                line = "sync failed: " + TodoCommand.message(for: error).trimmingCharacters(in: .whitespacesAndNewlines)
-            }
-            schedule.record(outcome)
-            let delay = schedule.delay(jitter: Double.random(in: 0..<1))
-            if outcome == .failed {
+        let syncer = LockedSync(CommandSync(command: command, db: db, setup: setup, showsRetries: false), databasePath: databasePath)
+        let command = self.command
+        let live = try await LiveSyncSetup.make(
+            logic: logic, syncer: syncer, db: db, setup: setup, every: .seconds(command.every ?? 30)
+        ) { settings in command.adjust(&settings) }
+        var failuresInARow = 0
+        live.onSyncEnded = { outcome, next in
+            switch outcome {
+            case .success(let summary):
+                failuresInARow = 0
+                guard !command.quiet else { return }
+                for conflict in summary.conflicts { Self.say(conflict.line) }
+                Self.say(summary.line)
+            case .failure(let error):
+                failuresInARow += 1
                 // Failures are printed even with --quiet, the first of a run of them at least.
-                if !command.quiet || schedule.quietRounds == 0 {
-                    FileHandle.standardError.write(Data("\(Self.time()) \(line); next try in \(Self.seconds(delay))\n".utf8))
-                }
-            } else if !command.quiet {
-                Self.say(line)
+                guard !command.quiet || failuresInARow == 1 else { return }
+                let reason = error.description.trimmingCharacters(in: .whitespacesAndNewlines)
+                let retry = next.map { "; next try in \(Self.seconds($0))" } ?? ""
+                FileHandle.standardError.write(Data("\(Self.time()) sync failed: \(reason)\(retry)\n".utf8))
             }
-            await wait(delay, until: stop)
         }
-    }
-
-    /// Sleeps for `delay`, ending early on a stop request or a change made
-    /// to the database by another process.
-    private func wait(_ delay: Duration, until stop: StopRequest) async {
-        let start = ContinuousClock.now
-        let seen = try? db.dataVersion()
-        var tick = 0
-        while !stop.requested, ContinuousClock.now - start < delay {
-            try? await Task.sleep(for: .milliseconds(250))
-            tick += 1
-            // Checked each second: a change made here is pushed within about a second.
-            if tick % 4 == 0, let seen, let now = try? db.dataVersion(), now != seen { return }
+        let stop = StopRequest { live.stop() }
+        let changes = FileChangeSignal(databasePath: databasePath).changes()
+        let watcher = Task {
+            for await _ in changes { await live.localChangesMayHaveHappened() }
         }
+        await live.run()
+        watcher.cancel()
+        _ = stop
     }
 
     /// One line on standard output, at once: a pane or a journal shows each sync as it ends.
@@ -81,18 +71,18 @@ struct SyncWatch {
     }
 }
 
-/// Ctrl-C or SIGTERM, noted: the watch stops after the sync in flight.
+/// Ctrl-C or SIGTERM, noted once: `onStop` runs, and the process goes on
+/// until what it stops has ended.
 @MainActor
 final class StopRequest {
-    private(set) var requested = false
     private var sources: [any DispatchSourceSignal] = []
 
-    init() {
+    init(onStop: @escaping @MainActor () -> Void) {
         for number in [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-            source.setEventHandler { [weak self] in
-                MainActor.assumeIsolated { self?.requested = true }
+            source.setEventHandler {
+                MainActor.assumeIsolated { onStop() }
             }
             source.resume()
             sources.append(source)

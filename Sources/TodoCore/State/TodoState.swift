@@ -1,3 +1,4 @@
+import Foundation
 import Observation
 
 /// What a view shows: the loaded window of the list with its filter and
@@ -16,6 +17,10 @@ public final class TodoState {
     public internal(set) var syncProgress: SyncProgress?
     /// What the last sync in this session did.
     public internal(set) var lastSync: SyncSummary?
+    /// When a sync last succeeded in this session.
+    public internal(set) var lastSyncedAt: Date?
+    /// How a live view's syncing goes (`LiveSync`); nil when it is not live.
+    public internal(set) var live: LiveSyncStatus?
     /// Which todos a view of the list shows: pending, done or all.
     public internal(set) var filter: TodoRequest.Status = .pending
     /// The part of the list a view has loaded (see `TodoLogic.loadWindow`).

@@ -5,6 +5,11 @@ import Foundation
 public protocol TodoSyncing: Sendable {
     /// Runs one sync (or plans one, changing nothing, with `dryRun`).
     func sync(dryRun: Bool, progress: @escaping @Sendable (SyncProgress) -> Void) async throws -> SyncSummary
+
+    /// A number that grows with every local change waiting to be sent, nil
+    /// when none waits: a live view syncs when it moves, not on every write
+    /// it sees (a sync's own pulls are not changes to send).
+    func localChangeMarker() async throws -> Int64?
 }
 
 /// How far a running sync has got, in steps.
@@ -22,6 +27,9 @@ public struct SyncSummary: Sendable, Hashable {
     /// One line per planned or applied step, for --dry-run and verbose output.
     public var steps: [String] = []
     public var dryRun = false
+
+    /// Whether the sync changed anything, here or there.
+    public var movedAnything: Bool { pulled + pushed + deletedLocally + deletedRemotely > 0 }
 
     public init() {}
 

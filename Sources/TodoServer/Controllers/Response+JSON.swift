@@ -21,4 +21,8 @@ extension HTTPFields.Element.Name {
     static let cursor = Self("X-Cursor")!
     /// How many todos match, all pages together (json-server v0.17).
     static let totalCount = Self("X-Total-Count")!
+    /// Where a reconnecting event stream's client left off (Server-Sent Events).
+    static let lastEventID = Self("Last-Event-ID")!
+    /// Tells nginx to pass each event of a stream on as it comes.
+    static let accelBuffering = Self("X-Accel-Buffering")!
 }

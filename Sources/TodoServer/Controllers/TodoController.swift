@@ -6,10 +6,13 @@ public struct TodoController<Repository: TodoRepository>: Sendable {
     let repository: Repository
     /// Largest request body accepted, in bytes; larger ones get 413.
     let maxBodySize: Int
+    /// Tells `GET /todos/events` streams about changes.
+    let announcer: ChangeAnnouncer
 
-    public init(repository: Repository, maxBodySize: Int) {
+    init(repository: Repository, maxBodySize: Int, announcer: ChangeAnnouncer) {
         self.repository = repository
         self.maxBodySize = maxBodySize
+        self.announcer = announcer
     }
 
     public var endpoints: RouteCollection<TodoRequestContext> {
@@ -19,6 +22,7 @@ public struct TodoController<Repository: TodoRepository>: Sendable {
             .head(use: list)
             .post(use: create)
             .post("_batch", use: batch)
+            .get("events", use: events)
             .get(":id", use: get)
             .head(":id", use: get)
             .put(":id", use: replace)
@@ -44,9 +48,22 @@ public struct TodoController<Repository: TodoRepository>: Sendable {
         return .json(list.json, headers: headers)
     }
 
+    /// `GET /todos/events` with `Accept: text/event-stream`: the account's
+    /// change announcements (`TodoEventStream`). Without that `Accept`, the
+    /// todo whose id is `events`, as for any other id.
+    @Sendable func events(_ request: Request, context: TodoRequestContext) async throws -> Response {
+        guard TodoEventStream<Repository>.isWanted(request) else {
+            return try await get(id: "events", request, context: context)
+        }
+        return try await TodoEventStream(todos: todos(of: context), announcer: announcer, account: context.account).response(request)
+    }
+
     /// `GET /todos/:id`; 304 when `If-None-Match` names its current version.
     @Sendable func get(_ request: Request, context: TodoRequestContext) async throws -> Response {
-        let id = try Self.id(context)
+        try await get(id: try Self.id(context), request, context: context)
+    }
+
+    private func get(id: String, _ request: Request, context: TodoRequestContext) async throws -> Response {
         guard let todo = try await todos(of: context).get(id: id) else {
             throw ServerError.notFound(id: id)
         }

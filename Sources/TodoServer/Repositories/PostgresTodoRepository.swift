@@ -39,6 +39,10 @@ public struct PostgresTodoRepository: TodoRepository {
         PostgresAccountStore(database, now: now)
     }
 
+    public var changeWatcher: any ChangeWatcher {
+        PostgresChangeWatcher(database: database)
+    }
+
     public func scoped(to account: AccountID) -> PostgresTodoRepository {
         var scoped = self
         scoped.account = account

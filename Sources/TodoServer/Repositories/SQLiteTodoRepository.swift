@@ -54,6 +54,11 @@ public struct SQLiteTodoRepository: TodoRepository {
         SQLiteAccountStore(dbWriter, pointReaders: pointReaders, now: now)
     }
 
+    public var changeWatcher: any ChangeWatcher {
+        let path = dbWriter.path
+        return SQLiteChangeWatcher(writer: dbWriter, path: path.isEmpty || path.contains(":memory:") ? nil : path)
+    }
+
     public func scoped(to account: AccountID) -> SQLiteTodoRepository {
         var scoped = self
         scoped.account = account

@@ -29,6 +29,8 @@ public protocol TodoRepository: Sendable {
     /// What changed after `cursor`, at most `limit` changes; 410 if the
     /// tombstones the client would need have been purged.
     func changes(since cursor: Int, limit: Int?) async throws -> ChangeFeed
+    /// What tells the event streams (`GET /todos/events`) that any account's todos changed.
+    var changeWatcher: any ChangeWatcher { get }
 
     // MARK: CalDAV
 

@@ -34,6 +34,10 @@ public struct SyncService: TodoSyncing {
         }
     }
 
+    public func localChangeMarker() async throws -> Int64? {
+        try await store.localChangeMarker()
+    }
+
     func run(dryRun: Bool, progress: @escaping @Sendable (SyncProgress) -> Void) async throws -> SyncSummary {
         var summary = SyncSummary()
         summary.dryRun = dryRun

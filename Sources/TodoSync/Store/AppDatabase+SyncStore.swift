@@ -25,6 +25,10 @@ extension AppDatabase: SyncStore {
         try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM syncPending") ?? 0 }
     }
 
+    public func localChangeMarker() async throws -> Int64? {
+        try read { db in try Int64.fetchOne(db, sql: "SELECT max(rev) FROM syncPending") }
+    }
+
     public func markCreatesInFlight(_ todoIds: [UUID]) async throws {
         guard !todoIds.isEmpty else { return }
         try write { db in

@@ -60,6 +60,9 @@ public protocol SyncStore: Sendable {
 
     /// How many todos are queued to be pushed.
     func pendingCount() async throws -> Int
+
+    /// The newest queued change's number (numbers only grow), nil when none is queued.
+    func localChangeMarker() async throws -> Int64?
 }
 
 extension SyncStore {

@@ -7,8 +7,9 @@ import TodoTerminal
 /// the view's own state, writing only the lines that changed.
 ///
 /// Everything runs on the main actor, woken by the terminal (a key, a
-/// resize) or by a once-a-second check for changes made by other processes;
-/// in between, nothing runs.
+/// resize), by a write to the database (`storageChanges`: another `todo`,
+/// or a sync, changed the todos; without it, a check once a second), or by
+/// the live sync; in between, nothing runs.
 @MainActor
 public final class TodoUIApp {
     private let device: TerminalDevice
@@ -19,6 +20,8 @@ public final class TodoUIApp {
     private var sources: [any DispatchSourceProtocol] = []
     private var framePending = false
     private var keys: AsyncStream<[Key]>.Continuation?
+    private let storageChanges: AsyncStream<Void>?
+    private var tasks: [Task<Void, Never>] = []
     /// Counts reads, so that a late Escape timeout does not flush newer input.
     private var readCount = 0
 
@@ -29,13 +32,16 @@ public final class TodoUIApp {
 
     public init(
         logic: TodoLogic, device: TerminalDevice, usesColor: Bool, lastSyncAt: String? = nil,
-        makeSyncer: (@MainActor () throws -> any TodoSyncing)? = nil
+        makeSyncer: (@MainActor () throws -> any TodoSyncing)? = nil,
+        live: LiveSync? = nil, storageChanges: AsyncStream<Void>? = nil
     ) {
         self.device = device
+        self.storageChanges = storageChanges
         self.writer = FrameWriter(usesColor: usesColor)
         self.controller = TodoUIController(
             logic: logic, size: device.size, view: ViewState(lastSyncAt: lastSyncAt), makeSyncer: makeSyncer
         )
+        controller.live = live
     }
 
     /// Runs until `q`, Ctrl-C or the end of input; the terminal is restored
@@ -43,6 +49,7 @@ public final class TodoUIApp {
     public func run() async {
         device.enter()
         defer {
+            for task in tasks { task.cancel() }
             for source in sources { source.cancel() }
             subscription?.cancel()
             device.restore()
@@ -56,6 +63,7 @@ public final class TodoUIApp {
         let (stream, continuation) = AsyncStream.makeStream(of: [Key].self)
         keys = continuation
         startSources()
+        startLive()
         for await batch in stream {
             await controller.handle(batch)
             if controller.wantsToQuit { break }
@@ -91,13 +99,34 @@ public final class TodoUIApp {
         let resize = DispatchSource.makeReadSource(fileDescriptor: device.resizeDescriptor(), queue: .main)
         resize.setEventHandler { MainActor.assumeIsolated { self.resized() } }
 
-        let timer = DispatchSource.makeTimerSource(queue: .main)
-        timer.schedule(deadline: .now() + Self.changeCheckInterval, repeating: Self.changeCheckInterval, leeway: .milliseconds(100))
-        timer.setEventHandler {
-            Task { @MainActor in await self.controller.checkForChanges() }
+        sources = [input, resize]
+        if storageChanges == nil {
+            let timer = DispatchSource.makeTimerSource(queue: .main)
+            timer.schedule(deadline: .now() + Self.changeCheckInterval, repeating: Self.changeCheckInterval, leeway: .milliseconds(100))
+            timer.setEventHandler {
+                Task { @MainActor in await self.controller.checkForChanges() }
+            }
+            sources.append(timer)
         }
-        sources = [input, resize, timer]
         for source in sources { source.resume() }
+    }
+
+    /// Follows writes to the database, and runs the live sync.
+    private func startLive() {
+        let live = controller.live
+        if let storageChanges {
+            tasks.append(Task { [weak self] in
+                for await _ in storageChanges {
+                    guard let self else { return }
+                    await controller.checkForChanges()
+                    await live?.localChangesMayHaveHappened()
+                }
+            })
+        }
+        if let live {
+            live.onChange = { [weak self] _ in await self?.controller.checkForChanges() }
+            tasks.append(Task { await live.run() })
+        }
     }
 
     private func readKeys() {

@@ -88,6 +88,10 @@ extension TodoUIController {
     }
 
     func sync() {
+        if let live {
+            live.requestSync()
+            return
+        }
         guard syncTask == nil, !state.isSyncing else { return }
         let syncer: any TodoSyncing
         do {

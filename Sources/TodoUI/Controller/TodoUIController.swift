@@ -18,6 +18,9 @@ public final class TodoUIController {
     public var size: TerminalSize
     /// Builds the syncer for `s`, or throws why there is none.
     let makeSyncer: (@MainActor () throws -> any TodoSyncing)?
+    /// Syncs by itself when the view is live (`todo ui` with a server
+    /// remembered); then `s` asks it for a sync at once.
+    public var live: LiveSync?
     /// Called when the view's own state changed (the state has `onChange`).
     public var onViewChange: (() -> Void)?
     /// Set by `q` and Ctrl-C.

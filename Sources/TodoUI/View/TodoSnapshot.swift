@@ -17,6 +17,10 @@ public struct TodoSnapshot: Sendable, Equatable {
     public var isSyncing: Bool
     public var syncProgress: SyncProgress?
     public var lastSync: SyncSummary?
+    /// When a sync last succeeded in this session.
+    public var lastSyncedAt: Date?
+    /// How a live view's syncing goes; nil when it is not live.
+    public var live: LiveSyncStatus?
     /// The day rows' due dates are shown against (a date before it is
     /// overdue), and the time zone they are shown in. A day, not a clock: the
     /// snapshot changes once a day for it, not at every frame.
@@ -27,6 +31,7 @@ public struct TodoSnapshot: Sendable, Equatable {
         rows: [TodoWindow.Row] = [], hasNewer: Bool = false, hasOlder: Bool = false, isComplete: Bool = true,
         filter: TodoRequest.Status = .pending, query: String = "", counts: TodoCounts? = nil,
         error: TodoError? = nil, isSyncing: Bool = false, syncProgress: SyncProgress? = nil, lastSync: SyncSummary? = nil,
+        lastSyncedAt: Date? = nil, live: LiveSyncStatus? = nil,
         today: CalendarDay = CalendarDay(Date(), in: .current), timeZone: TimeZone = .current
     ) {
         self.rows = rows
@@ -40,6 +45,8 @@ public struct TodoSnapshot: Sendable, Equatable {
         self.isSyncing = isSyncing
         self.syncProgress = syncProgress
         self.lastSync = lastSync
+        self.lastSyncedAt = lastSyncedAt
+        self.live = live
         self.today = today
         self.timeZone = timeZone
     }
@@ -49,7 +56,8 @@ public struct TodoSnapshot: Sendable, Equatable {
         self.init(
             rows: selectWindowRows(state: state), hasNewer: state.window.hasNewer, hasOlder: state.window.hasOlder,
             isComplete: state.window.isComplete, filter: state.filter, query: state.query, counts: state.counts, error: state.error,
-            isSyncing: state.isSyncing, syncProgress: state.syncProgress, lastSync: state.lastSync
+            isSyncing: state.isSyncing, syncProgress: state.syncProgress, lastSync: state.lastSync,
+            lastSyncedAt: state.lastSyncedAt, live: state.live
         )
     }
 }

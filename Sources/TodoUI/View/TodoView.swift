@@ -67,6 +67,19 @@ public enum TodoView {
             }
             return "syncing…"
         }
+        if let live = snapshot.live {
+            let last = snapshot.lastSyncedAt.map { "synced " + clockTime($0, in: snapshot.timeZone) }
+                ?? view.lastSyncAt.map { "last sync " + $0.prefix(16).replacingOccurrences(of: "T", with: " ") }
+                ?? "not synced"
+            let word = switch live {
+            case .live: "live"
+            case .polling: "auto-sync"
+            case .connecting: "connecting…"
+            case .offline: "offline"
+            case .failing: "sync failed"
+            }
+            return word + " · " + last
+        }
         if let summary = snapshot.lastSync {
             return "synced: \(summary.pulled) pulled, \(summary.pushed) pushed"
         }
@@ -74,6 +87,15 @@ public enum TodoView {
             return "last sync " + at.prefix(16).replacingOccurrences(of: "T", with: " ")
         }
         return "not synced"
+    }
+
+    /// `14:02:07`, in `timeZone`.
+    static func clockTime(_ date: Date, in timeZone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.hour, .minute, .second], from: date)
+        func two(_ value: Int?) -> String { (value ?? 0) < 10 ? "0\(value ?? 0)" : "\(value ?? 0)" }
+        return two(parts.hour) + ":" + two(parts.minute) + ":" + two(parts.second)
     }
 
     // MARK: - List

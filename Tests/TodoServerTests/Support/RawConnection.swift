@@ -11,6 +11,8 @@ import Foundation
 /// cooperative pool the server under test needs.
 final class RawConnection: @unchecked Sendable {
     private let socket: Int32
+    private let lock = NSLock()
+    private var received: [UInt8] = []
 
     init(port: Int) async throws {
         socket = try await Self.blocking {
@@ -63,6 +65,29 @@ final class RawConnection: @unchecked Sendable {
             return nil
         }
     }
+
+    /// What arrives until the text received so far contains `text` (nil if
+    /// it has not after `timeout`, or the connection closed first); what
+    /// arrived stays for the next call to see too.
+    func read(until text: String, timeout: Duration) async throws -> String? {
+        try await Self.blocking { [self] in
+            let deadline = ContinuousClock.now + timeout
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let seen = lock.withLock { String(decoding: received, as: UTF8.self) }
+                if seen.contains(text) { return seen }
+                guard ContinuousClock.now < deadline else { return nil }
+                var poller = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+                guard poll(&poller, 1, 20) > 0 else { continue }
+                let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+                if count <= 0 { return nil }
+                lock.withLock { received += buffer[..<count] }
+            }
+        }
+    }
+
+    /// Everything `read(until:timeout:)` has received.
+    var receivedText: String { lock.withLock { String(decoding: received, as: UTF8.self) } }
 
     private static func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in

@@ -1,6 +1,6 @@
 import PropertyBased
 import Testing
-import TodoSync
+import TodoCore
 
 /// `todo sync --watch`'s waits: never shorter than the user's interval,
 /// never longer than five minutes (or the interval), back to the interval

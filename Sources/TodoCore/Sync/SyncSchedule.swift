@@ -1,4 +1,5 @@
-/// When a watching sync (`todo sync --watch`) runs next: every `every` while
+/// When a watching sync (`todo sync --watch`, a live `todo ui` polling a
+/// server that does not announce its changes) runs next: every `every` while
 /// syncs bring changes, backing off while nothing changes or the server
 /// cannot be reached, never more often than `every` and never less often
 /// than every five minutes (or `every`, if longer). Pure: the caller gives
@@ -52,4 +53,16 @@ public struct SyncSchedule: Sendable, Equatable {
         let spread = doubled * (0.8 + 0.4 * min(max(jitter, 0), 1))
         return min(max(spread, every), ceiling)
     }
+
+    /// The wait before retrying a server that announces its changes (a live
+    /// view's) after `failures` failed syncs in a row: 1 s doubled for each,
+    /// at most a minute, spread by `jitter` (0 ..< 1) down to half of it, so
+    /// many clients do not come back in step when the server does.
+    public static func retryDelay(failures: Int, jitter: Double) -> Duration {
+        let doubled = min(Duration.seconds(1) * Double(1 << min(max(failures - 1, 0), 16)), retryCeiling)
+        return doubled * (0.5 + 0.5 * min(max(jitter, 0), 1))
+    }
+
+    /// The longest wait before retrying a server that announces its changes.
+    public static let retryCeiling: Duration = .seconds(60)
 }

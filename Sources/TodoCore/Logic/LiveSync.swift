@@ -1,0 +1,216 @@
+import Foundation
+
+/// Keeps a view synced by itself: an action nobody presses, driving the
+/// same `TodoLogic.sync` and the same state as `s` does.
+///
+/// - A server that announces its changes (`ChangeAnnouncing`) is listened
+///   to: each announcement syncs at once; nothing else is sent while
+///   nothing changes.
+/// - One that does not is polled: every `Timing.every` while syncs bring
+///   changes, backing off to every five minutes while nothing changes or it
+///   cannot be reached (`SyncSchedule`).
+/// - A local change (the view's or another `todo`'s, reported through
+///   `localChangesMayHaveHappened`) is sent within `Timing.coalesce`;
+///   changes made meanwhile, or during a sync, go in one more sync.
+/// - A sync that fails shows offline (or the error) and is tried again with
+///   a growing, jittered wait, at most a minute apart while listening.
+///
+/// Syncs never overlap: one loop runs them, one at a time. `stop()` ends it
+/// after the sync in flight, never in the middle of one.
+@MainActor
+public final class LiveSync {
+    public struct Timing: Sendable {
+        /// How often a server that does not announce is asked, at the most.
+        public var every: Duration
+        /// How long local changes are gathered into one sync.
+        public var coalesce: Duration
+
+        public init(every: Duration = SyncSchedule.defaultEvery, coalesce: Duration = .milliseconds(30)) {
+            self.every = every
+            self.coalesce = coalesce
+        }
+    }
+
+    public let logic: TodoLogic
+    let syncer: any TodoSyncing
+    let announcer: (any ChangeAnnouncing)?
+    let timing: Timing
+    let jitter: @Sendable () -> Double
+    /// Called after a sync that changed something, for the view to reload.
+    public var onChange: (@MainActor (SyncSummary) async -> Void)?
+    /// Called after every sync with what it did or why it failed, and when
+    /// the next one is due if nothing asks sooner (nil: when told of a change).
+    public var onSyncEnded: (@MainActor (Result<SyncSummary, TodoError>, _ next: Duration?) -> Void)?
+
+    /// When the next sync runs; nil: not until something asks for one.
+    private var dueAt: ContinuousClock.Instant?
+    private var waiter: CheckedContinuation<Void, Never>?
+    private var timer: Task<Void, Never>?
+    private var schedule: SyncSchedule
+    /// Failed syncs in a row.
+    private var failures = 0
+    /// The local change marker as the last successful sync began.
+    private var sentMarker: Int64 = 0
+    /// The server's announcements are arriving.
+    private var listening = false
+    /// The server announces nothing: it is asked every so often.
+    private var isPolling = false
+    private var stopping = false
+
+    public init(
+        logic: TodoLogic, syncer: any TodoSyncing, announcer: (any ChangeAnnouncing)?, timing: Timing = Timing(),
+        jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+    ) {
+        self.logic = logic
+        self.syncer = syncer
+        self.announcer = announcer
+        self.timing = timing
+        self.jitter = jitter
+        self.schedule = SyncSchedule(every: timing.every)
+    }
+
+    var state: TodoState { logic.state }
+
+    /// Syncs and listens until `stop()` (or the task is cancelled).
+    public func run() async {
+        isPolling = announcer == nil
+        state.liveStatusChanged(isPolling ? .polling : .connecting)
+        requestSync()
+        let listener = Task { await self.listen() }
+        await syncLoop()
+        listener.cancel()
+        state.liveStatusChanged(nil)
+    }
+
+    /// Ends `run()` once the sync in flight, if any, has ended.
+    public func stop() {
+        stopping = true
+        wake()
+    }
+
+    /// Something may have written the database: sync soon if a local change waits to be sent.
+    public func localChangesMayHaveHappened() async {
+        guard failures == 0, let marker = try? await syncer.localChangeMarker(), marker > sentMarker else { return }
+        requestSync(after: timing.coalesce)
+    }
+
+    /// A sync at once (`s`), or after `delay`; an earlier request stands.
+    public func requestSync(after delay: Duration = .zero) {
+        let at = ContinuousClock.now + delay
+        if dueAt.map({ at < $0 }) ?? true {
+            dueAt = at
+            wake()
+        }
+    }
+
+    // MARK: - Syncing
+
+    private func syncLoop() async {
+        await withTaskCancellationHandler {
+            while !Task.isCancelled, !stopping {
+                if let due = dueAt, due <= .now {
+                    dueAt = nil
+                    await syncOnce()
+                } else {
+                    await pause()
+                }
+            }
+        } onCancel: {
+            Task { @MainActor in self.wake() }
+        }
+    }
+
+    private func syncOnce() async {
+        let marker = (try? await syncer.localChangeMarker()) ?? nil
+        let outcome = await logic.syncInBackground(with: syncer)
+        var next: Duration?
+        switch outcome {
+        case .failure:
+            failures += 1
+            if isPolling {
+                schedule.record(.failed)
+                next = schedule.delay(jitter: jitter())
+            } else {
+                next = SyncSchedule.retryDelay(failures: failures, jitter: jitter())
+            }
+        case .success(let summary):
+            failures = 0
+            sentMarker = max(sentMarker, marker ?? 0)
+            state.liveStatusChanged(listening ? .live : isPolling ? .polling : .connecting)
+            if summary.movedAnything { await onChange?(summary) }
+            if !listening {
+                // Not told of changes: ask again later.
+                schedule.record(summary.movedAnything ? .changed : .unchanged)
+                next = schedule.delay(jitter: jitter())
+            }
+        }
+        if let next { requestSync(after: next) }
+        onSyncEnded?(outcome, next)
+        // An edit made during the sync goes in the next one.
+        await localChangesMayHaveHappened()
+    }
+
+    /// Waits until `dueAt`, or until a request or cancellation wakes it.
+    private func pause() async {
+        await withCheckedContinuation { continuation in
+            waiter = continuation
+            if let due = dueAt {
+                timer = Task { [weak self] in
+                    try? await Task.sleep(until: due, clock: .continuous)
+                    self?.wake()
+                }
+            }
+        }
+    }
+
+    private func wake() {
+        timer?.cancel()
+        timer = nil
+        waiter?.resume()
+        waiter = nil
+    }
+
+    // MARK: - Listening
+
+    /// Listens to the server's announcements, connecting again after each
+    /// loss with a growing wait; polls instead when it announces nothing.
+    private func listen() async {
+        guard let announcer else {
+            isPolling = true
+            return
+        }
+        var losses = 0
+        while !Task.isCancelled {
+            do {
+                for try await announcement in announcer.announcements() {
+                    switch announcement {
+                    case .listening:
+                        losses = 0
+                        listening = true
+                        if state.live == .connecting { state.liveStatusChanged(.live) }
+                        // Whatever changed while nobody listened.
+                        requestSync()
+                    case .changed, .resync:
+                        requestSync()
+                    }
+                }
+            } catch is ChangeAnnouncementsUnavailable {
+                listening = false
+                isPolling = true
+                if state.live == .connecting || state.live == .live { state.liveStatusChanged(.polling) }
+                requestSync()
+                return
+            } catch {
+                // Lost, or never made: a sync tells whether the server is away.
+            }
+            if Task.isCancelled { return }
+            if listening {
+                listening = false
+                if state.live == .live { state.liveStatusChanged(.connecting) }
+                requestSync()
+            }
+            losses += 1
+            try? await Task.sleep(for: SyncSchedule.retryDelay(failures: losses, jitter: jitter()))
+        }
+    }
+}
