@@ -204,7 +204,10 @@ let package = Package(
         .testTarget(
             name: "TodoCLITests",
             dependencies: [
+                // A real todo-server for the live views (LiveUITests).
+                "TestSupport",
                 "todo",
+                "todo-server",
                 "TodoCLI",
                 "TodoStorage",
                 "TodoSync",

@@ -2,7 +2,7 @@
 # Benchmarks: `todo` and `todo-server` side by side with the sqlite3 shell doing the
 # same SQL (the floor), and with Taskwarrior and todo.txt where installed.
 #
-#   Benchmarks/run.sh [--sizes 1000,100000,1000000] [--quick] [--ui-only] [--pg-only] [--sync-only] [--caldav-only] [--peer-max 100000] [--out FILE]
+#   Benchmarks/run.sh [--sizes 1000,100000,1000000] [--quick] [--ui-only] [--pg-only] [--sync-only] [--caldav-only] [--live-only] [--peer-max 100000] [--out FILE]
 #
 # Builds release binaries, generates seeded data sets (Benchmarks/generate.py),
 # times whole processes with hyperfine after warm-up, and prints a markdown table
@@ -14,6 +14,7 @@
 # --sync-only: only todo-server on SQLite and todo sync (first, no-op, pushing, paged).
 # --caldav-only: only todo-server's CalDAV beside Radicale (Benchmarks/caldav_bench.py;
 #   Radicale and vdirsyncer from .build/venv, which .ci/run makes).
+# --live-only: only live sync (Benchmarks/live_bench.py: todo ui in pseudo-terminals).
 # Needs: swift, python3, sqlite3, hyperfine; optional: wrk (server throughput),
 # task (Taskwarrior 2.6), todo-txt (todo.txt CLI).
 set -euo pipefail
@@ -25,6 +26,7 @@ ui_only=0
 pg_only=0
 sync_only=0
 caldav_only=0
+live_only=0
 peer_max=100000
 out=""
 while [ $# -gt 0 ]; do
@@ -35,9 +37,10 @@ while [ $# -gt 0 ]; do
         --pg-only) pg_only=1; shift ;;
         --sync-only) sync_only=1; shift ;;
         --caldav-only) caldav_only=1; shift ;;
+        --live-only) live_only=1; shift ;;
         --peer-max) peer_max=$2; shift 2 ;;
         --out) out=$2; shift 2 ;;
-        -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "run.sh: unknown option $1 (see --help)" >&2; exit 64 ;;
     esac
 done
@@ -175,12 +178,10 @@ account_server() {
 # with --quick), so both see the same machine; then on two instances of one database at
 # once (their req/s summed); then 50 writers across both for 30 s (3 s with --quick),
 # whose acknowledged creates are counted in the database.
-postgres_benchmarks() {
 pg_bin=/usr/lib/postgresql/15/bin
-if [ -x "$pg_bin/initdb" ] && command -v wrk >/dev/null; then
-    pgsize=$([ "$quick" = 1 ] && echo 1000 || echo 100000)
-    writers_time=$([ "$quick" = 1 ] && echo 3s || echo 30s)
-    echo "== todo-server on PostgreSQL with $pgsize todos" >&2
+# start_postgres: a private cluster on a free port ($pgport, data in $pgdir), stopped
+# at exit; psql_bench SQL [DATABASE] runs SQL in it.
+start_postgres() {
     pgdir=$work/pg
     rm -rf "$pgdir"; mkdir -p "$pgdir"
     as_pg=()
@@ -192,7 +193,15 @@ if [ -x "$pg_bin/initdb" ] && command -v wrk >/dev/null; then
     second_pid=""
     trap '[ -n "$server_pid" ] && kill $server_pid 2>/dev/null; [ -n "$second_pid" ] && kill $second_pid 2>/dev/null;
         (cd /tmp && "${as_pg[@]}" "$pg_bin/pg_ctl" -D "$pgdir/data" -m immediate stop >/dev/null 2>&1) || true' EXIT
-    psql_bench() { "$pg_bin/psql" -h 127.0.0.1 -p "$pgport" -U postgres -d "${2:-bench}" -X -A -t -q -c "$1"; }
+}
+stop_postgres() { (cd /tmp && "${as_pg[@]}" "$pg_bin/pg_ctl" -D "$pgdir/data" -m fast stop >/dev/null); }
+psql_bench() { "$pg_bin/psql" -h 127.0.0.1 -p "$pgport" -U postgres -d "${2:-bench}" -X -A -t -q -c "$1"; }
+postgres_benchmarks() {
+if [ -x "$pg_bin/initdb" ] && command -v wrk >/dev/null; then
+    pgsize=$([ "$quick" = 1 ] && echo 1000 || echo 100000)
+    writers_time=$([ "$quick" = 1 ] && echo 3s || echo 30s)
+    echo "== todo-server on PostgreSQL with $pgsize todos" >&2
+    start_postgres
     psql_bench "CREATE DATABASE bench" postgres
     pgurl="postgres://postgres@127.0.0.1:$pgport/bench?sslmode=disable"
     token=$("$server" user add bench --database "$pgurl" 2>/dev/null)
@@ -284,11 +293,31 @@ if [ -x "$pg_bin/initdb" ] && command -v wrk >/dev/null; then
     record writers-50-pg-two-instances "$pgsize" todo-server "$acknowledged" creates
     kill "$second_pid" 2>/dev/null; wait "$second_pid" 2>/dev/null || true; second_pid=""
     stop_server
-    (cd /tmp && "${as_pg[@]}" "$pg_bin/pg_ctl" -D "$pgdir/data" -m fast stop >/dev/null)
+    stop_postgres
 else
     echo "run.sh: PostgreSQL 15 or wrk not installed: todo-server on PostgreSQL skipped (apt-get install postgresql wrk)" >&2
 fi
 }
+# Live sync (Benchmarks/live_bench.py): from a change in one replica, or through the
+# API, to another replica's open `todo ui`; idle views; 1,000 open event streams; 50
+# listeners of 100 changes a second. On SQLite, and on PostgreSQL where installed.
+live_benchmarks() {
+    local options=(--todo "$todo" --todo-server "$server" --work "$work/live" --figures "$results/figures.jsonl")
+    if [ "$quick" = 1 ]; then options+=(--changes 5 --idle 2 --streams 50 --listeners 5 --rate 20 --seconds 1); fi
+    if [ -x "$pg_bin/initdb" ]; then
+        start_postgres
+        psql_bench "CREATE DATABASE live" postgres
+        options+=(--postgres "postgres://postgres@127.0.0.1:$pgport/live?sslmode=disable")
+    fi
+    echo "== live sync" >&2
+    python3 "$root/Benchmarks/live_bench.py" "${options[@]}" >&2
+    if [ -x "$pg_bin/initdb" ]; then stop_postgres; fi
+}
+if [ "$live_only" = 1 ]; then
+    live_benchmarks
+    print_report
+    exit 0
+fi
 # todo-server's CalDAV beside Radicale holding the same VTODOs, in turns.
 caldav_benchmarks() {
     local venv=$root/.build/venv/bin
@@ -536,6 +565,7 @@ done
 
 [ "$sync_only" = 1 ] || postgres_benchmarks
 [ "$sync_only" = 1 ] || caldav_benchmarks
+[ "$sync_only" = 1 ] || live_benchmarks
 
 # A plain json-server-style server: no change feed, so every sync reads the full list.
 jsize=$([ "$quick" = 1 ] && echo 1000 || echo 10000)

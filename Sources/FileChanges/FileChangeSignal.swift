@@ -5,24 +5,29 @@ import Foundation
 import Glibc
 #endif
 
-/// Wakes its listener when another process writes a SQLite database: its
-/// file, its `-wal` or its `-journal` (inotify on Linux, on the folder, so a
-/// WAL deleted and made again is still seen). Nothing runs while nothing is
-/// written: a live `todo ui` and todo-server's event streams wait on it
-/// instead of polling.
+/// Wakes its listener when a process writes a SQLite database: its file, its
+/// `-wal` or its `-journal` (inotify on Linux, on the folder, so a WAL
+/// deleted and made again is still seen). A live `todo ui` and todo-server's
+/// event streams wait on it instead of polling often.
 ///
-/// A signal says only "look again": the listener reads SQLite's
-/// `data_version` (or its own counters) to learn whether anything changed,
-/// so a spurious wake costs one read and a missed one cannot happen while
-/// the watch is open. Where the system offers no watch, `changes` ticks every
-/// `fallbackInterval` instead.
+/// A wake says only "look again": the listener reads SQLite's `data_version`
+/// (or its own counters) to learn whether anything changed, so a spurious
+/// wake costs one read. A commit becomes visible to readers a moment after
+/// its last write to the WAL (after the sync to disk), so each burst of
+/// writes wakes the listener at once and twice more (`settleDelays`) in
+/// case it looked too early; and a steady wake every `interval` covers what
+/// no watch sees (a system without inotify, a folder on a network file
+/// system). Between writes, that steady wake is all that runs.
 public struct FileChangeSignal: Sendable {
     public let databasePath: String
-    public let fallbackInterval: Duration
+    public let interval: Duration
 
-    public init(databasePath: String, fallbackInterval: Duration = .seconds(1)) {
+    /// When a burst of writes wakes the listener again.
+    static let settleDelays: [Duration] = [.milliseconds(20), .milliseconds(250)]
+
+    public init(databasePath: String, interval: Duration = .seconds(1)) {
         self.databasePath = databasePath
-        self.fallbackInterval = fallbackInterval
+        self.interval = interval
     }
 
     /// Names in the database's folder whose writes count.
@@ -31,26 +36,34 @@ public struct FileChangeSignal: Sendable {
         return [name, name + "-wal", name + "-journal"]
     }
 
-    /// One element per burst of writes (at most one waits unread), until the
-    /// stream is dropped.
+    /// One element per wake (at most one waits unread), until the stream is dropped.
     public func changes() -> AsyncStream<Void> {
         let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        var watch: (any Sendable)?
         #if canImport(Glibc)
-        if let watch = InotifyWatch(folder: (databasePath as NSString).deletingLastPathComponent, names: watchedNames, onChange: {
+        watch = InotifyWatch(folder: (databasePath as NSString).deletingLastPathComponent, names: watchedNames) {
             continuation.yield()
-        }) {
-            continuation.onTermination = { _ in watch.cancel() }
-            return stream
+            for delay in Self.settleDelays {
+                Task {
+                    try? await Task.sleep(for: delay)
+                    continuation.yield()
+                }
+            }
         }
         #endif
-        let interval = fallbackInterval
+        let interval = self.interval
         let ticker = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)
                 continuation.yield()
             }
         }
-        continuation.onTermination = { _ in ticker.cancel() }
+        continuation.onTermination = { [watch] _ in
+            ticker.cancel()
+            #if canImport(Glibc)
+            (watch as? InotifyWatch)?.cancel()
+            #endif
+        }
         return stream
     }
 }

@@ -27,10 +27,11 @@ struct SyncCommand: AsyncParsableCommand {
             its paging once with --page-param and --page-size-param.
             A server that cannot be reached fails at once with exit status 69, local \
             changes staying queued; timeouts and server errors are retried for about 10 s.
-            --watch keeps syncing, one line per sync: every --every seconds while syncs \
-            bring changes, less often while nothing changes or the server is away (never \
-            less often than every 5 minutes), and within about a second of a change made \
-            here by any todo command. Ctrl-C or SIGTERM ends it after the sync in flight.
+            --watch keeps syncing, one line per sync: at once when todo-server announces a \
+            change (its event stream), and at once after a change made here by any todo \
+            command. Another server is asked every --every seconds while syncs bring \
+            changes, less often while nothing changes or it is away (never less often than \
+            every 5 minutes). Ctrl-C or SIGTERM ends it after the sync in flight.
 
             Examples:
               todo sync --server http://127.0.0.1:3000
@@ -103,10 +104,10 @@ struct SyncCommand: AsyncParsableCommand {
     @Flag(help: "Forget the paging named with --page-param.")
     var noPaging = false
 
-    @Flag(help: "Keep syncing: every --every seconds, sooner after a change made here, until Ctrl-C or SIGTERM.")
+    @Flag(help: "Keep syncing: when the server announces a change or one is made here (else every --every seconds), until Ctrl-C or SIGTERM.")
     var watch = false
 
-    @Option(help: ArgumentHelp("With --watch: seconds between syncs while they bring changes (default: 30; longer while nothing changes or the server is away, at most 300).", valueName: "seconds"))
+    @Option(help: ArgumentHelp("With --watch, for a server that does not announce its changes: seconds between syncs while they bring changes (default: 30; longer while nothing changes or the server is away, at most 300).", valueName: "seconds"))
     var every: Int?
 
     @Flag(help: "With --watch: print nothing but failures.")

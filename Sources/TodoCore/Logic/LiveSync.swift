@@ -42,8 +42,10 @@ public final class LiveSync {
     /// the next one is due if nothing asks sooner (nil: when told of a change).
     public var onSyncEnded: (@MainActor (Result<SyncSummary, TodoError>, _ next: Duration?) -> Void)?
 
-    /// When the next sync runs; nil: not until something asks for one.
-    private var dueAt: ContinuousClock.Instant?
+    /// When a sync was asked for (a local change, an announcement, a retry).
+    private var requestedAt: ContinuousClock.Instant?
+    /// When a server that is not listened to is asked next.
+    private var pollAt: ContinuousClock.Instant?
     private var waiter: CheckedContinuation<Void, Never>?
     private var timer: Task<Void, Never>?
     private var schedule: SyncSchedule
@@ -97,10 +99,18 @@ public final class LiveSync {
     /// A sync at once (`s`), or after `delay`; an earlier request stands.
     public func requestSync(after delay: Duration = .zero) {
         let at = ContinuousClock.now + delay
-        if dueAt.map({ at < $0 }) ?? true {
-            dueAt = at
+        if requestedAt.map({ at < $0 }) ?? true {
+            requestedAt = at
             wake()
         }
+    }
+
+    /// When the next sync runs: the earliest request, or the next poll
+    /// while the server's announcements are not arriving.
+    private var dueAt: ContinuousClock.Instant? {
+        let poll = listening ? nil : pollAt
+        guard let requestedAt else { return poll }
+        return poll.map { min($0, requestedAt) } ?? requestedAt
     }
 
     // MARK: - Syncing
@@ -109,7 +119,8 @@ public final class LiveSync {
         await withTaskCancellationHandler {
             while !Task.isCancelled, !stopping {
                 if let due = dueAt, due <= .now {
-                    dueAt = nil
+                    requestedAt = nil
+                    pollAt = nil
                     await syncOnce()
                 } else {
                     await pause()
@@ -133,24 +144,24 @@ public final class LiveSync {
             } else {
                 next = SyncSchedule.retryDelay(failures: failures, jitter: jitter())
             }
+            requestSync(after: next ?? .zero)
         case .success(let summary):
             failures = 0
             sentMarker = max(sentMarker, marker ?? 0)
             state.liveStatusChanged(listening ? .live : isPolling ? .polling : .connecting)
             if summary.movedAnything { await onChange?(summary) }
-            if !listening {
-                // Not told of changes: ask again later.
-                schedule.record(summary.movedAnything ? .changed : .unchanged)
-                next = schedule.delay(jitter: jitter())
-            }
+            // Asked again later unless announcements arrive meanwhile.
+            schedule.record(summary.movedAnything ? .changed : .unchanged)
+            let delay = schedule.delay(jitter: jitter())
+            pollAt = .now + delay
+            if !listening { next = delay }
         }
-        if let next { requestSync(after: next) }
         onSyncEnded?(outcome, next)
         // An edit made during the sync goes in the next one.
         await localChangesMayHaveHappened()
     }
 
-    /// Waits until `dueAt`, or until a request or cancellation wakes it.
+    /// Waits until `dueAt`, or until a request, a change of listening or cancellation wakes it.
     private func pause() async {
         await withCheckedContinuation { continuation in
             waiter = continuation
@@ -185,11 +196,12 @@ public final class LiveSync {
                 for try await announcement in announcer.announcements() {
                     switch announcement {
                     case .listening:
+                        // What changed since the last event is announced
+                        // next (the announcer resumes), so no sync is needed.
                         losses = 0
                         listening = true
+                        wake()
                         if state.live == .connecting { state.liveStatusChanged(.live) }
-                        // Whatever changed while nobody listened.
-                        requestSync()
                     case .changed, .resync:
                         requestSync()
                     }
@@ -197,8 +209,8 @@ public final class LiveSync {
             } catch is ChangeAnnouncementsUnavailable {
                 listening = false
                 isPolling = true
+                wake()
                 if state.live == .connecting || state.live == .live { state.liveStatusChanged(.polling) }
-                requestSync()
                 return
             } catch {
                 // Lost, or never made: a sync tells whether the server is away.
@@ -207,8 +219,10 @@ public final class LiveSync {
             if listening {
                 listening = false
                 if state.live == .live { state.liveStatusChanged(.connecting) }
-                requestSync()
             }
+            // Is the server away? A sync tells (and polls it while the stream is down);
+            // while syncs fail, their own retries go on.
+            if failures == 0 { requestSync() }
             losses += 1
             try? await Task.sleep(for: SyncSchedule.retryDelay(failures: losses, jitter: jitter()))
         }

@@ -3,7 +3,9 @@
 /// protocol, so it never sees HTTP (todo-server's `GET /todos/events`).
 public protocol ChangeAnnouncing: Sendable {
     /// The announcements of one connection, `.listening` first, until it
-    /// ends (throwing why). A server that announces nothing throws
+    /// ends (throwing why). Each connection resumes where the last one's
+    /// announcements left off: a change made while none was open is
+    /// announced once it is. A server that announces nothing throws
     /// `ChangeAnnouncementsUnavailable` at once: it is polled instead.
     func announcements() -> AsyncThrowingStream<ChangeAnnouncement, any Error>
 }

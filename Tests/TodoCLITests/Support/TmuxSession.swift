@@ -77,6 +77,20 @@ final class TmuxSession {
         throw Failure("timed out waiting for \(what); the screen:\n\(last)")
     }
 
+    /// `waitForScreen`, for async tests: sleeps between looks instead of
+    /// holding one of the few threads other tests run on.
+    @discardableResult
+    func awaitScreen(timeout: Duration = .seconds(15), _ what: String, until condition: (String) -> Bool) async throws -> String {
+        let deadline = ContinuousClock.now + timeout
+        var last = ""
+        while ContinuousClock.now < deadline {
+            last = try screen()
+            if condition(last) { return last }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw Failure("timed out waiting for \(what); the screen:\n\(last)")
+    }
+
     /// Waits for the command to end; its exit status and `stty -a` after it.
     func waitForExit(timeout: Duration = .seconds(15)) throws -> (status: Int32, stty: String) {
         let deadline = ContinuousClock.now + timeout

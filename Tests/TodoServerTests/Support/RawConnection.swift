@@ -13,6 +13,7 @@ final class RawConnection: @unchecked Sendable {
     private let socket: Int32
     private let lock = NSLock()
     private var received: [UInt8] = []
+    private var closed = false
 
     init(port: Int) async throws {
         socket = try await Self.blocking {
@@ -80,11 +81,17 @@ final class RawConnection: @unchecked Sendable {
                 var poller = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
                 guard poll(&poller, 1, 20) > 0 else { continue }
                 let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
-                if count <= 0 { return nil }
+                if count <= 0 {
+                    lock.withLock { closed = true }
+                    return nil
+                }
                 lock.withLock { received += buffer[..<count] }
             }
         }
     }
+
+    /// Whether `read(until:timeout:)` saw the server close the connection.
+    var isClosed: Bool { lock.withLock { closed } }
 
     /// Everything `read(until:timeout:)` has received.
     var receivedText: String { lock.withLock { String(decoding: received, as: UTF8.self) } }
