@@ -6,6 +6,19 @@ import Foundation
 public struct SyncLock: Sendable {
     let descriptor: Int32
 
+    /// Waits up to `timeout` for a running sync to finish, then refuses;
+    /// sleeping between tries, so it holds no thread (for a live view's syncs).
+    public static func acquire(path: String, waitingUpTo timeout: Duration) async throws -> SyncLock {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            do {
+                return try acquire(path: path, timeout: .zero)
+            } catch SyncError.busy(_) where ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+    }
+
     /// Waits up to `timeout` for a running sync to finish, then refuses.
     public static func acquire(path: String, timeout: Duration = .seconds(10)) throws -> SyncLock {
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)

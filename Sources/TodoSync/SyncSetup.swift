@@ -48,4 +48,10 @@ public struct SyncSetup: Sendable {
     public static func lock(databasePath: String) throws -> SyncLock {
         try SyncLock.acquire(path: databasePath + ".sync-lock")
     }
+
+    /// The same lock, for a live view's syncs: a sync another `todo` started
+    /// (a first sync of many todos, say) is waited for up to a minute, on no thread.
+    public static func waitForLock(databasePath: String) async throws -> SyncLock {
+        try await SyncLock.acquire(path: databasePath + ".sync-lock", waitingUpTo: .seconds(60))
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Synchronization
 import HummingbirdTesting
 import TestSupport
 import Testing
@@ -193,6 +194,60 @@ struct EventStreamTests {
         other.close()
         #expect(announcer.listenerCount == 0)
         #expect(await slow.next() == nil)
+    }
+
+    /// Counters the test sets, and the nudge of the watch running now.
+    final class ScriptedWatcher: ChangeWatcher {
+        let counters = Mutex<[AccountID: Int]>([:])
+        let nudge = Mutex<(@Sendable (Set<AccountID>?) -> Void)?>(nil)
+
+        func watch(_ nudge: @escaping @Sendable (Set<AccountID>?) -> Void) async throws {
+            self.nudge.withLock { $0 = nudge }
+            nudge(nil)
+            while !Task.isCancelled { try? await Task.sleep(for: .seconds(60)) }
+        }
+
+        func counters(of accounts: [AccountID]) async throws -> [AccountID: Int] {
+            counters.withLock { counters in counters.filter { accounts.contains($0.key) } }
+        }
+
+        func change(_ account: AccountID, to counter: Int) async throws {
+            counters.withLock { $0[account] = counter }
+            // The watch of the run now going (a new run after the last listener left).
+            for _ in 0..<2_000 where nudge.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(5)) }
+            nudge.withLock { $0 }?(Set([account]))
+        }
+    }
+
+    @Test func theWatchStartsAgainAfterTheLastListenerLeft() async throws {
+        let watcher = ScriptedWatcher()
+        let announcer = ChangeAnnouncer(watcher: watcher, heartbeat: .seconds(3600))
+        let account = AccountID(1)
+        let first = try announcer.listen(account: account, known: 0)
+        try await watcher.change(account, to: 1)
+        #expect(await first.next() == .changed(cursor: 1))
+        first.close()
+        watcher.nudge.withLock { $0 = nil }
+
+        // Everyone left, so the watch stopped; a new listener starts it again, and hears the next change.
+        let second = try announcer.listen(account: account, known: 1)
+        try await watcher.change(account, to: 2)
+        #expect(await Self.next(second, within: .seconds(30)) == .changed(cursor: 2))
+        second.close()
+    }
+
+    /// The listener's next event, or nil if none comes within `limit` (it is closed then).
+    static func next(_ subscription: Subscription, within limit: Duration) async -> StreamEvent? {
+        await withTaskGroup(of: StreamEvent?.self) { group in
+            group.addTask { await subscription.next() }
+            group.addTask {
+                try? await Task.sleep(for: limit)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
     }
 
     @Test func theLimitsCountOpenListeners() throws {

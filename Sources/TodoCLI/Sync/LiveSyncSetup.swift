@@ -35,7 +35,7 @@ struct LockedSync: TodoSyncing {
     }
 
     func sync(dryRun: Bool, progress: @escaping @Sendable (SyncProgress) -> Void) async throws -> SyncSummary {
-        let lock = try SyncSetup.lock(databasePath: databasePath)
+        let lock = try await SyncSetup.waitForLock(databasePath: databasePath)
         defer { lock.release() }
         return try await inner.sync(dryRun: dryRun, progress: progress)
     }

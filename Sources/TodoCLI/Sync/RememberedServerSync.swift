@@ -19,7 +19,7 @@ struct RememberedServerSync: TodoSyncing {
     }
 
     func sync(dryRun: Bool, progress: @escaping @Sendable (SyncProgress) -> Void) async throws -> SyncSummary {
-        let lock = try SyncSetup.lock(databasePath: path)
+        let lock = try await SyncSetup.waitForLock(databasePath: path)
         defer { lock.release() }
         let configuration = try await SyncSetup(environment: environment).resolve(store: db).configuration
         return try await SyncService(store: db, configuration: configuration).sync(dryRun: dryRun, progress: progress)

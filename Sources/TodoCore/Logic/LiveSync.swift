@@ -53,6 +53,8 @@ public final class LiveSync {
     private var failures = 0
     /// The local change marker as the last successful sync began.
     private var sentMarker: Int64 = 0
+    /// The marker as the sync running now began: what it sends.
+    private var inFlightMarker: Int64?
     /// The server's announcements are arriving.
     private var listening = false
     /// The server announces nothing: it is asked every so often.
@@ -91,8 +93,10 @@ public final class LiveSync {
     }
 
     /// Something may have written the database: sync soon if a local change waits to be sent.
+    /// (While syncs fail, their retries send it.)
     public func localChangesMayHaveHappened() async {
-        guard failures == 0, let marker = try? await syncer.localChangeMarker(), marker > sentMarker else { return }
+        guard failures == 0, let marker = try? await syncer.localChangeMarker(),
+              marker > max(sentMarker, inFlightMarker ?? 0) else { return }
         requestSync(after: timing.coalesce)
     }
 
@@ -133,7 +137,9 @@ public final class LiveSync {
 
     private func syncOnce() async {
         let marker = (try? await syncer.localChangeMarker()) ?? nil
+        inFlightMarker = marker
         let outcome = await logic.syncInBackground(with: syncer)
+        inFlightMarker = nil
         var next: Duration?
         switch outcome {
         case .failure:
@@ -168,7 +174,7 @@ public final class LiveSync {
             if let due = dueAt {
                 timer = Task { [weak self] in
                     try? await Task.sleep(until: due, clock: .continuous)
-                    self?.wake()
+                    if !Task.isCancelled { self?.wake() }
                 }
             }
         }
@@ -183,6 +189,9 @@ public final class LiveSync {
 
     // MARK: - Listening
 
+    /// How long a stream must stay up before its loss counts as the first.
+    static let stableStream: Duration = .seconds(30)
+
     /// Listens to the server's announcements, connecting again after each
     /// loss with a growing wait; polls instead when it announces nothing.
     private func listen() async {
@@ -191,6 +200,7 @@ public final class LiveSync {
             return
         }
         var losses = 0
+        var listeningSince = ContinuousClock.now
         while !Task.isCancelled {
             do {
                 for try await announcement in announcer.announcements() {
@@ -198,7 +208,7 @@ public final class LiveSync {
                     case .listening:
                         // What changed since the last event is announced
                         // next (the announcer resumes), so no sync is needed.
-                        losses = 0
+                        listeningSince = .now
                         listening = true
                         wake()
                         if state.live == .connecting { state.liveStatusChanged(.live) }
@@ -216,14 +226,18 @@ public final class LiveSync {
                 // Lost, or never made: a sync tells whether the server is away.
             }
             if Task.isCancelled { return }
+            // A stream that stayed up a while was lost once: connect again at
+            // once; one that keeps dropping waits longer each time.
+            let stayedUp = listening && ContinuousClock.now - listeningSince > Self.stableStream
+            losses = stayedUp ? 1 : losses + 1
             if listening {
                 listening = false
                 if state.live == .live { state.liveStatusChanged(.connecting) }
+                // Is the server away? A sync tells (as often as the waits
+                // below allow), and until the stream is back the server is
+                // polled; while syncs fail, their own retries go on.
+                if failures == 0 { requestSync() }
             }
-            // Is the server away? A sync tells (and polls it while the stream is down);
-            // while syncs fail, their own retries go on.
-            if failures == 0 { requestSync() }
-            losses += 1
             try? await Task.sleep(for: SyncSchedule.retryDelay(failures: losses, jitter: jitter()))
         }
     }

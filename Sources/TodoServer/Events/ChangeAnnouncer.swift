@@ -32,9 +32,6 @@ public final class ChangeAnnouncer: Sendable {
     let heartbeat: Duration
     let limits: Limits
     private let state = Mutex(State())
-    /// Wakes the loop that reads counters after a nudge.
-    private let nudges: AsyncStream<Void>.Continuation
-    private let nudgeStream: AsyncStream<Void>
 
     struct Listener {
         let account: AccountID
@@ -53,13 +50,15 @@ public final class ChangeAnnouncer: Sendable {
         /// Accounts nudged and not yet read; nil inside: all of them.
         var dirty: Set<AccountID>? = []
         var running: Task<Void, Never>?
+        /// Wakes the running loop that reads counters after a nudge (one stream per run:
+        /// a cancelled run's stream is finished for good).
+        var nudges: AsyncStream<Void>.Continuation?
     }
 
     public init(watcher: any ChangeWatcher, heartbeat: Duration = .seconds(30), limits: Limits = Limits()) {
         self.watcher = watcher
         self.heartbeat = heartbeat
         self.limits = limits
-        (nudgeStream, nudges) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
     deinit {
@@ -181,6 +180,9 @@ public final class ChangeAnnouncer: Sendable {
 
     /// Watches, reads counters after each nudge and beats, until the last listener goes.
     private func run() async {
+        let (nudgeStream, nudges) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        state.withLock { $0.nudges = nudges }
+        defer { nudges.finish() }
         await withTaskGroup(of: Void.self) { group in
             group.addTask { [watcher] in
                 while !Task.isCancelled {
@@ -199,7 +201,7 @@ public final class ChangeAnnouncer: Sendable {
                 }
             }
             group.addTask {
-                for await _ in self.nudgeStream {
+                for await _ in nudgeStream {
                     if Task.isCancelled { return }
                     await self.readNudged()
                 }
@@ -210,14 +212,15 @@ public final class ChangeAnnouncer: Sendable {
     }
 
     func nudge(_ accounts: Set<AccountID>?) {
-        state.withLock { state in
+        let nudges = state.withLock { state in
             if let accounts {
                 state.dirty?.formUnion(accounts)
             } else {
                 state.dirty = nil
             }
+            return state.nudges
         }
-        nudges.yield()
+        nudges?.yield()
     }
 
     /// Reads the counters of the nudged accounts someone listens to, and announces those that moved.

@@ -5,8 +5,10 @@ import GRDB
 /// Changes on SQLite: this process's commits are seen as they happen (a
 /// transaction observer on the writer, which knows the accounts); another
 /// process's (a second todo-server on the same file) by a watch on the
-/// database's files, confirmed by `PRAGMA data_version` on a connection of
-/// its own. Nothing is polled.
+/// database's files (`FileChangeSignal`: at each write, and a look each
+/// second), confirmed by `PRAGMA data_version` on the writer's connection,
+/// which moves only when another connection commits: this process's own
+/// writes cost no second reading of every listened account.
 struct SQLiteChangeWatcher: ChangeWatcher {
     let writer: any DatabaseWriter
     /// The database file; nil for one in memory, which no other process sees.
@@ -21,14 +23,11 @@ struct SQLiteChangeWatcher: ChangeWatcher {
             while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
             return
         }
-        var configuration = Configuration()
-        configuration.readonly = true
-        let reader = try DatabaseQueue(path: path, configuration: configuration)
         let changes = FileChangeSignal(databasePath: path).changes()
-        var version = try await reader.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") }
+        var version = try await writer.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA data_version") }
         nudge(nil)
         for await _ in changes {
-            let now = try await reader.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") }
+            let now = try await writer.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA data_version") }
             if now != version {
                 version = now
                 nudge(nil)

@@ -44,8 +44,11 @@ struct TodoEventStream<Repository: TodoRepository>: Sendable {
             .cacheControl: "no-store",
             .accelBuffering: "no",
         ]
+        // Closed when the body has been written, or when the response is
+        // dropped unwritten (the client went before its head was sent).
+        let held = HeldSubscription(subscription)
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-            defer { subscription.close() }
+            defer { held.subscription.close() }
             do {
                 try await writer.write(ByteBuffer(string: "retry: 1000\n\n" + first))
                 try await withGracefulShutdownHandler {
@@ -104,5 +107,18 @@ struct TodoEventStream<Repository: TodoRepository>: Sendable {
             throw ServerError.badRequest("Last-Event-ID must be the id of an event this stream sent (a whole number), not \(value.debugDescription).")
         }
         return cursor
+    }
+}
+
+/// Closes its subscription when the last reference to it goes.
+private final class HeldSubscription: Sendable {
+    let subscription: Subscription
+
+    init(_ subscription: Subscription) {
+        self.subscription = subscription
+    }
+
+    deinit {
+        subscription.close()
     }
 }

@@ -58,6 +58,11 @@ public final class ServerAnnouncements: ChangeAnnouncing {
             throw AsyncHTTPTransport.classify(error)
         }
         let isStream = response.headers.first(name: "content-type")?.lowercased().hasPrefix("text/event-stream") ?? false
+        if response.status == .badRequest, request.headers.contains(name: "Last-Event-ID") {
+            // The server does not take this id (its data replaced by another's?): ask afresh.
+            lastEventID.withLock { $0 = nil }
+            throw TransportError(.other, "GET /todos/events refused the last event's id")
+        }
         guard response.status == .ok, isStream else {
             // Any other answer but a refusal or a failure: this server has no stream.
             if response.status.code < 300 || [400, 404, 405, 406, 501].contains(response.status.code) {

@@ -22,6 +22,8 @@ public final class TodoUIApp {
     private var keys: AsyncStream<[Key]>.Continuation?
     private let storageChanges: AsyncStream<Void>?
     private var tasks: [Task<Void, Never>] = []
+    private var liveSubscription: StateSubscription?
+    private var liveNudgePending = false
     /// Counts reads, so that a late Escape timeout does not flush newer input.
     private var readCount = 0
 
@@ -50,6 +52,7 @@ public final class TodoUIApp {
         device.enter()
         defer {
             for task in tasks { task.cancel() }
+            liveSubscription?.cancel()
             for source in sources { source.cancel() }
             subscription?.cancel()
             device.restore()
@@ -118,14 +121,26 @@ public final class TodoUIApp {
             tasks.append(Task { [weak self] in
                 for await _ in storageChanges {
                     guard let self else { return }
-                    await controller.checkForChanges()
-                    await live?.localChangesMayHaveHappened()
+                    // Another process wrote (a `todo add`): shown, and sent if it is a change to send.
+                    if await controller.checkForChanges() { await live?.localChangesMayHaveHappened() }
                 }
             })
         }
         if let live {
             live.onChange = { [weak self] _ in await self?.controller.checkForChanges() }
+            // The view's own changes: sent once the action that made them is done.
+            liveSubscription = controller.logic.state.onChange { [weak self] _ in self?.localChangeMade() }
             tasks.append(Task { await live.run() })
+        }
+    }
+
+    /// Asks the live sync to look for changes to send, once per turn of the main actor.
+    private func localChangeMade() {
+        guard !liveNudgePending, let live = controller.live else { return }
+        liveNudgePending = true
+        Task { [weak self] in
+            self?.liveNudgePending = false
+            await live.localChangesMayHaveHappened()
         }
     }
 

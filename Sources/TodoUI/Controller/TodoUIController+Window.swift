@@ -91,17 +91,20 @@ extension TodoUIController {
         try? await logic.loadCounts()
     }
 
-    /// Called about once a second: reloads if another process changed the
-    /// todos. A view showing the top of the list stays at the top, so todos
+    /// Called when the database's files were written (and once a second):
+    /// reloads if another process changed the todos, and answers whether one
+    /// had. A view showing the top of the list stays at the top, so todos
     /// added elsewhere appear above the selection instead of out of sight.
-    public func checkForChanges() async {
-        guard (try? await logic.storageChangedElsewhere()) == true else { return }
+    @discardableResult
+    public func checkForChanges() async -> Bool {
+        guard (try? await logic.storageChangedElsewhere()) == true else { return false }
         let showedTop = isShowingTop
         await reloadAroundSelection()
         if showedTop, let index = view.selectedID.flatMap({ id in rows.firstIndex { $0.id == id } }), !state.window.hasNewer {
             view.selectionRow = min(index, listHeight - 1)
         }
         await refreshCounts()
+        return true
     }
 
     /// Whether the first row on screen is the newest todo the list has.
