@@ -94,6 +94,8 @@ let package = Package(
             dependencies: [
                 "JSONTokens",
                 "TodoCore",
+                // CalDAV servers' answers (task list discovery), read strictly.
+                "TodoXML",
                 "TodoStorage",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -1,9 +1,10 @@
 import Foundation
 
 /// Tokens remembered per server, so `todo sync --token T` once is enough for
-/// every later sync and for `todo ui`'s: kept in a file only the user can
-/// read and write (mode 0600, in a folder of mode 0700), never in the
-/// database (which is copied, synced and shared) and never printed.
+/// every later sync and for `todo ui`'s, and CalDAV names and passwords per
+/// server: kept in a file only the user can read and write (mode 0600, in a
+/// folder of mode 0700), never in the database (which is copied, synced and
+/// shared) and never printed.
 public struct Credentials: Sendable {
     /// The file: `$XDG_CONFIG_HOME/todo/credentials.json`, else `~/.config/todo/credentials.json`.
     public let path: String
@@ -24,18 +25,41 @@ public struct Credentials: Sendable {
 
     /// The token remembered for `server`, if any (an unreadable file remembers none).
     public func token(for server: String) -> String? {
-        tokens()[Self.key(server)]
+        (stored()["tokens"] as? [String: String])?[Self.key(server)]
     }
 
     /// Remembers `token` for `server`, replacing any before it.
     public func remember(_ token: String, for server: String) throws(SyncError) {
-        var tokens = tokens()
+        var file = stored()
+        var tokens = file["tokens"] as? [String: String] ?? [:]
         guard tokens[Self.key(server)] != token else { return }
         tokens[Self.key(server)] = token
+        file["tokens"] = tokens
+        try write(file)
+    }
+
+    /// The CalDAV name and password remembered for `server` (its origin), if any.
+    public func login(for server: String) -> CalDAVLogin? {
+        guard let entry = (stored()["logins"] as? [String: [String: String]])?[Self.key(server)],
+              let user = entry["user"], let password = entry["password"] else { return nil }
+        return CalDAVLogin(user: user, password: password)
+    }
+
+    /// Remembers a CalDAV name and password for `server` (its origin), replacing any before them.
+    public func remember(_ login: CalDAVLogin, for server: String) throws(SyncError) {
+        var file = stored()
+        var logins = file["logins"] as? [String: [String: String]] ?? [:]
+        guard self.login(for: server) != login else { return }
+        logins[Self.key(server)] = ["user": login.user, "password": login.password]
+        file["logins"] = logins
+        try write(file)
+    }
+
+    private func write(_ file: [String: Any]) throws(SyncError) {
         let folder = (path as NSString).deletingLastPathComponent
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            let data = try JSONSerialization.data(withJSONObject: ["tokens": tokens], options: [.sortedKeys, .prettyPrinted])
+            let data = try JSONSerialization.data(withJSONObject: file, options: [.sortedKeys, .prettyPrinted])
             // Written whole beside it, readable by the user alone from the start, then moved over it.
             let temporary = path + ".\(getpid()).tmp"
             let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
@@ -52,11 +76,11 @@ public struct Credentials: Sendable {
         }
     }
 
-    private func tokens() -> [String: String] {
+    /// The file's object: `tokens` (server → token) and `logins` (server → user and password).
+    private func stored() -> [String: Any] {
         guard let data = FileManager.default.contents(atPath: path),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let tokens = object["tokens"] as? [String: String] else { return [:] }
-        return tokens
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return [:] }
+        return object
     }
 
     /// A server as remembered: its URL without a trailing slash.

@@ -27,6 +27,12 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     case incomplete(reason: String)
     case busy(lockPath: String)
     case serverChanged(from: String, to: String)
+    /// A URL where no CalDAV server answers as one should (a web page, a JSON server).
+    case notCalDAV(url: String, reason: String)
+    /// A CalDAV server refused the account's name and password.
+    case wrongLogin(url: String, user: String)
+    /// A CalDAV server asked for a password, and there is no way to ask for one.
+    case noPassword(user: String)
 
     static let kept = "nothing was deleted here and your changes stay queued"
 
@@ -68,6 +74,12 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
             "the sync did not finish (\(reason)): nothing is lost; run todo sync again"
         case let .serverChanged(old, new):
             "this database was synced with \(old), not \(new): nothing was changed; to move to the new server, copy your todos to a fresh database (todo export > todos.json, then todo import todos.json --database NEW_FILE) and sync that"
+        case let .notCalDAV(url, reason):
+            "\(url) is not a CalDAV server's address (\(reason)): give the address your phone or mail app uses for its tasks, like https://HOST/ or https://HOST/remote.php/dav/"
+        case let .wrongLogin(url, user):
+            "\(url) refused the name \(user) and its password (401): check --user and the password (TODO_PASSWORD), or an app password if the server asks for one"
+        case let .noPassword(user):
+            "a password is needed for \(user), and there is no terminal to ask on: set TODO_PASSWORD"
         case let .busy(lockPath):
             "another todo sync is running on this database (lock \(lockPath)): wait for it to finish, then run todo sync again"
         }

@@ -38,6 +38,18 @@ struct UsageTests {
         try expectUsageError(["list", "oat", "milk"], saying: "todo list --query 'oat milk'")
     }
 
+    /// The live view's and the CalDAV lists' options, misused.
+    @Test func liveAndCalDAVListOptionsSayWhatGoesWithWhat() throws {
+        _ = try todo.ok(["add", "milk"])
+        try expectUsageError(["ui", "--every", "0"], saying: "--every takes seconds from 1 to 86400, got 0")
+        try expectUsageError(["ui", "--no-live", "--every", "5"], saying: "--no-live turns that off: give one")
+        try expectUsageError(["sync", "--user", "alice"], saying: "--user goes with --caldav-lists")
+        try expectUsageError(["sync", "--caldav-lists", "https://example.org/", "--watch"], saying: "drop --watch")
+        let live = try todo.run(["ui"], environment: ["TODO_LIVE": "maybe"])
+        #expect(live.status == 64)
+        #expect(live.stderr.contains("TODO_LIVE must be on or off, not \"maybe\""), "\(live.stderr)")
+    }
+
     /// A mistyped option is named with the nearest option of that command,
     /// not taken for text.
     @Test func aMistypedOptionIsNamedWithTheNearestOne() throws {

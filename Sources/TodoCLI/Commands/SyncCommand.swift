@@ -39,6 +39,7 @@ struct SyncCommand: AsyncParsableCommand {
               todo sync --dry-run
               todo sync --prefer local
               todo sync --page-param page --page-size-param size --first-page 0
+              TODO_PASSWORD=... todo sync --caldav-lists https://cloud.example.org/ --user alice
             """
     )
 
@@ -113,6 +114,12 @@ struct SyncCommand: AsyncParsableCommand {
     @Flag(help: "With --watch: print nothing but failures.")
     var quiet = false
 
+    @Option(help: ArgumentHelp("List the task lists of an account on a CalDAV server (its address, like https://HOST/), then stop; with --user, and the password in TODO_PASSWORD or typed when asked (remembered for that server).", valueName: "url"))
+    var caldavLists: String?
+
+    @Option(help: ArgumentHelp("With --caldav-lists: the account's name on the CalDAV server (remembered).", valueName: "name"))
+    var user: String?
+
     func validate() throws {
         if (pageParam == nil) != (pageSizeParam == nil) {
             throw ValidationError("--page-param and --page-size-param go together: name both, e.g. --page-param page --page-size-param size")
@@ -136,6 +143,12 @@ struct SyncCommand: AsyncParsableCommand {
         }
         if let every, every < 1 || every > 86_400 {
             throw ValidationError("--every takes seconds from 1 to 86400, got \(every)")
+        }
+        if user != nil, caldavLists == nil {
+            throw ValidationError("--user goes with --caldav-lists: add --caldav-lists URL")
+        }
+        if caldavLists != nil, watch || dryRun || server != nil || token != nil {
+            throw ValidationError("--caldav-lists only lists an account's task lists: drop --watch, --dry-run, --server and --token")
         }
         if watch, dryRun {
             throw ValidationError("--watch and --dry-run contradict each other: a dry run changes nothing, so it has nothing to watch")
@@ -163,6 +176,10 @@ struct SyncCommand: AsyncParsableCommand {
 
     @MainActor
     mutating func run() async throws {
+        if let caldavLists {
+            try await CalDAVLists(given: caldavLists, user: user, environment: ProcessInfo.processInfo.environment).run()
+            return
+        }
         let path = database.resolvedPath
         let db = try database.open()
         // A database that cannot be written cannot be synced; a dry run only reads.
