@@ -350,6 +350,13 @@ def main():
             folder = os.path.join(work, f"{backend}-{step}")
             shutil.rmtree(folder, ignore_errors=True)
             os.makedirs(folder)
+            if backend == "sqlite":
+                # A fresh database each run: the fan-out's last cursor is its own changes.
+                for suffix in ("", "-wal", "-shm"):
+                    try:
+                        os.remove(database(f"{step}-server") + suffix)
+                    except FileNotFoundError:
+                        pass
             server = Server(args.todo_server, database(f"{step}-server"), folder, heartbeat=args.heartbeat)
             try:
                 {"latency": latency, "streams": streams, "fanout": fanout}[step](
