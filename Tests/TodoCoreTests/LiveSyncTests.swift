@@ -99,15 +99,21 @@ struct LiveSyncTests {
         }
     }
 
+    /// Runs `live` until the test ends, listening once its first sync is done.
+    func startListening(_ live: LiveSync, _ syncer: FakeSyncer, _ announcer: FakeAnnouncer) async throws -> Task<Void, Never> {
+        let running = Task { await live.run() }
+        try await eventually { announcer.current.withLock { $0 != nil } }
+        announcer.say(.listening)
+        try await eventually { live.logic.state.live == .live && syncer.ended >= 1 }
+        return running
+    }
+
     @Test func announcedChangesSyncAtOnceAndNothingElseIsSent() async throws {
         let syncer = FakeSyncer()
         let announcer = FakeAnnouncer()
         let live = makeLive(syncer, announcer)
-        let running = Task { await live.run() }
+        let running = try await startListening(live, syncer, announcer)
         defer { running.cancel() }
-        try await eventually { announcer.current.withLock { $0 != nil } }
-        announcer.say(.listening)
-        try await eventually { live.logic.state.live == .live && syncer.ended >= 1 }
         #expect(live.logic.state.live == .live)
         let first = syncer.started
         try await Task.sleep(for: .milliseconds(300))
@@ -122,11 +128,8 @@ struct LiveSyncTests {
         let syncer = FakeSyncer()
         let announcer = FakeAnnouncer()
         let live = makeLive(syncer, announcer)
-        let running = Task { await live.run() }
+        let running = try await startListening(live, syncer, announcer)
         defer { running.cancel() }
-        try await eventually { announcer.current.withLock { $0 != nil } }
-        announcer.say(.listening)
-        try await eventually { syncer.ended == 1 }
 
         // A sync held open (as a slow server would) while ten changes are made here.
         syncer.record.withLock { $0.held = true }

@@ -5,6 +5,27 @@ extension TodoLogic {
     /// summary or the error. A dry run plans and changes nothing.
     @discardableResult
     public func sync(with syncer: any TodoSyncing, dryRun: Bool = false) async throws(TodoError) -> SyncSummary {
+        switch await runSync(with: syncer, dryRun: dryRun) {
+        case .success(let summary):
+            return summary
+        case .failure(let failure):
+            state.syncFail(failure)
+            throw failure
+        }
+    }
+
+    /// A sync nobody asked for, run by `LiveSync`: as `sync`, but a failure
+    /// is recorded as the live view shows it (offline is no error) and
+    /// answered, not thrown.
+    public func syncInBackground(with syncer: any TodoSyncing) async -> Result<SyncSummary, TodoError> {
+        let outcome = await runSync(with: syncer, dryRun: false)
+        if case .failure(let failure) = outcome { state.liveSyncFailed(failure) }
+        return outcome
+    }
+
+    /// Runs the sync, the state showing it running, its progress and its
+    /// summary; a failure is left to the caller to record.
+    private func runSync(with syncer: any TodoSyncing, dryRun: Bool) async -> Result<SyncSummary, TodoError> {
         let state = self.state
         state.syncRequest()
         do {
@@ -14,34 +35,9 @@ extension TodoLogic {
                 }
             }
             state.syncSuccess(summary, at: environment.now())
-            return summary
-        } catch {
-            let failure = TodoError(error)
-            state.syncFail(failure)
-            throw failure
-        }
-    }
-}
-
-extension TodoLogic {
-    /// A sync nobody asked for, run by `LiveSync`: as `sync`, but a failure
-    /// is recorded as the live view shows it (offline is no error) and
-    /// answered, not thrown.
-    public func syncInBackground(with syncer: any TodoSyncing) async -> Result<SyncSummary, TodoError> {
-        let state = self.state
-        state.syncRequest()
-        do {
-            let summary = try await syncer.sync(dryRun: false) { progress in
-                Task { @MainActor in
-                    if state.isSyncing { state.syncProgressed(progress) }
-                }
-            }
-            state.syncSuccess(summary, at: environment.now())
             return .success(summary)
         } catch {
-            let failure = TodoError(error)
-            state.liveSyncFailed(failure)
-            return .failure(failure)
+            return .failure(TodoError(error))
         }
     }
 }

@@ -15,15 +15,16 @@ public struct AsyncHTTPTransport: HTTPTransport {
     /// deadline (AsyncHTTPClient's default), because a refused connection
     /// means nothing listens there and offline is the normal case for this app.
     /// A `static let` lives as long as the process, so it is never shut down.
-    static let client = HTTPClient(
-        eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-        configuration: {
-            var configuration = HTTPClient.Configuration.singletonConfiguration
-            configuration.connectionPool.retryConnectionEstablishment = false
-            configuration.timeout = .init(connect: .seconds(5), read: .seconds(8))
-            return configuration
-        }()
-    )
+    static let client = makeClient(readTimeout: .seconds(8))
+
+    /// A client that fails a connection that cannot be made at once, and a
+    /// read that waits longer than `readTimeout`.
+    static func makeClient(readTimeout: TimeAmount) -> HTTPClient {
+        var configuration = HTTPClient.Configuration.singletonConfiguration
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.timeout = .init(connect: .seconds(5), read: readTimeout)
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }
 
     /// The most a whole request may take, body included.
     public let timeout: Duration

@@ -17,15 +17,7 @@ public final class ServerAnnouncements: ChangeAnnouncing {
 
     /// The client streams share: a read times out only if not even a
     /// heartbeat (every 30 s) came for 75 s, which means the connection is dead.
-    static let client = HTTPClient(
-        eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-        configuration: {
-            var configuration = HTTPClient.Configuration.singletonConfiguration
-            configuration.connectionPool.retryConnectionEstablishment = false
-            configuration.timeout = .init(connect: .seconds(5), read: .seconds(75))
-            return configuration
-        }()
-    )
+    static let client = AsyncHTTPTransport.makeClient(readTimeout: .seconds(75))
 
     public init(configuration: SyncConfiguration, cursor: String?) {
         self.configuration = configuration
