@@ -22,6 +22,26 @@ struct RenderTests {
 
     func texts(_ lines: [Line]) -> [String] { lines.map(\.text) }
 
+    /// A live view's header: how syncing goes, and when the last sync ended, in the view's time zone.
+    @Test func theHeaderSaysHowLiveSyncingGoes() throws {
+        let zone = try #require(TimeZone(identifier: "Europe/Berlin"))
+        let synced = Date(timeIntervalSince1970: 1_795_253_527) // 2026-11-21 09:32:07 UTC
+        func status(_ live: LiveSyncStatus?, syncedAt: Date? = synced, syncing: Bool = false, stored: String? = nil) -> String {
+            TodoView.syncStatus(
+                TodoSnapshot(isSyncing: syncing, lastSyncedAt: syncedAt, live: live, timeZone: zone), ViewState(lastSyncAt: stored)
+            )
+        }
+        #expect(status(.live) == "live · synced 10:32:07")
+        #expect(status(.polling) == "auto-sync · synced 10:32:07")
+        #expect(status(.offline) == "offline · synced 10:32:07")
+        #expect(status(.failing) == "sync failed · synced 10:32:07")
+        #expect(status(.connecting, syncedAt: nil, stored: "2026-11-20T18:05:00.000Z") == "connecting… · last sync 2026-11-20 18:05")
+        #expect(status(.live, syncedAt: nil) == "live · not synced")
+        #expect(status(.live, syncing: true) == "syncing…")
+        // Not live: as before, the last sync's summary or its time.
+        #expect(status(nil, syncedAt: nil, stored: "2026-11-20T18:05:00.000Z") == "last sync 2026-11-20 18:05")
+    }
+
     @Test func everyFrameFillsTheTerminalExactly() {
         for size in [Self.size, TerminalSize(columns: 40, rows: 5), TerminalSize(columns: 13, rows: 3)] {
             let snapshot = TodoSnapshot(rows: [Self.row("buy milk"), Self.row("日本語のテキストがとても長い", n: 2)])
