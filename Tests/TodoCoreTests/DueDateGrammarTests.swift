@@ -109,13 +109,74 @@ struct DueDateGrammarTests {
     }
 
     @Test(arguments: [
-        "", " ", "someday", "next week", "mo", "3d", "+3", "+d", "+3x", "+-3d", "-3d", "+1.5d", "+99999d",
+        "", " ", "someday", "mo", "3d", "+3", "+d", "+3x", "+-3d", "--3d", "+1.5d", "+99999d", "+ad",
         "2026-02-30", "2026-13-01", "26-12-01", "2026-12-1", "2026-12-01T25:00", "2026-12-01T14:60",
-        "2026-12-01T14", "2026-12-01T14:30:99", "2026-12-01 14:30", "+٣d",
+        "2026-12-01T14", "2026-12-01T14:30:99", "2026-12-01 25:00", "+٣d", "tomorrow 25:00", "fri 5",
+        "dec 32", "in 3 parsecs", "in days", "next decade", "3 ago", "tomorrow 13pm", "today 9:5",
     ])
     func anythingElseIsRefusedSayingWhatToType(text: String) {
         #expect(throws: TodoFieldError.badDue(text)) { try Self.parse(text) }
         #expect(TodoFieldError.badDue(text).description.contains("2026-12-01T14:30"))
+    }
+
+    @Test(arguments: [
+        ("in 3 days", "2026-11-26"), ("in a week", "2026-11-30"), ("in 2 weeks", "2026-12-07"), ("in 1 month", "2026-12-23"),
+        ("in 2 years", "2028-11-23"), ("In  3  Days", "2026-11-26"),
+        // Monday 23 November: next week starts on the 30th.
+        ("next week", "2026-11-30"), ("next month", "2026-12-01"), ("next year", "2027-01-01"), ("next fri", "2026-11-27"),
+        ("next monday", "2026-11-30"),
+        ("dec 24", "2026-12-24"), ("24 dec", "2026-12-24"), ("December 24th", "2026-12-24"), ("1st jan", "2027-01-01"),
+        ("nov 23", "2026-11-23"), ("nov 22", "2027-11-22"), ("feb 29", "2028-02-29"),
+        ("-1d", "2026-11-22"), ("-2w", "2026-11-09"), ("1d ago", "2026-11-22"), ("3 days ago", "2026-11-20"),
+        ("a week ago", "2026-11-16"), ("2m ago", "2026-09-23"),
+    ])
+    func phrasesNameCalendarDays(text: String, expected: String) throws {
+        #expect(try Self.parse(text) == Self.day(expected))
+    }
+
+    @Test(arguments: [
+        // Berlin is an hour ahead of UTC in winter.
+        ("tomorrow 5pm", "2026-11-24T16:00:00.000Z"), ("fri 09:30", "2026-11-27T08:30:00.000Z"),
+        ("2026-12-01 14:30", "2026-12-01T13:30:00.000Z"), ("dec 24 18:00", "2026-12-24T17:00:00.000Z"),
+        ("today noon", "2026-11-23T11:00:00.000Z"), ("tomorrow 12am", "2026-11-23T23:00:00.000Z"),
+        ("tomorrow 12pm", "2026-11-24T11:00:00.000Z"), ("next week 9:30am", "2026-11-30T08:30:00.000Z"),
+        ("in 3 days 7:05pm", "2026-11-26T18:05:00.000Z"), ("tomorrow midnight", "2026-11-23T23:00:00.000Z"),
+    ])
+    func aDayAndATimeOfDayAreAMomentOnTheLocalClock(text: String, expected: String) throws {
+        #expect(try Self.parse(text) == .moment(Self.moment(expected)))
+    }
+
+    @Test func aMistypedWordIsAnsweredWithTheNearestForm() {
+        for (typed, meant) in [("next tuseday", "next tuesday"), ("tomorow", "tomorrow"), ("in 3 dyas", "in 3 days"),
+                               ("decmber 24", "december 24"), ("tomorrow noone", "tomorrow noon")] {
+            #expect(throws: TodoFieldError.badDue(typed, suggestion: meant)) { try Self.parse(typed) }
+            #expect(TodoFieldError.badDue(typed, suggestion: meant).description == "'\(typed)' is not a due date: did you mean '\(meant)'?")
+        }
+        // The first word of a date of several words, given alone (unquoted in a shell).
+        #expect(TodoFieldError.badDue("next").description.contains(#"in quotes, like --due "next week""#))
+        #expect(TodoFieldError.badDue("dec").description.contains("in quotes"))
+    }
+
+    /// Every date the README shows reads as the same calendar day wherever
+    /// the person is: it depends on the local date alone, never on the zone.
+    @Test func theREADMEsDatesNameTheSameDayInEveryTimeZone() throws {
+        let texts = ["today", "tomorrow", "fri", "next fri", "next week", "next month", "in 3 days", "dec 24", "24 dec",
+                     "+2w", "+1m", "eow", "eom", "1d ago", "-1d", "2026-12-01"]
+        let zones = TimeZone.knownTimeZoneIdentifiers.compactMap(TimeZone.init(identifier:))
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<300 {
+            let zone = zones.randomElement(using: &random)!
+            // Any moment from 2000 to 2099.
+            let now = Date(timeIntervalSince1970: Double.random(in: 946_684_800..<4_102_444_800, using: &random))
+            let local = CalendarDay(now, in: zone)
+            // The same local date, read in UTC at noon.
+            let reference = Date(timeIntervalSince1970: Double(local.daysSince1970 * 86_400 + 43_200))
+            for text in texts {
+                let here = try DueDateGrammar.parse(text, now: now, in: zone)
+                let there = try DueDateGrammar.parse(text, now: reference, in: TimeZone(identifier: "UTC")!)
+                #expect(here == there, "\(text) at \(now) in \(zone.identifier)")
+            }
+        }
     }
 
     @Test func filtersReadOverdueTodayTomorrowWeekAndDates() throws {

@@ -23,6 +23,23 @@ struct EditLineTests {
         #expect(edit.recurrence == .some(TodoRepeat(parsing: "weekly")))
     }
 
+    /// No shell stands between the line and the grammar: `--due` takes as
+    /// many words as read as one date, and the rest is text.
+    @Test func aDueDateOfSeveralWordsNeedsNoQuotes() throws {
+        let week = try Self.read("buy paint --due next week #home")
+        #expect(week.text == "buy paint")
+        #expect(week.due == .some(.day(CalendarDay(year: 2026, month: 11, day: 30)!)))
+        #expect(week.addTags == ["home"])
+        let moment = try Self.read("call --due tomorrow 5pm about the boiler")
+        #expect(moment.text == "call about the boiler")
+        #expect(moment.due == .some(.moment(ISO8601.date(from: "2026-11-26T17:00:00.000Z")!)))
+        let day = try Self.read("--due fri pick up the parcel")
+        #expect(day.text == "pick up the parcel")
+        #expect(day.due == .some(.day(CalendarDay(year: 2026, month: 11, day: 27)!)))
+        // A quoted value is one date, whole.
+        #expect(try Self.read(#"--due "in 3 days" water plants"#).due == .some(.day(CalendarDay(year: 2026, month: 11, day: 28)!)))
+    }
+
     @Test func noneClearsAndFieldsAloneKeepTheText() throws {
         let edit = try Self.read("--due none --priority none --untag home --note none --repeat none")
         #expect(edit.text == nil)
@@ -40,6 +57,7 @@ struct EditLineTests {
     @Test(arguments: [
         ("buy --due", "--due needs a value after it"),
         ("buy --due someday", "'someday' is not a due date"),
+        ("buy --due next tuseday", "did you mean 'next tuesday'?"),
         ("buy --priority urgent", "'urgent' is not a priority"),
         ("buy --repeat often", "'often' is not a repeat"),
         ("buy --tag two,words", "is not one word"),

@@ -189,8 +189,9 @@ enum TodoToolCatalog {
     static let dueSchema: JSONValue = [
         "type": ["string", "null"],
         "description": """
-            When it is due: today, tomorrow, a weekday (the next one), +3d, +2w, +1m, eow, eom, \
-            2026-12-01, or 2026-12-01T14:30 (local time). Null removes it.
+            When it is due: today, tomorrow, a weekday (the next one), in 3 days, next week, \
+            dec 24, +2w, eom, 2026-12-01, or any of them with a local time (tomorrow 5pm, \
+            2026-12-01 14:30). Null removes it.
             """,
     ]
     static let prioritySchema: JSONValue = ["type": ["string", "null"], "enum": ["high", "medium", "low", nil], "description": "Null removes it."]

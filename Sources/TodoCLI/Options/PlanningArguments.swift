@@ -114,10 +114,14 @@ struct PlanningArguments: Equatable, Sendable {
 enum DueDateHelp {
     static let grammar = """
         Dates (--due): today, tomorrow, yesterday; a weekday, mon..sun or \
-        monday..sunday, meaning the next one after today; +3d, +2w, +1m, +1y from \
-        today (a month later keeps the day, or takes the month's last day); eow, this \
-        week's Sunday; eom, this month's last day; 2026-12-01; or 2026-12-01T14:30, a \
-        time on this machine's clock (its time zone, or $TZ). A date stays that date \
-        in every time zone; a time is kept as the moment it names.
+        monday..sunday (or next fri), meaning the next one after today; +3d, +2w, +1m, \
+        +1y or "in 3 days", "in a week" from today (a month later keeps the day, or \
+        takes the month's last day); -1d, "1d ago", "3 days ago"; "next week" (its \
+        Monday), "next month" (its 1st); "dec 24" or "24 dec", the next one; eow, this \
+        week's Sunday; eom, this month's last day; 2026-12-01. Any of them with a \
+        time ("tomorrow 5pm", "fri 09:30", "2026-12-01 14:30", or 2026-12-01T14:30) is \
+        a time on this machine's clock (its time zone, or $TZ). Quote a date of \
+        several words. A date stays that date in every time zone; a time is kept as \
+        the moment it names.
         """
 }

@@ -24,10 +24,19 @@ extension TodoEdit {
                     }
                     continue
                 }
-                guard let value = tokens.popFirst()?.text else { throw .missingValue(token.text) }
+                guard let valueToken = tokens.popFirst() else { throw .missingValue(token.text) }
+                let value = valueToken.text
                 let clears = value.lowercased() == "none"
                 switch token.text {
-                case "--due": due = clears ? .some(nil) : try DueDateGrammar.parse(value, now: now, in: timeZone)
+                case "--due" where clears:
+                    due = .some(nil)
+                case "--due" where !valueToken.quoted:
+                    // No shell here: `--due next week` takes as many words as read as one date.
+                    let following = tokens.prefix { !$0.isOption && !$0.quoted }.prefix(4).map(\.text)
+                    let (date, count) = try DueDateGrammar.parseLongestPrefix(of: [value] + following, now: now, in: timeZone)
+                    due = date
+                    tokens = tokens.dropFirst(count - 1)
+                case "--due": due = try DueDateGrammar.parse(value, now: now, in: timeZone)
                 case "--priority":
                     if clears {
                         priority = .some(nil)

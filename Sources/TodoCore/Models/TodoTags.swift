@@ -51,7 +51,8 @@ public enum TodoFieldError: Error, Sendable, Equatable, CustomStringConvertible 
     case noteHasControlCharacters
     case badPriority(String)
     case badRepeat(String)
-    case badDue(String)
+    /// A text that is no due date, with the nearest form that is one, if a word looks mistyped.
+    case badDue(String, suggestion: String? = nil)
     case repeatNeedsDue
     /// An option typed last on a line, with no value after it.
     case missingValue(String)
@@ -74,8 +75,12 @@ public enum TodoFieldError: Error, Sendable, Equatable, CustomStringConvertible 
             "'\(text)' is not a priority: use high, medium, low or none"
         case let .badRepeat(text):
             "'\(text)' is not a repeat: use daily, weekly, monthly, yearly, or a count and d, w, m or y such as 3d or 2w"
-        case let .badDue(text):
-            "'\(text)' is not a due date: use today, tomorrow, a weekday (fri), +3d, +2w, +1m, eow, eom, 2026-12-01 or 2026-12-01T14:30"
+        case let .badDue(text, suggestion?):
+            "'\(text)' is not a due date: did you mean '\(suggestion)'?"
+        case let .badDue(text, nil) where ["next", "in"].contains(text.lowercased()) || DueDateGrammar.months.contains { $0.contains(text.lowercased()) }:
+            "'\(text)' is not a due date on its own: in a shell, put a date of several words in quotes, like --due \"next week\" or --due \"dec 24\""
+        case let .badDue(text, nil):
+            "'\(text)' is not a due date: use today, tomorrow, a weekday (fri), in 3 days, next week, dec 24, tomorrow 5pm, +2w, eom, 2026-12-01 or 2026-12-01T14:30"
         case let .missingValue(option):
             "\(option) needs a value after it, e.g. --due fri, --priority high, --tag home"
         case let .noSuchTag(tag, tags):
