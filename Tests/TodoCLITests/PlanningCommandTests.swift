@@ -122,6 +122,19 @@ struct PlanningCommandTests {
         #expect(try texts(["--sort", "due", "--query", "a", "--tag", "bills", "--all"]) == ["old tax", "paid", "far rent"])
         // The plain listing filters alike.
         #expect(try todo.ok(["list", "--tag", "home", "--sort", "due"]).split(separator: "\n").count == 2)
+
+        // Filters that say not and none.
+        #expect(try texts(["--not-tag", "bills"]) == ["milk", "today's call"])
+        #expect(try texts(["--not-tag", "bills", "--not-tag", "work"]) == ["milk"])
+        #expect(try texts(["--tag", "bills", "--not-tag", "home"]) == ["old tax"])
+        #expect(try texts(["--priority", "none"]) == ["milk", "today's call"])
+        #expect(try texts(["--priority", "none", "--sort", "priority"]) == ["milk", "today's call"])
+        #expect(try texts(["--due", "none"]) == ["milk"])
+        #expect(try texts(["--due", "none", "--sort", "due"]) == ["milk"])
+        #expect(try texts(["--due-before", "today"]) == ["old tax"])
+        #expect(try texts(["--due-after", "today", "--sort", "due"]) == ["far rent"])
+        #expect(try texts(["--due-after", "2019-12-31", "--due-before", "tomorrow", "--all", "--sort", "due"]) == ["old tax", "paid", "today's call"])
+        #expect(try texts(["--due", "2999-01-01", "--due-after", "today"]) == ["far rent"])
     }
 
     @Test func editChangesOnlyWhatItIsGivenAndNoneClears() throws {
@@ -163,7 +176,12 @@ struct PlanningCommandTests {
         try expectRefused(["edit", id, "--due", "later"], saying: "'later' is not a due date")
         try expectRefused(["edit", id, "--repeat", "daily"], saying: "needs a due date")
         try expectRefused(["list", "--due", "soon"], saying: "'soon' is not a due filter: use overdue, today")
-        try expectRefused(["list", "--priority", "none"], saying: "'none' is invalid for '--priority <priority>'")
+        try expectRefused(["list", "--priority", "never"], saying: "'never' is invalid for '--priority <priority>'")
+        try expectRefused(["list", "--tag", "home", "--not-tag", "home"], saying: "--tag home and --not-tag home leave nothing to list")
+        try expectRefused(["list", "--due", "overdue", "--due-before", "fri"], saying: "leave no day to be due on")
+        try expectRefused(["list", "--due-before", "2026-01-01", "--due-after", "2026-01-01"], saying: "leave no day to be due on")
+        try expectRefused(["list", "--due-after", "someday"], saying: "--due-after: 'someday' is not a due date")
+        try expectRefused(["list", "--not-tag", "a b"], saying: "is not one word")
         try expectRefused(["list", "--sort", "size"], saying: "size")
         try expectRefused(["list", "--tag", "a b"], saying: "is not one word")
     }

@@ -56,15 +56,25 @@ struct RequestSelectorTests {
     }
 
     @Test func priorityFilterAndSorts() {
-        #expect(texts(TodoRequest(priority: .high)) == ["rent", "tax"])
+        #expect(texts(TodoRequest(priority: .level(.high))) == ["rent", "tax"])
         // Soonest first (a day before the times of its date), none last, ties newest first.
         #expect(texts(TodoRequest(sort: .due)) == ["tax", "milk", "call", "plan", "rent", "read"])
         #expect(texts(TodoRequest(sort: .priority)) == ["rent", "tax", "read", "milk", "call", "plan"])
         #expect(texts(TodoRequest(status: .pending, query: "l", sort: .due, limit: 2)) == ["milk", "call"])
     }
 
+    @Test func filtersThatSayNotAndNone() throws {
+        #expect(texts(TodoRequest(excludedTags: ["bills"])) == ["call", "milk", "read", "plan"])
+        #expect(texts(TodoRequest(excludedTags: ["bills", "home"])) == ["call", "read", "plan"])
+        #expect(texts(TodoRequest(priority: .unset)) == ["call", "plan"])
+        #expect(texts(TodoRequest(due: try due("none"))) == ["read"])
+        // Before 23 November (the 22nd and earlier), and after it (the 24th and later).
+        #expect(texts(TodoRequest(due: try DueFilter(parsing: "2026-11-23", after: false, now: Self.now, in: Self.berlin))) == ["tax"])
+        #expect(texts(TodoRequest(due: try DueFilter(parsing: "2026-11-23", after: true, now: Self.now, in: Self.berlin))) == ["rent", "plan"])
+    }
+
     @Test func filtersCombineWithTheQueryAndTheStatus() throws {
         #expect(texts(TodoRequest(status: .pending, query: "R", tags: ["home"], sort: .due)) == ["rent"])
-        #expect(texts(TodoRequest(status: .done, query: "t", tags: ["bills"], due: try due("overdue"), priority: .high)) == ["tax"])
+        #expect(texts(TodoRequest(status: .done, query: "t", tags: ["bills"], due: try due("overdue"), priority: .level(.high))) == ["tax"])
     }
 }

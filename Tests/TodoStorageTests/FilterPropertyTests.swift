@@ -5,7 +5,7 @@ import Testing
 import TodoCore
 @testable import TodoStorage
 
-/// `todo list --tag/--due/--priority/--sort` run inside SQLite; these
+/// `todo list --tag/--not-tag/--due (none, --due-before, --due-after)/--priority (none)/--sort` run inside SQLite; these
 /// properties pin that they return exactly what `selectRequestedTodos` returns
 /// over the same todos, with "now" and the time zone pinned, through both the
 /// decoding path and the raw path `todo list` prints from.
@@ -61,15 +61,23 @@ struct FilterPropertyTests {
                 items.insert(item, at: 0) // newest first, as storage lists them
             }
             for random in requests {
-                let field = Self.digits(random, [3, 5, 16, 9, 4, 3, 6])
+                let field = Self.digits(random, [3, 5, 16, 14, 5, 3, 6, 16])
                 let (status, query, tagMask, dueFilter, priority, sort, limit) = (field[0], field[1], field[2], field[3], field[4], field[5], field[6])
-                let filters = ["overdue", "today", "tomorrow", "week", "2026-11-21", "yesterday", "fri", "2026-11-24T10:00"]
+                let filters = ["overdue", "today", "tomorrow", "week", "2026-11-21", "yesterday", "fri", "2026-11-24T10:00", "none"]
+                // --due-before and --due-after: days and moments on each side of the pinned days.
+                let bounds = [("2026-11-22", false), ("2026-11-23", true), ("tomorrow", false), ("2026-11-20T05:00", true)]
+                let due: DueFilter? = switch dueFilter {
+                case 0: nil
+                case 1...9: try DueFilter(parsing: filters[dueFilter - 1], now: now, in: zone)
+                default: try DueFilter(parsing: bounds[dueFilter - 10].0, after: bounds[dueFilter - 10].1, now: now, in: zone)
+                }
                 let request = TodoRequest(
                     status: TodoRequest.Status.allCases[status],
                     query: ["", "a", "mi", "milk", "ANK"][query],
                     tags: Self.tags(tagMask),
-                    due: dueFilter == 0 ? nil : try DueFilter(parsing: filters[dueFilter - 1], now: now, in: zone),
-                    priority: TodoPriority(rank: priority),
+                    excludedTags: Self.tags(field[7]).filter { !Self.tags(tagMask).contains($0) },
+                    due: due,
+                    priority: priority == 4 ? .unset : TodoPriority(rank: priority).map { .level($0) },
                     sort: TodoRequest.Sort.allCases[sort],
                     limit: limit == 0 ? nil : limit
                 )
@@ -145,7 +153,7 @@ struct FilterPropertyTests {
         let byPriority = try plans(TodoRequest(status: status, sort: .priority))
         #expect(byPriority[0].contains("todo_on_isDone_priority"), "\(byPriority)")
         #expect(!byPriority.joined().contains("TEMP B-TREE"), "no sort: \(byPriority)")
-        let onePriority = try plans(TodoRequest(status: status, priority: .high)).joined()
+        let onePriority = try plans(TodoRequest(status: status, priority: .level(.high))).joined()
         #expect(onePriority.contains("todo_on_isDone_priority (isDone=? AND priority=?)"), "\(onePriority)")
         #expect(!onePriority.contains("TEMP B-TREE"), "no sort: \(onePriority)")
     }

@@ -74,10 +74,19 @@ struct ListCommand: AsyncParsableCommand {
     @Option(name: .customLong("tag"), help: ArgumentHelp("Only todos with this tag; give --tag again for todos with all of them.", valueName: "tag"))
     var tags: [String] = []
 
-    @Option(help: ArgumentHelp("Only todos due: overdue, today, tomorrow, week, or on a date.", valueName: "when"))
+    @Option(name: .customLong("not-tag"), help: ArgumentHelp("Only todos without this tag; give --not-tag again to leave out several.", valueName: "tag"))
+    var excludedTags: [String] = []
+
+    @Option(help: ArgumentHelp("Only todos due: overdue, today, tomorrow, week, on a date, or none (no due date).", valueName: "when"))
     var due: String?
 
-    @Option(help: ArgumentHelp("Only todos of this priority.", valueName: "priority"))
+    @Option(help: ArgumentHelp("Only todos due before this date (the day before it and earlier).", valueName: "date"))
+    var dueBefore: String?
+
+    @Option(help: ArgumentHelp("Only todos due after this date (the day after it and later).", valueName: "date"))
+    var dueAfter: String?
+
+    @Option(help: ArgumentHelp("Only todos of this priority, or none (no priority).", valueName: "priority"))
     var priority: PriorityFilterArgument?
 
     @Option(help: ArgumentHelp("The order: newest first, soonest due first, or highest priority first.", valueName: "order"))
@@ -107,16 +116,42 @@ struct ListCommand: AsyncParsableCommand {
         if query != nil && lastQuery {
             throw ValidationError("--query and --last-query cannot be used together: pick one")
         }
-        for tag in tags {
+        for tag in tags + excludedTags {
             do {
                 _ = try TodoTags.validated(tag)
             } catch {
                 throw ValidationError(String(describing: error))
             }
         }
-        if let due {
-            _ = try Self.dueFilter(due, now: Date(), timeZone: .current)
+        if let both = TodoTags.normalized(tags).first(where: TodoTags.normalized(excludedTags).contains) {
+            throw ValidationError("--tag \(both) and --not-tag \(both) leave nothing to list: give one of them")
         }
+        _ = try dueFilter(now: Date(), timeZone: .current)
+    }
+
+    /// What `--due`, `--due-before` and `--due-after` keep together, read at `now`.
+    func dueFilter(now: Date, timeZone: TimeZone) throws -> DueFilter? {
+        var filter = try due.map { try Self.dueFilter($0, now: now, timeZone: timeZone) }
+        for (option, text, after) in [("--due-before", dueBefore, false), ("--due-after", dueAfter, true)] {
+            guard let text else { continue }
+            let bound: DueFilter
+            do {
+                bound = try DueFilter(parsing: text, after: after, now: now, in: timeZone)
+            } catch {
+                throw ValidationError("\(option): \(error)")
+            }
+            guard let current = filter else {
+                filter = bound
+                continue
+            }
+            guard let both = current.intersection(bound) else {
+                throw ValidationError(
+                    "--due, --due-before and --due-after together leave no day to be due on (overdue and none are no days): drop one"
+                )
+            }
+            filter = both
+        }
+        return filter
     }
 
     /// What `--due` keeps, read at `now`.
@@ -134,8 +169,8 @@ struct ListCommand: AsyncParsableCommand {
     var filters: ListFilters {
         get throws {
             ListFilters(
-                tags: tags, due: try due.map { try Self.dueFilter($0, now: Date(), timeZone: .current) },
-                priority: priority?.priority, sort: sort.sort
+                tags: tags, excludedTags: excludedTags, due: try dueFilter(now: Date(), timeZone: .current),
+                priority: priority?.filter, sort: sort.sort
             )
         }
     }
@@ -164,8 +199,8 @@ struct ListCommand: AsyncParsableCommand {
             guard !logic.state.query.isEmpty else { throw ListError.noSavedQuery }
         }
         let request = TodoRequest(
-            status: status.requestStatus, query: logic.state.query, tags: filters.tags, due: filters.due,
-            priority: filters.priority, sort: filters.sort, limit: limit
+            status: status.requestStatus, query: logic.state.query, tags: filters.tags, excludedTags: filters.excludedTags,
+            due: filters.due, priority: filters.priority, sort: filters.sort, limit: limit
         )
         let out = OutputBuffer()
         if json {
@@ -221,12 +256,13 @@ struct ListCommand: AsyncParsableCommand {
 /// `list`'s planning filters and order, read from its options.
 struct ListFilters: Equatable, Sendable {
     var tags: [String] = []
+    var excludedTags: [String] = []
     var due: DueFilter?
-    var priority: TodoPriority?
+    var priority: TodoRequest.PriorityFilter?
     var sort: TodoRequest.Sort = .created
 
     /// Whether a filter (not just an order) is given.
-    var isFiltering: Bool { !tags.isEmpty || due != nil || priority != nil }
+    var isFiltering: Bool { !tags.isEmpty || !excludedTags.isEmpty || due != nil || priority != nil }
 }
 
 /// Why `list` could not list.

@@ -108,7 +108,7 @@ final class TodoToolCalls {
         }
         var request = TodoRequest(
             status: status, query: try arguments.string("query") ?? "", tags: tags,
-            priority: try arguments.choice("priority", ["high", "medium", "low"]).flatMap(TodoPriority.init(parsing:)),
+            priority: try arguments.choice("priority", ["high", "medium", "low"]).flatMap(TodoPriority.init(parsing:)).map { .level($0) },
             sort: TodoRequest.Sort(rawValue: try arguments.choice("sort", ["created", "due", "priority"]) ?? "created") ?? .created
         )
         let due = try arguments.string("due")

@@ -100,7 +100,12 @@ struct ListCursor {
         case .done: "done"
         case .all: "all"
         }
-        let fields = [status, request.query, request.tags.joined(separator: ","), due ?? "", request.priority?.rawValue ?? "", request.sort.rawValue]
+        let priority = switch request.priority {
+        case let .level(level)?: level.rawValue
+        case .unset?: "none"
+        case nil: ""
+        }
+        let fields = [status, request.query, request.tags.joined(separator: ","), due ?? "", priority, request.sort.rawValue]
         return fields.map { $0.replacingOccurrences(of: "\u{1F}", with: "").replacingOccurrences(of: "\n", with: " ") }
             .joined(separator: "\u{1F}")
     }

@@ -28,20 +28,27 @@ enum PriorityArgument: Equatable, Sendable, ExpressibleByArgument {
     }
 }
 
-/// `list --priority`'s values: a filter has no `none`.
+/// `list --priority`'s values: a level, or `none` for the todos without one.
 enum PriorityFilterArgument: Equatable, Sendable, ExpressibleByArgument {
     case level(TodoPriority)
+    case unset
 
     init?(argument: String) {
-        guard let priority = TodoPriority(parsing: argument) else { return nil }
-        self = .level(priority)
+        if argument.lowercased() == PlanningArguments.none {
+            self = .unset
+        } else if let priority = TodoPriority(parsing: argument) {
+            self = .level(priority)
+        } else {
+            return nil
+        }
     }
 
-    static var allValueStrings: [String] { TodoPriority.allCases.map(\.rawValue) }
+    static var allValueStrings: [String] { TodoPriority.allCases.map(\.rawValue) + ["none"] }
 
-    var priority: TodoPriority {
+    var filter: TodoRequest.PriorityFilter {
         switch self {
-        case let .level(priority): priority
+        case let .level(priority): .level(priority)
+        case .unset: .unset
         }
     }
 }

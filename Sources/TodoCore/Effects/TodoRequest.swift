@@ -18,23 +18,40 @@ public struct TodoRequest: Sendable, Equatable {
         case priority
     }
 
+    /// Which priority a request keeps: one level, or none set (`--priority none`).
+    public enum PriorityFilter: Sendable, Equatable {
+        case level(TodoPriority)
+        case unset
+
+        /// Whether a todo of priority `priority` passes.
+        public func includes(_ priority: TodoPriority?) -> Bool {
+            switch self {
+            case let .level(level): priority == level
+            case .unset: priority == nil
+            }
+        }
+    }
+
     public var status: Status
     /// Case-insensitive substring, as `selectFilteredTodos` matches; "" selects everything.
     public var query: String
     /// Todos carrying every one of these tags (exact, as stored); none: no condition.
     public var tags: [String]
+    /// Todos carrying none of these tags (`--not-tag`).
+    public var excludedTags: [String]
     public var due: DueFilter?
-    public var priority: TodoPriority?
+    public var priority: PriorityFilter?
     public var sort: Sort
     public var limit: Int?
 
     public init(
-        status: Status = .all, query: String = "", tags: [String] = [], due: DueFilter? = nil,
-        priority: TodoPriority? = nil, sort: Sort = .created, limit: Int? = nil
+        status: Status = .all, query: String = "", tags: [String] = [], excludedTags: [String] = [], due: DueFilter? = nil,
+        priority: PriorityFilter? = nil, sort: Sort = .created, limit: Int? = nil
     ) {
         self.status = status
         self.query = query
         self.tags = TodoTags.normalized(tags)
+        self.excludedTags = TodoTags.normalized(excludedTags)
         self.due = due
         self.priority = priority
         self.sort = sort
@@ -44,7 +61,7 @@ public struct TodoRequest: Sendable, Equatable {
     /// Whether the request filters or sorts by a planning field: what the
     /// windowed view, which lists by status and query only, does not do.
     public var usesPlanningFields: Bool {
-        !tags.isEmpty || due != nil || priority != nil || sort != .created
+        !tags.isEmpty || !excludedTags.isEmpty || due != nil || priority != nil || sort != .created
     }
 }
 

@@ -5,9 +5,10 @@ extension TodoRequest {
     /// Whether `item` passes every filter of the request (not its sort or limit).
     public func includes(_ item: TodoItem) -> Bool {
         status.includes(item)
-            && (priority == nil || item.priority == priority)
+            && (priority?.includes(item.priority) ?? true)
             && (due?.includes(item.due) ?? true)
             && tags.allSatisfy { item.tags.contains($0) }
+            && !excludedTags.contains { item.tags.contains($0) }
             && item.matches(query)
     }
 }

@@ -145,9 +145,18 @@ extension AppDatabase {
             conditions.append("EXISTS (SELECT 1 FROM todoTag AS other WHERE other.seq = todo.seq AND other.tag = ?)")
             _ = arguments.append(contentsOf: [tag])
         }
-        if let priority = request.priority {
+        for tag in request.excludedTags {
+            conditions.append("NOT EXISTS (SELECT 1 FROM todoTag AS other WHERE other.seq = todo.seq AND other.tag = ?)")
+            _ = arguments.append(contentsOf: [tag])
+        }
+        switch request.priority {
+        case let .level(priority)?:
             conditions.append("todo.priority = ?")
             _ = arguments.append(contentsOf: [priority.rank])
+        case .unset?:
+            conditions.append("todo.priority IS NULL")
+        case nil:
+            break
         }
         if let due = request.due {
             let (condition, values) = Self.dueCondition(due)
@@ -170,8 +179,11 @@ extension AppDatabase {
         case .priority: field = "todo.priority"
         }
         let withField = statement("\(field) IS NOT NULL", orderBy: "\(field), todo.createdAt DESC, todo.seq DESC")
-        // A filter on the field itself leaves no todo without it.
-        let filtersField = request.sort == .due ? request.due != nil : request.priority != nil
+        // A filter on the field itself leaves no todo without it, or (`none`) only those.
+        let (filtersField, keepsOnlyUnset) = request.sort == .due
+            ? (request.due != nil, request.due == .unset)
+            : (request.priority != nil, request.priority == .unset)
+        if keepsOnlyUnset { return [statement(nil, orderBy: newestFirst)] }
         return filtersField ? [withField] : [withField, statement("\(field) IS NULL", orderBy: newestFirst)]
     }
 
@@ -184,6 +196,8 @@ extension AppDatabase {
     static func dueCondition(_ filter: DueFilter) -> (String, StatementArguments) {
         let range = "todo.due >= ? AND todo.due < ?"
         switch filter {
+        case .unset:
+            return ("todo.due IS NULL", [])
         case let .overdue(now, timeZone):
             let today = CalendarDay(now, in: timeZone).description
             let moment = ISO8601.string(from: now)
@@ -192,9 +206,13 @@ extension AppDatabase {
                 [max(today, moment), today, moment]
             )
         case let .within(days, timeZone):
-            let first = days.lowerBound.description, afterLast = days.upperBound.adding(days: 1).description
-            let start = ISO8601.string(from: days.lowerBound.start(in: timeZone))
-            let end = ISO8601.string(from: days.upperBound.adding(days: 1).start(in: timeZone))
+            // The ends of all days (`--due-before`, `--due-after`) are open: "" sorts
+            // before every due date, ":" after every one (they start with digits).
+            let isFirstDay = days.lowerBound == DueFilter.allDays.lowerBound, isLastDay = days.upperBound == DueFilter.allDays.upperBound
+            let first = isFirstDay ? "" : days.lowerBound.description
+            let afterLast = isLastDay ? ":" : days.upperBound.adding(days: 1).description
+            let start = isFirstDay ? "" : ISO8601.string(from: days.lowerBound.start(in: timeZone))
+            let end = isLastDay ? ":" : ISO8601.string(from: days.upperBound.adding(days: 1).start(in: timeZone))
             return (
                 "\(range) AND CASE WHEN length(todo.due) = 10 THEN \(range) ELSE \(range) END",
                 [min(first, start), max(afterLast, end), first, afterLast, start, end]
