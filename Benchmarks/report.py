@@ -16,6 +16,7 @@ OPERATIONS = [
     ("query-2-wide", "todo list --query \" b\" (46% of todos)"),
     ("due-overdue", "todo list --due overdue"),
     ("tag", "todo list --tag home"),
+    ("not-tag", "todo list --not-tag home"),
     ("sort-due", "todo list --sort due"),
     ("query-2-limit-50", "todo list --query qu --limit 50 --json"),
     ("add-fields", "todo add with every field"),

@@ -418,6 +418,9 @@ for size in "${size_list[@]}"; do
     bench tag "$size" todo -- "$todo" list --tag home
     bench tag "$size" sqlite3 -- sqlite3 "$floor" \
         "SELECT $planned FROM todoTag CROSS JOIN todo ON todo.seq = todoTag.seq WHERE todoTag.tag = 'home' AND todoTag.isDone = 0 ORDER BY todoTag.createdAt DESC, todoTag.seq DESC"
+    bench not-tag "$size" todo -- "$todo" list --not-tag home
+    bench not-tag "$size" sqlite3 -- sqlite3 "$floor" \
+        "SELECT $planned FROM todo WHERE todo.isDone = 0 AND NOT EXISTS (SELECT 1 FROM todoTag AS other WHERE other.seq = todo.seq AND other.tag = 'home') ORDER BY todo.createdAt DESC, todo.seq DESC"
     bench sort-due "$size" todo -- "$todo" list --sort due
     bench sort-due "$size" sqlite3 -- sqlite3 "$floor" \
         "SELECT $planned FROM todo WHERE todo.isDone = 0 AND todo.due IS NOT NULL ORDER BY todo.due, todo.createdAt DESC, todo.seq DESC; SELECT $planned FROM todo WHERE todo.isDone = 0 AND todo.due IS NULL ORDER BY todo.createdAt DESC, todo.seq DESC"
