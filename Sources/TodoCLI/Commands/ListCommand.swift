@@ -87,7 +87,7 @@ struct ListCommand: AsyncParsableCommand {
     var dueAfter: String?
 
     @Option(help: ArgumentHelp("Only todos of this priority, or none (no priority).", valueName: "priority"))
-    var priority: PriorityFilterArgument?
+    var priority: PriorityArgument?
 
     @Option(help: ArgumentHelp("The order: newest first, soonest due first, or highest priority first.", valueName: "order"))
     var sort: SortArgument = .created

@@ -3,7 +3,7 @@ import Foundation
 import TodoCore
 
 /// `--priority`'s values: `high`, `medium`, `low` (or `h`, `m`, `l`), and
-/// `none` for no priority.
+/// `none` for no priority (for `list`, the todos with none).
 enum PriorityArgument: Equatable, Sendable, ExpressibleByArgument {
     case level(TodoPriority)
     case cleared
@@ -26,29 +26,12 @@ enum PriorityArgument: Equatable, Sendable, ExpressibleByArgument {
         case .cleared: nil
         }
     }
-}
 
-/// `list --priority`'s values: a level, or `none` for the todos without one.
-enum PriorityFilterArgument: Equatable, Sendable, ExpressibleByArgument {
-    case level(TodoPriority)
-    case unset
-
-    init?(argument: String) {
-        if argument.lowercased() == PlanningArguments.none {
-            self = .unset
-        } else if let priority = TodoPriority(parsing: argument) {
-            self = .level(priority)
-        } else {
-            return nil
-        }
-    }
-
-    static var allValueStrings: [String] { TodoPriority.allCases.map(\.rawValue) + ["none"] }
-
+    /// As `list --priority` reads it: that level, or (`none`) no priority set.
     var filter: TodoRequest.PriorityFilter {
         switch self {
         case let .level(priority): .level(priority)
-        case .unset: .unset
+        case .cleared: .unset
         }
     }
 }
