@@ -13,6 +13,7 @@ public enum ServerMigrations {
         migration("server_0001_create_item", PackageResources.server_0001_create_item_sql),
         migration("server_0002_accounts", PackageResources.server_0002_accounts_sql),
         migration("server_0003_calendar_objects", PackageResources.server_0003_calendar_objects_sql),
+        migration("server_0004_calendar_object_versions", PackageResources.server_0004_calendar_object_versions_sql),
     ]
 }
 
@@ -29,6 +30,7 @@ public enum ServerPostgresMigrations {
         migration("server_pg_0003_drop_write_groups", PackageResources.server_pg_0003_drop_write_groups_sql),
         migration("server_pg_0004_calendar_objects", PackageResources.server_pg_0004_calendar_objects_sql),
         migration("server_pg_0005_change_notifications", PackageResources.server_pg_0005_change_notifications_sql),
+        migration("server_pg_0006_calendar_object_versions", PackageResources.server_pg_0006_calendar_object_versions_sql),
     ]
 
     /// A migration's statements, split where a line ends with a semicolon

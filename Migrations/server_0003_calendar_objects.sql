@@ -9,10 +9,7 @@ CREATE TABLE calendarObject (
     name TEXT NOT NULL,
     -- the todo's id (the VTODO's UID)
     id TEXT NOT NULL,
-    -- the text served at `version`: the client's, with what the todo's
-    -- fields changed rewritten; served as it is while the todo stays there
     ics TEXT NOT NULL,
-    version INTEGER NOT NULL,
     PRIMARY KEY (account, name),
     UNIQUE (account, id)
 ) STRICT;

@@ -6,9 +6,7 @@ CREATE TABLE calendar_object (
     account bigint NOT NULL REFERENCES account(id) ON DELETE CASCADE,
     name text NOT NULL,
     id text NOT NULL,
-    -- the text served at `version`, as it is while the todo stays there
     ics text NOT NULL,
-    version bigint NOT NULL,
     PRIMARY KEY (account, name),
     UNIQUE (account, id)
 );

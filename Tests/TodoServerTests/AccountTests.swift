@@ -166,4 +166,26 @@ struct AccountTests {
         #expect(cursor == 1)
         #expect(account == 0)
     }
+
+    /// A resource stored before its text carried the todo's version (the
+    /// schema as server_0003 first landed) keeps its text, and is rewritten
+    /// from the todo's fields when next served: version 0, which no todo has.
+    @Test func calendarTextStoredBeforeVersionsIsRewrittenNotLost() async throws {
+        let queue = try DatabaseQueue()
+        try ServerDatabase.migrator.migrate(queue, upTo: "server_0003_calendar_objects")
+        try await queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO item (account, id, body, version, updatedAt, changeSeq) VALUES (0, 'a', '{"id":"a","title":"milk","version":2}', 2, 0, 2);
+                UPDATE account SET lastChangeSeq = 2 WHERE id = 0;
+                INSERT INTO calendarObject (account, name, id, ics) VALUES (0, 'phone.ics', 'a', 'BEGIN:VCALENDAR\r\nX-KEPT:1\r\nEND:VCALENDAR\r\n');
+                """)
+        }
+        try ServerDatabase.migrate(queue, path: ":memory:")
+        let objects = try await SQLiteTodoRepository(queue).calendarObjects(ids: ["a"])
+        let object = try #require(objects.first)
+        #expect(object.name == "phone.ics")
+        #expect(object.ics?.contains("X-KEPT:1") == true)
+        #expect(object.icsVersion == 0)
+        #expect(!object.servesStoredText)
+    }
 }

@@ -47,7 +47,7 @@ struct UICommand: AsyncParsableCommand {
         }
     }
 
-    /// TODO_LIVE's value as a choice; nil when it is neither on nor off.
+    /// The environment variable TODO_LIVE read as a choice; nil when it is neither on nor off.
     static func liveSetting(_ value: String) -> Bool? {
         switch value.lowercased() {
         case "on", "1", "yes", "true", "": true
