@@ -96,8 +96,9 @@ let package = Package(
             dependencies: [
                 "JSONTokens",
                 "TodoCore",
-                // CalDAV servers' answers (task list discovery), read strictly.
+                // CalDAV servers' answers, read strictly, and their tasks.
                 "TodoXML",
+                "TodoICalendar",
                 "TodoStorage",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -234,6 +235,8 @@ let package = Package(
                 "TodoStorage",
                 "TodoSync",
                 "TodoServer",
+                "TodoICalendar",
+                "TodoXML",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -152,7 +152,7 @@ public enum VTodo {
     /// Where the task's VTODO is among the calendar's entries: the first
     /// without RECURRENCE-ID (the series), else the first. Reading and
     /// writing both use it, so a write rewrites the VTODO that was read.
-    static func masterIndex(in calendar: ICalendarComponent) -> Int? {
+    public static func masterIndex(in calendar: ICalendarComponent) -> Int? {
         func isTodo(_ entry: ICalendarComponent.Entry, series: Bool) -> Bool {
             guard case let .component(component) = entry, component.name == "VTODO" else { return false }
             return !series || component.property("RECURRENCE-ID") == nil

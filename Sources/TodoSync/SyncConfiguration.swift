@@ -6,6 +6,9 @@ public enum ServerKind: String, Sendable, Hashable, CaseIterable {
     case todoServer = "todo-server"
     /// Any json-server-style server: the full list on every sync.
     case jsonServer = "json-server"
+    /// One task list on a CalDAV server (`caldav+https://…`): its sync
+    /// token (or CTag) tells what changed, its ETags guard every write.
+    case calDAV = "caldav"
 }
 
 /// How to ask a server that pages its list without saying how for each page:
@@ -40,20 +43,31 @@ public struct SyncConfiguration: Sendable, Hashable {
     public var force: Bool
     /// The paging the user named for a server that does not announce its own.
     public var paging: ListPaging?
+    /// The account on a CalDAV server (HTTP Basic), for a `caldav+` server.
+    public var login: CalDAVLogin?
 
     public init(
         server: String, collectionPath: String = "/todos", token: String? = nil, kind: ServerKind? = nil,
         names: FieldNames = FieldNames(), prefer: ConflictPreference = .newest, force: Bool = false,
-        paging: ListPaging? = nil
+        paging: ListPaging? = nil, login: CalDAVLogin? = nil
     ) {
         self.server = server.hasSuffix("/") ? String(server.dropLast()) : server
         self.collectionPath = collectionPath
         self.token = token
-        self.kind = kind
+        self.kind = kind ?? (Self.isCalDAV(server) ? .calDAV : nil)
         self.names = names
         self.prefer = prefer
         self.force = force
         self.paging = paging
+        self.login = login
+    }
+
+    /// The prefix that names a CalDAV task list as a sync server.
+    public static let calDAVPrefix = "caldav+"
+
+    /// Whether `server` names a CalDAV task list (`caldav+https://…`).
+    public static func isCalDAV(_ server: String) -> Bool {
+        server.lowercased().hasPrefix(calDAVPrefix)
     }
 
     /// The base URL a user meant: the collection's own URL (`…/todos`, as

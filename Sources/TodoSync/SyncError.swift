@@ -31,8 +31,12 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     case notCalDAV(url: String, reason: String)
     /// A CalDAV server refused the account's name and password.
     case wrongLogin(url: String, user: String)
+    /// A CalDAV address that answers, but is not one task list.
+    case notTaskList(url: String, reason: String)
     /// A CalDAV server asked for a password, and there is no way to ask for one.
     case noPassword(user: String)
+    /// A CalDAV server named with no account given or remembered for it.
+    case noUser(server: String)
 
     static let kept = "nothing was deleted here and your changes stay queued"
 
@@ -76,8 +80,12 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
             "this database was synced with \(old), not \(new): nothing was changed; to move to the new server, copy your todos to a fresh database (todo export > todos.json, then todo import todos.json --database NEW_FILE) and sync that"
         case let .notCalDAV(url, reason):
             "\(url) is not a CalDAV server's address (\(reason)): give the address your phone or mail app uses for its tasks, like https://HOST/ or https://HOST/remote.php/dav/"
+        case let .notTaskList(url, reason):
+            "\(url) is not a task list (\(reason)): run todo sync --caldav-lists URL --user NAME to see the account's task lists, and give one of the caldav+ addresses it prints to --server"
         case let .wrongLogin(url, user):
             "\(url) refused the name \(user) and its password (401): check --user and the password (TODO_PASSWORD), or an app password if the server asks for one"
+        case let .noUser(server):
+            "\(server) needs an account: add --user NAME (the password comes from TODO_PASSWORD, or is asked for); both are remembered for that server after a sync that works"
         case let .noPassword(user):
             "a password is needed for \(user), and there is no terminal to ask on: set TODO_PASSWORD"
         case let .busy(lockPath):

@@ -74,7 +74,7 @@ public struct SyncSettings: Sendable, Hashable {
     }
 
     /// Records a sync that ended: with this server and kind, read up to
-    /// `cursor` (todo-server), leaving the bases holding exactly the list of
+    /// `cursor` (todo-server's feed, a CalDAV list's sync token), leaving the bases holding exactly the list of
     /// `digest` (a json-server-style server, nil if not known), in one transaction.
     static func recordSync(
         to store: any SyncStore, server: String, kind: ServerKind, cursor: String?, digest: ListDigest?, at time: Date, summary: String
@@ -86,7 +86,7 @@ public struct SyncSettings: Sendable, Hashable {
             SyncSettingKey.lastSummary: summary,
             SyncSettingKey.listDigest: digest?.text,
         ]
-        if kind == .todoServer { values[SyncSettingKey.cursor] = cursor }
+        if kind != .jsonServer { values[SyncSettingKey.cursor] = cursor }
         try await store.setSyncSettings(values)
     }
 }

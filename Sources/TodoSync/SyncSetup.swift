@@ -11,6 +11,11 @@ public struct SyncSetup: Sendable {
     public var prefer: ConflictPreference = .newest
     public var force = false
     public var environment: [String: String]
+    /// The account's name on a CalDAV server (else the one remembered for it).
+    public var user: String?
+    /// Asks the person for the password of a CalDAV account (user, server),
+    /// where there is a terminal; nil: no one to ask.
+    public var askPassword: (@Sendable (String, String) throws -> String)?
 
     public init(environment: [String: String], server: String? = nil, token: String? = nil) {
         self.environment = environment
@@ -29,6 +34,16 @@ public struct SyncSetup: Sendable {
         guard let given = server ?? environment["TODO_SERVER"] ?? settings.server else {
             throw SyncError.noServer
         }
+        if SyncConfiguration.isCalDAV(given) {
+            // One task list on a CalDAV server: its URL, and the account.
+            let list = try CalDAVDiscovery.serverURL(given)
+            adjust(&settings)
+            let configuration = SyncConfiguration(
+                server: SyncConfiguration.calDAVPrefix + list.absoluteString, kind: .calDAV, prefer: prefer, force: force,
+                login: try login(for: list)
+            )
+            return (settings, configuration)
+        }
         let url = SyncConfiguration.baseURL(given)
         guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme ?? ""), parsed.host != nil else {
             throw SyncError.invalidServerURL(url)
@@ -39,6 +54,20 @@ public struct SyncSetup: Sendable {
             server: url, token: token, kind: kind, names: settings.names, prefer: prefer, force: force, paging: settings.paging
         )
         return (settings, configuration)
+    }
+
+    /// The account for a CalDAV server: the name given, else the one
+    /// remembered for that server; the password from `TODO_PASSWORD`, else
+    /// the one remembered for that name, else asked for.
+    public func login(for url: URL) throws -> CalDAVLogin {
+        let origin = CalDAVDiscovery.origin(of: url)
+        let remembered = credentials.login(for: origin)
+        guard let user = user ?? remembered?.user else { throw SyncError.noUser(server: origin) }
+        if let password = environment["TODO_PASSWORD"] ?? (remembered?.user == user ? remembered?.password : nil) {
+            return CalDAVLogin(user: user, password: password)
+        }
+        guard let askPassword else { throw SyncError.noPassword(user: user) }
+        return CalDAVLogin(user: user, password: try askPassword(user, origin))
     }
 
     /// Where tokens are remembered per server, outside the database.

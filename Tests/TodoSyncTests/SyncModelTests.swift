@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import TodoSync
 
@@ -72,5 +73,79 @@ struct SyncModelTests {
             if draw % 6 == 0 { await server.restart() } else { await server.persist() }
         }
         try await model.run()
+    }
+}
+
+/// The same model through a CalDAV task list: sync tokens (or a CTag only),
+/// faults, sync-collection answers cut short, restarts that lose the latest
+/// writes; and tasks another app wrote, whose every property `todo` does
+/// not map must survive whatever the replicas do to them.
+@Suite(.serialized)
+struct CalDAVSyncModelTests {
+    @Test(arguments: SyncModelTests.seeds(80))
+    func convergesThroughACalDAVList(seed: UInt64) async throws {
+        let server = FakeCalDAVServer(changes: seed % 3 == 0 ? .ctagOnly : .syncToken, seed: seed)
+        var random = SeededRandom(seed: seed &* UInt64(7919))
+        var foreign: [String: [String]] = [:]
+        for number in 0..<4 {
+            let (name, text, kept) = Self.foreignTask(number, &random)
+            await server.put(name, text)
+            foreign[name] = kept
+        }
+        let faults = seed % 2 == 0
+        var model = SyncModel(seed: seed, steps: 50, faults: faults, server: FakeCalDAVServer.server, serverTransport: server) { on in
+            await server.setFaultRate(on ? 0.08 : 0)
+            await server.setTruncateRate(on ? 0.3 : 0)
+        }
+        if seed % 4 == 1 {
+            model.beforeStep = { draw in
+                if draw % 6 == 0 { await server.restart() } else { await server.persist() }
+            }
+        }
+        try await model.run()
+        if ProcessInfo.processInfo.environment["MODEL_TRACE"] != nil { print(await server.log.suffix(80).joined(separator: "\n")) }
+        for (name, lines) in foreign {
+            // Deleted by a replica: nothing left to keep.
+            guard let text = await server.text(of: name) else { continue }
+            for line in lines where !text.contains(line) {
+                Issue.record("seed \(seed): \(name) lost \"\(line)\":\n\(text)")
+            }
+            // A category that is no tag stays, whatever became of the tags.
+            #expect(text.contains("Work Stuff"), "seed \(seed): \(name) lost its category Work Stuff:\n\(text)")
+        }
+    }
+
+    /// A task as another app writes it: a UUID in upper case for UID, the
+    /// fields `todo` maps, and lines it does not map (X- properties with
+    /// parameters, an alarm, a parent, a sort order, a category that is no
+    /// tag, a long folded line), which must come back byte for byte.
+    static func foreignTask(_ number: Int, _ random: inout SeededRandom) -> (name: String, text: String, kept: [String]) {
+        let uid = UUID(derivedFrom: "foreign \(number) \(random.next())").uuidString
+        var kept = [
+            "X-APPLE-SORT-ORDER:\(random.next() % 1_000_000)",
+            "RELATED-TO;RELTYPE=PARENT:parent-\(random.word(6))@example.org",
+            "X-OTHER-APP;X-PARAM=\"a;b\":value with \\, comma \(random.word(4))",
+            "CLASS:PRIVATE",
+        ]
+        if random.chance(0.5) {
+            kept.append("X-LONG:" + String(repeating: "long ", count: 30).trimmingCharacters(in: .whitespaces))
+        }
+        let alarm = ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:reminder \(number)", "TRIGGER:-PT15M", "END:VALARM"]
+        var lines: [String] = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Other App//EN", "BEGIN:VTODO", "UID:" + uid]
+        lines += ["DTSTAMP:20261120T100000Z", "LAST-MODIFIED:20261120T100000Z", "CREATED:20261120T090000Z"]
+        lines += ["SUMMARY:from another app \(number)", "CATEGORIES:Work Stuff,errands"]
+        if random.chance(0.5) { lines.append("DUE;VALUE=DATE:202612\(10 + number)") }
+        // Folded as the other app wrote it: kept folded.
+        kept = kept.map(Self.folded)
+        lines += kept
+        lines += alarm
+        lines += ["END:VTODO", "END:VCALENDAR"]
+        kept += alarm.map { $0 + "\r\n" }
+        return (uid + ".ics", lines.joined(separator: "\r\n") + "\r\n", kept)
+    }
+
+    static func folded(_ line: String) -> String {
+        guard line.count > 75 else { return line }
+        return String(line.prefix(75)) + "\r\n " + String(line.dropFirst(75))
     }
 }

@@ -27,6 +27,12 @@ struct SyncCommand: AsyncParsableCommand {
             its paging once with --page-param and --page-size-param.
             A server that cannot be reached fails at once with exit status 69, local \
             changes staying queued; timeouts and server errors are retried for about 10 s.
+            A caldav+https://… server is one task list on a CalDAV server (Nextcloud, \
+            Radicale, Baïkal, Fastmail, iCloud; --caldav-lists finds an account's lists): \
+            --user and the password (TODO_PASSWORD, else asked on the terminal) are \
+            remembered for it after a sync that works. Changes are read through its \
+            sync-token, and written on the server's own text with only the changed \
+            properties rewritten, with If-Match on its ETag.
             --watch keeps syncing, one line per sync: at once when todo-server announces a \
             change (its event stream), and at once after a change made here by any todo \
             command. Another server is asked every --every seconds while syncs bring \
@@ -40,12 +46,13 @@ struct SyncCommand: AsyncParsableCommand {
               todo sync --prefer local
               todo sync --page-param page --page-size-param size --first-page 0
               TODO_PASSWORD=... todo sync --caldav-lists https://cloud.example.org/ --user alice
+              todo sync --server caldav+https://cloud.example.org/dav/alice/tasks/ --user alice
             """
     )
 
     @OptionGroup var database: DatabaseOptions
 
-    @Option(help: ArgumentHelp("The server's base URL (default: $TODO_SERVER, else the last one).", valueName: "url"))
+    @Option(help: ArgumentHelp("The server's base URL, or caldav+URL for a CalDAV task list (default: $TODO_SERVER, else the last one).", valueName: "url"))
     var server: String?
 
     @Option(help: ArgumentHelp("Bearer token for the server, remembered for it after a sync that works (default: $TODO_TOKEN, else the one remembered).", valueName: "token"))
@@ -117,7 +124,7 @@ struct SyncCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("List the task lists of an account on a CalDAV server (its address, like https://HOST/), then stop; with --user, and the password in TODO_PASSWORD or typed when asked (remembered for that server).", valueName: "url"))
     var caldavLists: String?
 
-    @Option(help: ArgumentHelp("With --caldav-lists: the account's name on the CalDAV server (remembered).", valueName: "name"))
+    @Option(help: ArgumentHelp("The account's name on a CalDAV server, for --caldav-lists or a caldav+ --server (remembered for that server).", valueName: "name"))
     var user: String?
 
     func validate() throws {
@@ -144,8 +151,24 @@ struct SyncCommand: AsyncParsableCommand {
         if let every, every < 1 || every > 86_400 {
             throw ValidationError("--every takes seconds from 1 to 86400, got \(every)")
         }
-        if user != nil, caldavLists == nil {
-            throw ValidationError("--user goes with --caldav-lists: add --caldav-lists URL")
+        let calDAV = server.map(SyncConfiguration.isCalDAV) ?? false
+        if user != nil, caldavLists == nil, !calDAV {
+            throw ValidationError("--user goes with --caldav-lists URL, or with --server caldav+URL")
+        }
+        if calDAV {
+            let jsonOnly: [(String, Any?)] = [
+                ("--token", token), ("--title-field", titleField), ("--completed-field", completedField),
+                ("--created-at-field", createdAtField), ("--updated-at-field", updatedAtField),
+                ("--completed-at-field", completedAtField), ("--due-field", dueField), ("--priority-field", priorityField),
+                ("--tags-field", tagsField), ("--note-field", noteField), ("--repeat-field", repeatField),
+                ("--page-param", pageParam),
+            ]
+            if let (option, _) = jsonOnly.first(where: { $0.1 != nil }) {
+                throw ValidationError("\(option) is for JSON servers; a CalDAV task list (caldav+) takes --user and a password")
+            }
+            if serverKind != .auto {
+                throw ValidationError("--server-kind is for JSON servers; a caldav+ address is a CalDAV task list already")
+            }
         }
         if caldavLists != nil, watch || dryRun || server != nil || token != nil {
             throw ValidationError("--caldav-lists only lists an account's task lists: drop --watch, --dry-run, --server and --token")
@@ -188,6 +211,8 @@ struct SyncCommand: AsyncParsableCommand {
         }
         var setup = SyncSetup(environment: ProcessInfo.processInfo.environment, server: server, token: token)
         (setup.kind, setup.prefer, setup.force) = (serverKind.kind, prefer, force)
+        setup.user = user
+        if isatty(STDIN_FILENO) == 1 { setup.askPassword = { user, origin in try CalDAVLists.ask(user: user, at: origin) } }
         if watch {
             try await SyncWatch(command: self, db: db, databasePath: path, setup: setup).run()
             return
@@ -257,6 +282,10 @@ struct CommandSync: TodoSyncing {
             try await settings.save(to: db)
             // A token typed once is remembered for this server, outside the database.
             if let token = command.token { try setup.credentials.remember(token, for: url) }
+            // So is a CalDAV account, for the server (as --caldav-lists does).
+            if let login = config.login, let list = try? CalDAVDiscovery.serverURL(url) {
+                try setup.credentials.remember(login, for: CalDAVDiscovery.origin(of: list))
+            }
         }
         return summary
     }

@@ -15,7 +15,7 @@ struct CalDAVLists {
 
     func run() async throws {
         let url = try CalDAVDiscovery.serverURL(given)
-        let origin = "\(url.scheme ?? "https")://\(url.host ?? "")" + (url.port.map { ":\($0)" } ?? "")
+        let origin = CalDAVDiscovery.origin(of: url)
         let credentials = Credentials.standard(environment: environment)
         let remembered = credentials.login(for: origin)
         guard let user = user ?? remembered?.user else {

@@ -16,7 +16,8 @@ enum LiveSyncSetup {
     ) async throws -> LiveSync {
         let (settings, configuration) = try await setup.resolve(store: db, adjust: adjust)
         let kind = setup.kind ?? (settings.server == configuration.server ? settings.kind : nil)
-        let announcer = kind == .jsonServer ? nil : ServerAnnouncements(
+        // Only todo-server announces its changes; the others are polled.
+        let announcer = kind == .jsonServer || configuration.kind == .calDAV ? nil : ServerAnnouncements(
             configuration: configuration, cursor: settings.server == configuration.server ? settings.cursor : nil
         )
         return LiveSync(logic: logic, syncer: syncer, announcer: announcer, timing: LiveSync.Timing(every: every))

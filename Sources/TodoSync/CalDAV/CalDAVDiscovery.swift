@@ -31,11 +31,16 @@ public struct CalDAVDiscovery: Sendable {
 
     /// The URL a user typed, without `caldav+`; http or https with a host, else `.invalidServerURL`.
     public static func serverURL(_ given: String) throws(SyncError) -> URL {
-        let text = given.hasPrefix("caldav+") ? String(given.dropFirst("caldav+".count)) : given
+        let text = SyncConfiguration.isCalDAV(given) ? String(given.dropFirst(SyncConfiguration.calDAVPrefix.count)) : given
         guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
             throw .invalidServerURL(given)
         }
         return url
+    }
+
+    /// Scheme, host and port: what a CalDAV login is remembered for.
+    public static func origin(of url: URL) -> String {
+        "\(url.scheme?.lowercased() ?? "https")://\(url.host ?? "")" + (url.port.map { ":\($0)" } ?? "")
     }
 
     /// Every calendar of the account, task lists first, each kind by name.
@@ -185,7 +190,7 @@ public struct CalDAVDiscovery: Sendable {
 }
 
 /// An account's name and password on a CalDAV server (HTTP Basic).
-public struct CalDAVLogin: Sendable, Equatable {
+public struct CalDAVLogin: Sendable, Hashable {
     public var user: String
     public var password: String
 
@@ -197,7 +202,7 @@ public struct CalDAVLogin: Sendable, Equatable {
     static let calDAV = "urn:ietf:params:xml:ns:caldav"
 
     /// `Basic base64(user:password)`.
-    var header: String {
+    public var header: String {
         "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
     }
 }

@@ -102,8 +102,10 @@ extension SyncService {
     /// got no clear answer may have been applied: its creates are found by
     /// their ids on the next pass, its updates and deletes are safe to repeat.
     private func batchResults(_ operations: [RemoteCollection.BatchOperation]) async throws -> [RemoteCollection.WriteResult]? {
+        // Only a JSON server has a batch route.
+        guard let collection = remote as? RemoteCollection else { return nil }
         do {
-            return try await remote.batch(operations)
+            return try await collection.batch(operations)
         } catch let error as SyncError where error.createMayHaveHappened {
             return Array(repeating: .stale, count: operations.count)
         }
@@ -133,7 +135,7 @@ extension SyncService {
         case let (.create, .done(item?)):
             return .written(id: item.id, version: item.version)
         case (.create, .exists):
-            if case let .done(item?) = try await remote.fetchOne(id: step.todoId.lowercasedString) {
+            if case let .done(item?) = try await remote.fetchCreated(step.todoId) {
                 return .found(step.todoId, item, "a todo was already on the server")
             }
             return .retry("a todo was already on the server")

@@ -37,6 +37,10 @@ extension SyncService {
             entries.lazy.compactMap { entry in entry.local.map { (entry.todoId, $0) } },
             uniquingKeysWith: { first, _ in first }
         )
+        // A CalDAV delete keeps its base until a feed names the deletion.
+        let bases = kind != .calDAV ? [:] : Dictionary(
+            entries.lazy.compactMap { entry in entry.base.map { (entry.todoId, $0) } }, uniquingKeysWith: { first, _ in first }
+        )
         var outcome = Outcome()
         let total = plan.steps.count
         progress(SyncProgress(done: 0, total: total))
@@ -76,6 +80,8 @@ extension SyncService {
                     var write = localWrite(plan.steps[index], local: locals[plan.steps[index].todoId], remote: (id, version))
                     // todo-server's feed keeps every deletion: what it lost is told apart there.
                     if case .create = plan.steps[index].remote, kind != .todoServer { write.awaitsListing = true }
+                    // A CalDAV server may lose an update or a delete too: the next feed must name it.
+                    if kind == .calDAV { Self.awaitListing(of: plan.steps[index], &write, bases: bases) }
                     batch.append(index, write)
                 case let .retry(reason):
                     outcome.retry(reason)
@@ -97,6 +103,21 @@ extension SyncService {
         try await commit(&batch, plan: plan, summary: &summary, outcome: &outcome)
         progress(SyncProgress(done: total, total: total))
         return outcome
+    }
+
+    /// Marks a write to a CalDAV list as awaiting a feed that names it: an
+    /// update, or a delete, whose base is kept until then (`readAgain`).
+    static func awaitListing(of step: SyncStep, _ write: inout SyncWrite, bases: [UUID: SyncBase]) {
+        switch step.remote {
+        case .update:
+            write.awaitsListing = true
+        case .delete:
+            guard let base = bases[step.todoId] else { return }
+            write.base = .set(base)
+            write.awaitsListing = true
+        default:
+            break
+        }
     }
 
     /// How many requests are in flight at once, on kept-alive connections.
@@ -201,7 +222,7 @@ extension SyncService {
             case let .done(item?):
                 return .written(id: item.id, version: item.version)
             case .exists:
-                if case let .done(item?) = try await remote.fetchOne(id: step.todoId.lowercasedString) {
+                if case let .done(item?) = try await remote.fetchCreated(step.todoId) {
                     return .found(step.todoId, item, "a todo was already on the server")
                 }
                 return .retry("a todo was already on the server")

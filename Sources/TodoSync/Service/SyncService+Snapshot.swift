@@ -32,7 +32,7 @@ extension SyncService {
         let kind = configuration.kind ?? (sameServer ? settings.kind : nil)
         if kind != .jsonServer, sameServer, let cursor = settings.cursor {
             do {
-                return try await feedSnapshot(since: cursor, known: known)
+                return try await feedSnapshot(since: cursor, known: known, kind: kind ?? .todoServer)
             } catch SyncError.cursorExpired {
                 // Too old a position: resync in full, as the server asks.
             }
@@ -141,20 +141,36 @@ extension SyncService {
             relevant.insert(todoId)
         }
         relevant.formUnion(renumbered)
+        let unconfirmed = bases.isEmpty ? [] : try await store.unconfirmedCreates()
+        let confirmed = unconfirmed.filter { remoteByTodo[$0] != nil && !standIns.contains($0) }
+        if kind == .calDAV { relevant.formUnion(confirmed) }
         var entries = try await entries(for: relevant) { id, _ in remoteByTodo[id] }
         for index in entries.indices where renumbered.contains(entries[index].todoId) {
             // The base describes an item that is gone: merged as if never synced.
             entries[index].base = nil
         }
-        let unconfirmed = bases.isEmpty ? [] : try await store.unconfirmedCreates()
-        let confirmed = unconfirmed.filter { remoteByTodo[$0] != nil && !standIns.contains($0) }
-        let keptAsSent = confirmed.filter { remoteByTodo[$0]?.id == baseByTodo[$0]?.remoteId }
+        let unsure = kind == .calDAV ? Self.unsureWrites(entries, confirmed: Set(confirmed), bases: baseByTodo) : []
+        // Ours as sent: the same item, and on a CalDAV list the very version written.
+        let keptAsSent = confirmed.filter { remoteByTodo[$0]?.id == baseByTodo[$0]?.remoteId && !unsure.contains($0) }
         let lost = Self.lostCreates(unconfirmed: unconfirmed, keptAsSent: Set(keptAsSent))
-        for index in entries.indices where lost.contains(entries[index].todoId) && entries[index].local != nil {
-            // Sent again, as if never synced.
+        for index in entries.indices where lost.contains(entries[index].todoId) && entries[index].local != nil
+            || unsure.contains(entries[index].todoId) {
+            // Sent again, or merged, as if never synced.
             entries[index].base = nil
         }
         return Snapshot(entries: entries, kind: kind, cursor: listing.cursor, skipped: skipped, confirmed: confirmed)
+    }
+
+    /// Our writes to a CalDAV list that its full listing (its sync token
+    /// lost, or it has only a CTag) shows otherwise than we wrote them: an
+    /// update or create at another version, a delete still there. The server
+    /// lost them, or another client changed them since; which, the list
+    /// cannot say. Merged as if never synced, the newest edit of each field
+    /// wins either way, and a delete still shown is taken back.
+    static func unsureWrites(_ entries: [SyncEntry], confirmed: Set<UUID>, bases: [UUID: SyncBase]) -> Set<UUID> {
+        Set(entries.lazy.filter { entry in
+            confirmed.contains(entry.todoId) && (entry.local == nil || entry.remote?.version != bases[entry.todoId]?.remoteVersion)
+        }.map(\.todoId))
     }
 
     /// The snapshot of a full list when nothing was synced before (no base):
@@ -220,7 +236,10 @@ extension SyncService {
         return Snapshot(entries: entries, kind: kind, cursor: listing.cursor, skipped: skipped)
     }
 
-    func feedSnapshot(since start: String, known: [UUID: RemoteTodo]) async throws -> Snapshot {
+    /// The snapshot of the changes since `start` (todo-server's feed, a
+    /// CalDAV list's sync-collection): a todo the feed does not name is as
+    /// its base says.
+    func feedSnapshot(since start: String, known: [UUID: RemoteTodo], kind: ServerKind) async throws -> Snapshot {
         var cursor = start
         var items: [String: RemoteTodo] = [:]
         var deleted: Set<String> = []
@@ -254,11 +273,37 @@ extension SyncService {
             remoteByTodo[todoId] = item
             relevant.insert(todoId)
         }
-        let entries = try await entries(for: relevant) { id, base in
+        // Writes awaiting a listing (a CalDAV list's): the feed that names them confirms them.
+        let unconfirmed = kind == .todoServer ? [] : try await store.unconfirmedCreates()
+        let confirmed = unconfirmed.filter { remoteByTodo[$0] != nil }
+        let removed = Set(deleted.compactMap { bases[$0]?.todoId })
+        let lost = try await readAgain(unconfirmed.filter { remoteByTodo[$0] == nil && !removed.contains($0) }, into: &remoteByTodo)
+        relevant.formUnion(lost)
+        var entries = try await entries(for: relevant) { id, base in
             // Not in the feed: unchanged since the base, unless deleted.
-            remoteByTodo[id] ?? base.flatMap { deleted.contains($0.remoteId) ? nil : $0.asRemote }
+            remoteByTodo[id] ?? (lost.contains(id) ? nil : base.flatMap { deleted.contains($0.remoteId) ? nil : $0.asRemote })
         }
-        return Snapshot(entries: entries, kind: .todoServer, cursor: cursor, skipped: skipped)
+        for index in entries.indices where lost.contains(entries[index].todoId) && entries[index].local != nil {
+            // The base describes a write the server lost: merged as if never
+            // synced. A lost delete keeps its base, so it is sent again.
+            entries[index].base = nil
+        }
+        return Snapshot(entries: entries, kind: kind, cursor: cursor, skipped: skipped, confirmed: confirmed)
+    }
+
+    /// Our writes that a feed from before them does not name: the server
+    /// lost them (a restart, a restore from a backup that kept its sync
+    /// tokens). Each is read again; a create it lost is gone (sent again),
+    /// an update it lost finds the server's older copy, which the merge
+    /// settles by edit time. Returns their todos.
+    func readAgain(_ unseen: [UUID], into remoteByTodo: inout [UUID: RemoteTodo]) async throws -> Set<UUID> {
+        guard !unseen.isEmpty else { return [] }
+        let rows = try await store.syncRows(todoIds: unseen)
+        for todoId in unseen {
+            guard let base = rows[todoId]?.base else { continue }
+            if case let .done(item?) = try await remote.fetchOne(id: base.remoteId) { remoteByTodo[todoId] = item }
+        }
+        return Set(unseen)
     }
 
     /// One entry per todo, in a stable order, with its local side read now.

@@ -7,7 +7,8 @@ import TodoCore
 public struct SyncService: TodoSyncing {
     public let store: any SyncStore
     public let configuration: SyncConfiguration
-    let remote: RemoteCollection
+    /// The server's side: a JSON collection, or a CalDAV task list.
+    let remote: any RemoteTodos
     let now: @Sendable () -> Date
     /// Fetch-plan-apply passes before giving up: a 412 or an unsure create needs another.
     let maxRounds = 4
@@ -20,8 +21,18 @@ public struct SyncService: TodoSyncing {
     ) {
         self.store = store
         self.configuration = configuration
-        self.remote = RemoteCollection(configuration: configuration, transport: transport)
+        self.remote = Self.remote(configuration, transport: transport, now: now)
         self.now = now
+    }
+
+    /// What speaks to the server `configuration` names.
+    static func remote(
+        _ configuration: SyncConfiguration, transport: any HTTPTransport, now: @escaping @Sendable () -> Date = { Date() }
+    ) -> any RemoteTodos {
+        if configuration.kind == .calDAV {
+            return CalDAVCollection(configuration: configuration, transport: transport, now: now)
+        }
+        return RemoteCollection(configuration: configuration, transport: transport)
     }
 
     public func sync(dryRun: Bool, progress: @escaping @Sendable (SyncProgress) -> Void) async throws -> SyncSummary {
@@ -56,11 +67,12 @@ public struct SyncService: TodoSyncing {
                 summary.record(plan)
                 return summary
             }
+            // Before this pass's writes, which may mark some of the same todos anew.
+            try await store.confirmCreates(snapshot.confirmed)
             let outcome = try await execute(
                 plan, entries: snapshot.entries, kind: snapshot.kind, oneAtATime: snapshot.closesConnections,
                 summary: &summary, progress: progress
             )
-            try await store.confirmCreates(snapshot.confirmed)
             known = outcome.known
             if outcome.complete {
                 try await finish(snapshot, summary: summary, listIsCurrent: !plan.writesToServer)

@@ -157,6 +157,11 @@ struct SyncModel {
         let first = try replicas[0].contents()
         let todos = try replicas[0].todos()
         for replica in replicas.dropFirst() {
+            if ProcessInfo.processInfo.environment["MODEL_TRACE"] != nil, let mine = try? replica.contents(), mine != first {
+                for key in Set(mine.keys).union(first.keys) where mine[key] != first[key] {
+                    print("DIFF \(key): replica \(String(describing: mine[key])) first \(String(describing: first[key]))")
+                }
+            }
             #expect(try replica.contents() == first, "seed \(seed): replicas differ")
             // Every field, dates and edit times included.
             for (mine, theirs) in zip(try replica.todos(), todos) where mine != theirs {
@@ -172,9 +177,9 @@ struct SyncModel {
                 Issue.record("seed \(seed): \(todo.idString) \(field.rawValue) is \"\(todo.syncFields[field])\", the newest edit (replica \(edit.replica) at \(edit.time.timeIntervalSince1970)) set \"\(edit.value)\"")
             }
         }
-        let listing = try await RemoteCollection(
-            configuration: SyncConfiguration(server: server, paging: paging), transport: serverTransport
-        ).fetchAll()
+        let listing = try await SyncService.remote(
+            SyncConfiguration(server: server, paging: paging), transport: serverTransport
+        ).fetchAll(unlessDigest: nil)
         let serverIds = listing.items.compactMap { $0.todoId?.uuidString.lowercased() }
         #expect(Set(serverIds).count == serverIds.count, "seed \(seed): a todo is on the server twice")
         let onServer = Dictionary(listing.items.compactMap { item in item.todoId.map { ($0.uuidString.lowercased(), item.fields) } }, uniquingKeysWith: { a, _ in a })

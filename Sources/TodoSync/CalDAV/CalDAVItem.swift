@@ -1,0 +1,176 @@
+import Foundation
+import TodoCore
+import TodoICalendar
+
+/// A VTODO on a CalDAV server as sync reads and writes it: the shared
+/// codec (`VTodo`, the table in Docs/todo-server.md) for the fields, and one
+/// property of our own for what iCalendar cannot say.
+///
+/// iCalendar keeps one LAST-MODIFIED for a whole task, to the second; sync
+/// settles two edits of one field by when each field was edited, to the
+/// millisecond. So `todo` writes `X-TODO-EDITED`: for each field, when it
+/// was edited and a digest of the value it then held (`text=TIME/DIGEST`),
+/// and the exact creation and completion times. A field whose value still
+/// has its digest keeps its time; one another app changed since counts as
+/// edited at the task's LAST-MODIFIED, and so does every field of a task
+/// `todo` never wrote.
+enum CalDAVItem {
+    static let editedProperty = "X-TODO-EDITED"
+
+    /// The task in `calendar` as a sync item named `name`; throws for an
+    /// object that is not one task (an event in a list that holds both: not ours to read).
+    static func remote(
+        name: String, etag: String?, calendar: ICalendarComponent, timeZone: TimeZone
+    ) throws(VTodoError) -> RemoteTodo {
+        let vtodo = try VTodo.fields(of: calendar, timeZone: timeZone)
+        let fields = syncFields(vtodo)
+        let record = VTodo.masterIndex(in: calendar).flatMap { index -> Record? in
+            if case let .component(todo) = calendar.entries[index] { Record(todo) } else { nil }
+        }
+        let changedAt = vtodo.updatedAt
+        var editedAt = FieldTimes()
+        for field in TodoField.allCases {
+            editedAt[field] = record?.time(of: field, holding: fields) ?? changedAt
+        }
+        let doneKept = record?.time(of: .done, holding: fields) != nil
+        return RemoteTodo(
+            id: name, fields: fields, clientId: UUID(parsing: vtodo.uid),
+            createdAt: record?.created ?? vtodo.createdAt, updatedAt: changedAt,
+            completedAt: vtodo.isDone ? (doneKept ? record?.completed : nil) ?? vtodo.completedAt : nil,
+            editedAt: editedAt, version: etag.map(version(ofETag:))
+        )
+    }
+
+    /// A VTODO's fields as sync holds them: a title fit for a todo, the
+    /// categories that are tags, a note without control characters.
+    static func syncFields(_ vtodo: VTodoFields) -> SyncFields {
+        SyncFields(
+            text: TodoText.isPlainLine(vtodo.text) ? vtodo.text : RemoteTodo.fitted(vtodo.text), isDone: vtodo.isDone,
+            due: vtodo.due, priority: vtodo.priority, tags: TodoTags.normalized(vtodo.tags.compactMap { try? TodoTags.validated($0) }),
+            note: vtodo.note.flatMap { RemoteTodo.note(.string($0)) }, recurrence: vtodo.recurrence
+        )
+    }
+
+    /// A new task's calendar object: the todo's fields, its UUID as UID.
+    static func new(
+        _ todo: TodoItem, fields: SyncFields, editedAt: FieldTimes, timeZone: TimeZone, now: Date
+    ) -> ICalendarComponent {
+        var vtodo = VTodoFields(uid: todo.idString)
+        vtodo.apply(fields, changed: Set(TodoField.allCases))
+        vtodo.createdAt = todo.createdAt
+        vtodo.completedAt = fields.isDone ? todo.completedAt ?? editedAt.done ?? now : nil
+        let calendar = VTodo.write(vtodo, over: nil, timeZone: timeZone, now: now)
+        return stamped(calendar, editedAt: editedAt, created: todo.createdAt, completed: vtodo.completedAt, timeZone: timeZone)
+    }
+
+    /// The server's own object with only the `changed` fields rewritten:
+    /// every other line, another app's included, stays byte for byte.
+    static func rewritten(
+        _ calendar: ICalendarComponent, fields: SyncFields, changed: Set<TodoField>, editedAt: FieldTimes,
+        local: TodoItem?, dates: Bool, timeZone: TimeZone, now: Date
+    ) throws(VTodoError) -> ICalendarComponent {
+        var vtodo = try VTodo.fields(of: calendar, timeZone: timeZone)
+        // Categories a tag cannot be (with spaces, say) are another app's: kept.
+        let foreign = vtodo.tags.filter { (try? TodoTags.validated($0)) == nil }
+        vtodo.apply(fields, changed: changed)
+        if changed.contains(.tags) { vtodo.tags += foreign }
+        if changed.contains(.done) || dates {
+            vtodo.completedAt = fields.isDone ? local?.completedAt ?? vtodo.completedAt ?? editedAt.done ?? now : nil
+        }
+        if dates, let local { vtodo.createdAt = local.createdAt }
+        vtodo.updatedAt = nil
+        let written = VTodo.write(vtodo, over: calendar, timeZone: timeZone, now: now)
+        return stamped(
+            written, editedAt: editedAt, created: local?.createdAt ?? vtodo.createdAt, completed: vtodo.completedAt, timeZone: timeZone
+        )
+    }
+
+    /// `calendar` with `X-TODO-EDITED`: each field's edit time and the
+    /// digest of the value it holds as written.
+    static func stamped(
+        _ calendar: ICalendarComponent, editedAt: FieldTimes, created: Date?, completed: Date?, timeZone: TimeZone
+    ) -> ICalendarComponent {
+        var calendar = calendar
+        guard let index = VTodo.masterIndex(in: calendar), case var .component(todo) = calendar.entries[index],
+              let held = try? VTodo.fields(of: calendar, timeZone: timeZone)
+        else { return calendar }
+        let fields = syncFields(held)
+        var words: [String] = []
+        for field in TodoField.allCases {
+            words.append("\(field.rawValue)=\(editedAt[field].map(ISO8601.string(from:)) ?? "-")/\(digest(fields[field]))")
+        }
+        if let created { words.append("created=\(ISO8601.string(from: created))") }
+        if let completed { words.append("completed=\(ISO8601.string(from: completed))") }
+        todo.set(editedProperty, to: ContentLine(name: editedProperty, value: words.joined(separator: " ")))
+        calendar.entries[index] = .component(todo)
+        return calendar
+    }
+
+    /// What `X-TODO-EDITED` says: each field's edit time (nil: never edited)
+    /// and the digest of its value then; the creation and completion times.
+    struct Record {
+        var fields: [TodoField: (time: Date?, digest: String)] = [:]
+        var created: Date?
+        var completed: Date?
+
+        init?(_ todo: ICalendarComponent) {
+            guard let words = todo.property(editedProperty)?.value.split(separator: " ") else { return nil }
+            for word in words {
+                guard let equals = word.firstIndex(of: "=") else { continue }
+                let key = String(word[..<equals])
+                let value = word[word.index(after: equals)...]
+                if let field = TodoField(rawValue: key), let slash = value.lastIndex(of: "/") {
+                    let time = value[..<slash]
+                    fields[field] = (time == "-" ? nil : ISO8601.date(from: String(time)), String(value[value.index(after: slash)...]))
+                } else if key == "created" {
+                    created = ISO8601.date(from: String(value))
+                } else if key == "completed" {
+                    completed = ISO8601.date(from: String(value))
+                }
+            }
+        }
+
+        /// The field's edit time if it still holds the value written with
+        /// it (`.some(nil)`: never edited); nil if another app changed it.
+        func time(of field: TodoField, holding current: SyncFields) -> Date?? {
+            guard let entry = fields[field], entry.digest == digest(current[field]) else { return nil }
+            return .some(entry.time)
+        }
+    }
+
+    /// A short digest of a field's value: 32 bits of FNV-1a, in hex.
+    static func digest(_ value: String) -> String {
+        String(UInt32(truncatingIfNeeded: UInt(bitPattern: version(ofETag: value))), radix: 16)
+    }
+
+    /// An ETag as the version sync records: a 64-bit FNV-1a digest of its
+    /// text. Sync only compares versions for equality, and every write sends
+    /// the ETag itself, read from the server, in `If-Match`.
+    static func version(ofETag etag: String) -> Int {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in etag.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        return Int(bitPattern: UInt(hash))
+    }
+}
+
+extension VTodoFields {
+    /// Takes the `changed` fields' values from `fields`.
+    mutating func apply(_ fields: SyncFields, changed: Set<TodoField>) {
+        for field in changed {
+            switch field {
+            case .text: text = fields.text
+            case .done: isDone = fields.isDone
+            case .due: due = fields.due
+            case .priority: priority = fields.priority
+            case .tags: tags = fields.tags
+            case .note: note = fields.note
+            case .recurrence:
+                recurrence = fields.recurrence
+                otherRule = nil
+            }
+        }
+    }
+}
