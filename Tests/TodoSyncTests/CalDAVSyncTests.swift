@@ -256,3 +256,50 @@ extension ISO8601 {
         return formatter.string(from: Date().addingTimeInterval(2))
     }
 }
+
+/// `todo sync` with todo-server's own CalDAV, beside a replica on its JSON
+/// API: the same account's todos, whichever way they travel.
+@Suite("todo sync with todo-server's CalDAV")
+struct TodoServerCalDAVSyncTests {
+    @Test func aCalDAVReplicaAndAJSONReplicaAgree() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("todo-own-caldav-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appendingPathComponent("server.sqlite").path
+        let add = try ServerProcess(["user", "add", "alice", "--database", database])
+        #expect(try await add.exitStatus() == 0)
+        let token = try #require(add.printed.split(separator: "\n").first { $0.hasPrefix("todo_") }.map(String.init))
+        let server = try ServerProcess(["--port", "0", "--database", database])
+        defer { kill(server.process.processIdentifier, SIGKILL) }
+        let origin = "http://127.0.0.1:\(try await server.port())"
+        let environment = ["XDG_CONFIG_HOME": folder.appendingPathComponent("config").path, "TODO_PASSWORD": token]
+        func run(_ arguments: [String], _ replica: String) async throws -> (status: Int32, out: String, err: String) {
+            let path = folder.appendingPathComponent(replica + ".sqlite").path
+            return try await Radicale.offPool { try todo(arguments, database: path, environment: environment) }
+        }
+        func texts(_ replica: String) async throws -> [String] {
+            let out = try await run(["export"], replica).out
+            let todos = (try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [[String: Any]]) ?? []
+            return todos.map { "\($0["text"] ?? "") \($0["done"] as? Bool == true ? "done" : "open") \($0["priority"] as? String ?? "-")" }.sorted()
+        }
+        let calDAV = ["sync", "--server", "caldav+\(origin)/dav/alice/tasks/", "--user", "alice"]
+        let json = ["sync", "--server", origin, "--token", token]
+        #expect(try await run(["add", "through caldav", "--priority", "high"], "a").status == 0)
+        #expect(try await run(calDAV, "a").status == 0)
+        #expect(try await run(["add", "through json"], "b").status == 0)
+        #expect(try await run(json, "b").status == 0)
+        #expect(try await run(calDAV, "a").status == 0)
+        #expect(try await texts("a") == ["through caldav open high", "through json open -"])
+        #expect(try await texts("b") == ["through caldav open high", "through json open -"])
+        // An edit on each side, of different fields of one todo.
+        let listed = try await run(["list", "--query", "json", "--json"], "a").out
+        let shared = try #require((try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [[String: Any]])?.first?["id"] as? String)
+        #expect(try await run(["done", String(shared.prefix(8))], "a").status == 0)
+        #expect(try await run(["edit", String(shared.prefix(8)), "--priority", "low"], "b").status == 0)
+        #expect(try await run(calDAV, "a").status == 0)
+        #expect(try await run(json, "b").status == 0)
+        #expect(try await run(calDAV, "a").status == 0)
+        #expect(try await texts("a") == ["through caldav open high", "through json done low"])
+        #expect(try await texts("b") == ["through caldav open high", "through json done low"])
+    }
+}

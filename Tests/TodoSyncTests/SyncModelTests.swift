@@ -130,6 +130,13 @@ struct CalDAVSyncModelTests {
         if random.chance(0.5) {
             kept.append("X-LONG:" + String(repeating: "long ", count: 30).trimmingCharacters(in: .whitespaces))
         }
+        // And a few lines of random names, parameters and text, non-ASCII included.
+        let alphabet = ["a", "Z", "0", " ", "\\,", "\\;", ":", "é", "ß", "😀", "x", "-", "="]
+        for _ in 0..<Int(random.next() % 4) {
+            let value = (0..<Int(random.next() % 30)).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }.joined()
+            let parameter = random.chance(0.5) ? ";X-P\(random.word(2).uppercased())=\"\(random.word(3)):\(random.word(2))\"" : ""
+            kept.append("X-\(random.word(5).uppercased())\(parameter):\(value)")
+        }
         let alarm = ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:reminder \(number)", "TRIGGER:-PT15M", "END:VALARM"]
         var lines: [String] = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Other App//EN", "BEGIN:VTODO", "UID:" + uid]
         lines += ["DTSTAMP:20261120T100000Z", "LAST-MODIFIED:20261120T100000Z", "CREATED:20261120T090000Z"]
@@ -144,8 +151,9 @@ struct CalDAVSyncModelTests {
         return (uid + ".ics", lines.joined(separator: "\r\n") + "\r\n", kept)
     }
 
+    /// Folded after 60 characters, as another app may fold.
     static func folded(_ line: String) -> String {
-        guard line.count > 75 else { return line }
-        return String(line.prefix(75)) + "\r\n " + String(line.dropFirst(75))
+        guard line.count > 60 else { return line }
+        return String(line.prefix(60)) + "\r\n " + String(line.dropFirst(60))
     }
 }
