@@ -1,0 +1,81 @@
+import Foundation
+import TodoCore
+
+// MARK: - Reading what changed
+// todo-server's change feed, and a CalDAV list's sync-collection, name every
+// item changed or deleted since a cursor: a todo they do not name is as its
+// base says. A CalDAV server may lose writes it acknowledged (a restore from
+// a backup that kept its sync tokens): our writes stay unconfirmed until a
+// report names them, and one a report from before it does not name is read again.
+
+extension SyncService {
+    /// The snapshot of the changes since `start` (todo-server's feed, a
+    /// CalDAV list's sync-collection): a todo the feed does not name is as
+    /// its base says.
+    func feedSnapshot(since start: String, known: [UUID: RemoteTodo], kind: ServerKind) async throws -> Snapshot {
+        var cursor = start
+        var items: [String: RemoteTodo] = [:]
+        var deleted: Set<String> = []
+        var skipped: [String] = []
+        while true {
+            let page = try await remote.fetchChanges(since: cursor)
+            for item in page.items {
+                items[item.id] = item
+                deleted.remove(item.id)
+            }
+            for id in page.deleted {
+                deleted.insert(id)
+                items[id] = nil
+            }
+            skipped += page.skipped
+            cursor = page.cursor
+            if !page.more { break }
+        }
+        let bases = try await store.bases(remoteIds: Array(items.keys) + Array(deleted))
+        var remoteByTodo: [UUID: RemoteTodo] = [:]
+        var relevant = Set(try await store.pendingChanges().map(\.todoId))
+        for item in items.values {
+            let todoId = bases[item.id]?.todoId ?? item.todoId ?? UUID(derivedFrom: configuration.server + "|" + item.id)
+            remoteByTodo[todoId] = item
+            relevant.insert(todoId)
+        }
+        for id in deleted {
+            if let base = bases[id] { relevant.insert(base.todoId) }
+        }
+        for (todoId, item) in known {
+            remoteByTodo[todoId] = item
+            relevant.insert(todoId)
+        }
+        // Writes awaiting a listing (a CalDAV list's): the feed that names them confirms them.
+        let unconfirmed = kind == .todoServer ? [] : try await store.unconfirmedCreates()
+        let confirmed = unconfirmed.filter { remoteByTodo[$0] != nil }
+        let removed = Set(deleted.compactMap { bases[$0]?.todoId })
+        let lost = try await readAgain(unconfirmed.filter { remoteByTodo[$0] == nil && !removed.contains($0) }, into: &remoteByTodo)
+        relevant.formUnion(lost)
+        var entries = try await entries(for: relevant) { id, base in
+            // Not in the feed: unchanged since the base, unless deleted.
+            remoteByTodo[id] ?? (lost.contains(id) ? nil : base.flatMap { deleted.contains($0.remoteId) ? nil : $0.asRemote })
+        }
+        for index in entries.indices where lost.contains(entries[index].todoId) && entries[index].local != nil {
+            // The base describes a write the server lost: merged as if never
+            // synced. A lost delete keeps its base, so it is sent again.
+            entries[index].base = nil
+        }
+        return Snapshot(entries: entries, kind: kind, cursor: cursor, skipped: skipped, confirmed: confirmed)
+    }
+
+    /// Our writes that a feed from before them does not name: the server
+    /// lost them (a restart, a restore from a backup that kept its sync
+    /// tokens). Each is read again; a create it lost is gone (sent again),
+    /// an update it lost finds the server's older copy, which the merge
+    /// settles by edit time. Returns their todos.
+    func readAgain(_ unseen: [UUID], into remoteByTodo: inout [UUID: RemoteTodo]) async throws -> Set<UUID> {
+        guard !unseen.isEmpty else { return [] }
+        let rows = try await store.syncRows(todoIds: unseen)
+        for todoId in unseen {
+            guard let base = rows[todoId]?.base else { continue }
+            if case let .done(item?) = try await remote.fetchOne(id: base.remoteId) { remoteByTodo[todoId] = item }
+        }
+        return Set(unseen)
+    }
+}
