@@ -12,8 +12,8 @@ struct AccountsEndToEndTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = folder.appendingPathComponent("server.sqlite").path
-        let alice = try await addAccount("alice", database: database)
-        let bob = try await addAccount("bob", database: database)
+        let alice = try await addTodoServerAccount("alice", database: database)
+        let bob = try await addTodoServerAccount("bob", database: database)
         let servers = [try ServerProcess(["--port", "0", "--database", database]), try ServerProcess(["--port", "0", "--database", database])]
         defer { for server in servers { kill(server.process.processIdentifier, SIGTERM) } }
         let urls = ["http://127.0.0.1:\(try await servers[0].port())", "http://127.0.0.1:\(try await servers[1].port())"]
@@ -60,7 +60,7 @@ struct AccountsEndToEndTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = folder.appendingPathComponent("server.sqlite").path
-        let token = try await addAccount("alice", database: database)
+        let token = try await addTodoServerAccount("alice", database: database)
         let server = try ServerProcess(["--port", "0", "--database", database])
         defer { kill(server.process.processIdentifier, SIGTERM) }
         let url = "http://127.0.0.1:\(try await server.port())"
@@ -81,12 +81,5 @@ struct AccountsEndToEndTests {
         for path in [replica, replica + "-wal"] where FileManager.default.fileExists(atPath: path) {
             #expect(try Data(contentsOf: URL(fileURLWithPath: path)).range(of: Data(token.utf8)) == nil, "the token is in \(path)")
         }
-    }
-
-    /// `todo-server user add NAME`: the token it prints.
-    private func addAccount(_ name: String, database: String) async throws -> String {
-        let process = try ServerProcess(["user", "add", name, "--database", database])
-        #expect(try await process.exitStatus() == 0)
-        return try #require(process.printed.split(separator: "\n").first { $0.hasPrefix("todo_") }.map(String.init))
     }
 }

@@ -10,8 +10,6 @@ import Testing
 /// is no CalDAV server, and the login remembered in a file only the user reads.
 @Suite("todo sync --caldav-lists")
 struct CalDAVDiscoveryTests {
-    static let radicale = CalDAVClientsTests.venv.appendingPathComponent("python")
-
     /// A folder for a test's replica and config, removed after.
     final class Folder {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("todo-lists-\(UUID().uuidString)")
@@ -31,9 +29,7 @@ struct CalDAVDiscoveryTests {
     @Test func todoServerListsTheAccountsTaskListAndRemembersTheLogin() async throws {
         let folder = try Folder()
         let database = folder.url.appendingPathComponent("server.sqlite").path
-        let add = try ServerProcess(["user", "add", "alice", "--database", database])
-        #expect(try await add.exitStatus() == 0)
-        let token = try #require(add.printed.split(separator: "\n").first { $0.hasPrefix("todo_") }.map(String.init))
+        let token = try await addTodoServerAccount("alice", database: database)
         let server = try ServerProcess(["--port", "0", "--database", database])
         defer { kill(server.process.processIdentifier, SIGKILL) }
         let origin = "http://127.0.0.1:\(try await server.port())"
@@ -56,51 +52,13 @@ struct CalDAVDiscoveryTests {
         #expect(refused.err.split(separator: "\n").count == 1)
     }
 
-    @Test func radicaleListsTasksApartFromEvents() async throws {
-        guard FileManager.default.isExecutableFile(atPath: Self.radicale.path),
-              (try? runProgram(Self.radicale, ["-c", "import radicale"]).status) == 0 else {
-            try Test.cancel("Radicale is not in .build/venv: bash .ci/run installs it")
-        }
+    @Test(.enabled(if: Radicale.installed, "Radicale is not in .build/venv: bash .ci/run installs it"))
+    func radicaleListsTasksApartFromEvents() async throws {
         let folder = try Folder()
-        let port = try runProgram(URL(fileURLWithPath: "/usr/bin/env"), [
-            "python3", "-c", "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])",
-        ]).out.trimmingCharacters(in: .whitespacesAndNewlines)
-        try "alice:secret\n".write(to: folder.url.appendingPathComponent("users"), atomically: true, encoding: .utf8)
-        try """
-            [server]
-            hosts = 127.0.0.1:\(port)
-            [auth]
-            type = htpasswd
-            htpasswd_filename = \(folder.url.appendingPathComponent("users").path)
-            htpasswd_encryption = plain
-            [storage]
-            filesystem_folder = \(folder.url.appendingPathComponent("collections").path)
-            [logging]
-            level = error
-            """.write(to: folder.url.appendingPathComponent("radicale.conf"), atomically: true, encoding: .utf8)
-        let radicale = Process()
-        radicale.executableURL = Self.radicale
-        radicale.arguments = ["-m", "radicale", "--config", folder.url.appendingPathComponent("radicale.conf").path]
-        radicale.standardOutput = FileHandle.nullDevice
-        radicale.standardError = FileHandle.nullDevice
-        try radicale.run()
-        defer { radicale.terminate() }
-        let origin = "http://127.0.0.1:\(port)"
-        func curl(_ arguments: [String]) throws -> String {
-            try runProgram(URL(fileURLWithPath: "/usr/bin/curl"), ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-u", "alice:secret"] + arguments).out
-        }
-        for _ in 0..<200 where (try? curl([origin + "/"])) == "000" { try await Task.sleep(for: .milliseconds(50)) }
-        for (path, name, component) in [("tasks", "Errands", "VTODO"), ("events", "Birthdays", "VEVENT")] {
-            let body = """
-                <?xml version="1.0" encoding="utf-8"?>
-                <C:mkcalendar xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav"><D:set><D:prop>
-                <D:displayname>\(name)</D:displayname>
-                <C:supported-calendar-component-set><C:comp name="\(component)"/></C:supported-calendar-component-set>
-                </D:prop></D:set></C:mkcalendar>
-                """
-            #expect(try curl(["-X", "MKCALENDAR", "-H", "Content-Type: application/xml", "--data-binary", body, "\(origin)/alice/\(path)/"]) == "201")
-        }
-
+        let radicale = try Radicale()
+        try await radicale.start()
+        try await radicale.makeCalendars()
+        let origin = radicale.origin
         let found = try folder.lists([origin + "/", "--user", "alice"], password: "secret")
         #expect(found.status == 0, "\(found.err)")
         #expect(found.out == """

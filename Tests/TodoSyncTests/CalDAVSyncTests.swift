@@ -266,9 +266,7 @@ struct TodoServerCalDAVSyncTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = folder.appendingPathComponent("server.sqlite").path
-        let add = try ServerProcess(["user", "add", "alice", "--database", database])
-        #expect(try await add.exitStatus() == 0)
-        let token = try #require(add.printed.split(separator: "\n").first { $0.hasPrefix("todo_") }.map(String.init))
+        let token = try await addTodoServerAccount("alice", database: database)
         let server = try ServerProcess(["--port", "0", "--database", database])
         defer { kill(server.process.processIdentifier, SIGKILL) }
         let origin = "http://127.0.0.1:\(try await server.port())"

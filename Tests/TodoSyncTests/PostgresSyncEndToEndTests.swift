@@ -14,8 +14,8 @@ struct PostgresSyncEndToEndTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = try await PostgresCluster.shared().makeDatabase()
-        let alice = try await addAccount("alice", database: database)
-        let bob = try await addAccount("bob", database: database)
+        let alice = try await addTodoServerAccount("alice", database: database)
+        let bob = try await addTodoServerAccount("bob", database: database)
         let servers = [try ServerProcess(["--port", "0", "--database", database]), try ServerProcess(["--port", "0", "--database", database])]
         defer { for server in servers { kill(server.process.processIdentifier, SIGTERM) } }
         let urls = ["http://127.0.0.1:\(try await servers[0].port())", "http://127.0.0.1:\(try await servers[1].port())"]
@@ -56,12 +56,5 @@ struct PostgresSyncEndToEndTests {
         #expect(!laptop.contains("bob") && !phone.contains("bob"))
         let bobs = try todo(["list", "--all"], database: replica("bob")).out
         #expect(bobs.contains("bob's own") && bobs.contains("bob again") && !bobs.contains("buy milk") && !bobs.contains("call mom"), "\(bobs)")
-    }
-
-    /// `todo-server user add NAME`: the token it prints.
-    private func addAccount(_ name: String, database: String) async throws -> String {
-        let process = try ServerProcess(["user", "add", name, "--database", database])
-        #expect(try await process.exitStatus() == 0, "\(process.printed)")
-        return try #require(process.printed.split(separator: "\n").first { $0.hasPrefix("todo_") }.map(String.init))
     }
 }
