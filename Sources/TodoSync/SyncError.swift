@@ -1,3 +1,4 @@
+import Foundation
 import TodoCore
 
 /// Why a sync stopped, worded for the person at the terminal: what happened,
@@ -81,7 +82,7 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
         case let .notCalDAV(url, reason):
             "\(url) is not a CalDAV server's address (\(reason)): give the address your phone or mail app uses for its tasks, like https://HOST/ or https://HOST/remote.php/dav/"
         case let .notTaskList(url, reason):
-            "\(url) is not a task list (\(reason)): run todo sync --caldav-lists URL --user NAME to see the account's task lists, and give one of the caldav+ addresses it prints to --server"
+            "\(url) is not a task list (\(reason)): todo sync --caldav-lists \(URL(string: url).map(CalDAVDiscovery.origin(of:)) ?? "URL")/ --user NAME lists the account's task lists; give one of the caldav+ addresses it prints to --server"
         case let .wrongLogin(url, user):
             "\(url) refused the name \(user) and its password (401): check --user and the password (TODO_PASSWORD), or an app password if the server asks for one"
         case let .noUser(server):

@@ -301,3 +301,31 @@ struct TodoServerCalDAVSyncTests {
         #expect(try await texts("b") == ["through caldav open high", "through json done low"])
     }
 }
+
+/// How a multistatus is read, as servers write them: hrefs as paths or as
+/// whole URLs, names percent-encoded, the list itself among its members
+/// (iCloud), removed members (404), an answer cut short (507).
+struct MultistatusReadingTests {
+    @Test func membersAreNamedWhateverTheHrefsLookLike() throws {
+        let body = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <D:multistatus xmlns:D="DAV:">
+              <D:response><D:href>https://cloud.example.org/dav/alice/tasks/</D:href>
+                <D:propstat><D:prop><D:getetag>"list"</D:getetag></D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response>
+              <D:response><D:href>/dav/alice/tasks/buy%20milk%40home.ics</D:href>
+                <D:propstat><D:prop><D:getetag>W/"1"</D:getetag></D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response>
+              <D:response><D:href>https://cloud.example.org/dav/alice/tasks/gone.ics</D:href><D:status>HTTP/1.1 404 Not Found</D:status></D:response>
+              <D:response><D:href>/dav/alice/tasks/</D:href><D:status>HTTP/1.1 507 Insufficient Storage</D:status></D:response>
+              <D:sync-token>http://example.org/sync/7</D:sync-token>
+            </D:multistatus>
+            """
+        let answer = try Multistatus(Array(body.utf8), base: "https://cloud.example.org/dav/alice/tasks/", request: "REPORT")
+        #expect(answer.truncated)
+        #expect(answer.syncToken == "http://example.org/sync/7")
+        let members = answer.members.filter { !$0.isCollection }
+        #expect(members.map(\.name) == ["buy milk@home.ics", "gone.ics"])
+        #expect(members.map(\.status) == [200, 404])
+        #expect(members.first?.etag == #"W/"1""#)
+        #expect(CalDAVCollection.encoded("buy milk@home.ics") == "buy%20milk@home.ics")
+    }
+}

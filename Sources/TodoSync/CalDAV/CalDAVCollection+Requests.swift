@@ -85,7 +85,7 @@ extension CalDAVCollection {
         if body != nil {
             headers["Content-Type"] = method == "PUT" ? "text/calendar; charset=utf-8" : "application/xml; charset=utf-8"
         }
-        let name = "\(method) \(url.hasPrefix(listURL) ? String(url.dropFirst(listURL.count)) : url)"
+        let name = "\(method) \(Self.path(of: url))"
         let response: HTTPResponseData
         do {
             response = try await transport.send(HTTPRequestData(method: method, url: url, headers: headers, body: body))
