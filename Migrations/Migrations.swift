@@ -34,6 +34,10 @@ public enum AppMigrations {
         Migration(identifier: "0008_undo_journal", sql: text(PackageResources._008_undo_journal_sql)),
         Migration(identifier: "0009_field_edit_times", sql: text(PackageResources._009_field_edit_times_sql)),
         Migration(identifier: "0010_redo", sql: text(PackageResources._010_redo_sql)),
+        Migration(
+            identifier: "0011_sync_unconfirmed_changes",
+            sql: text(PackageResources._011_sync_unconfirmed_changes_sql)
+        ),
     ]
 
     private static func text(_ bytes: [UInt8]) -> String {

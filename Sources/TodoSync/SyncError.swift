@@ -38,6 +38,8 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     case noPassword(user: String)
     /// A CalDAV server named with no account given or remembered for it.
     case noUser(server: String)
+    /// An option the server this sync goes to does not take.
+    case notForServer(option: String, server: String, use: String)
 
     static let kept = "nothing was deleted here and your changes stay queued"
 
@@ -85,6 +87,8 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
             "\(url) is not a task list (\(reason)): todo sync --caldav-lists \(URL(string: url).map(CalDAVDiscovery.origin(of:)) ?? "URL")/ --user NAME lists the account's task lists; give one of the caldav+ addresses it prints to --server"
         case let .wrongLogin(url, user):
             "\(url) refused the name \(user) and its password (401): check --user and the password (TODO_PASSWORD), or an app password if the server asks for one"
+        case let .notForServer(option, server, use):
+            "\(option) is not for \(server): this kind of server takes \(use); nothing was synced"
         case let .noUser(server):
             "\(server) needs an account: add --user NAME (the password comes from TODO_PASSWORD, or is asked for); both are remembered for that server after a sync that works"
         case let .noPassword(user):

@@ -36,14 +36,20 @@ public struct SyncSetup: Sendable {
         }
         if SyncConfiguration.isCalDAV(given) {
             // One task list on a CalDAV server: its URL, and the account.
-            let list = try CalDAVDiscovery.serverURL(given)
+            if token != nil { throw SyncError.notForServer(option: "--token", server: given, use: "--user and a password") }
+            var list = URLComponents(url: try CalDAVDiscovery.serverURL(given), resolvingAgainstBaseURL: false)
+            // One server however its host was typed.
+            let host = list?.host?.lowercased()
+            list?.host = host
+            guard let url = list?.url else { throw SyncError.invalidServerURL(given) }
             adjust(&settings)
             let configuration = SyncConfiguration(
-                server: SyncConfiguration.calDAVPrefix + list.absoluteString, kind: .calDAV, prefer: prefer, force: force,
-                login: try login(for: list)
+                server: SyncConfiguration.calDAVPrefix + url.absoluteString, kind: .calDAV, prefer: prefer, force: force,
+                login: try login(for: url)
             )
             return (settings, configuration)
         }
+        if user != nil { throw SyncError.notForServer(option: "--user", server: given, use: "--token for an account's token") }
         let url = SyncConfiguration.baseURL(given)
         guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme ?? ""), parsed.host != nil else {
             throw SyncError.invalidServerURL(url)

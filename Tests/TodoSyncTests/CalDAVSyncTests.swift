@@ -236,6 +236,11 @@ struct CalDAVSyncTests {
         try await refused(["sync", "--server", "caldav+http://127.0.0.1:\(try await web.port())/todos/", "--user", "alice"], says: "not a CalDAV server")
         // Nothing was written by any of them.
         #expect(try server.stored().isEmpty)
+        // A database that syncs with the list remembers it: a JSON server's --token is refused there too.
+        try await server.sync("a")
+        let token = try await server.todo(["sync", "--token", "x"], replica: "a")
+        #expect(token.status != 0)
+        #expect(token.err.contains("--token is not for caldav+"), "\(token.err)")
     }
 
     /// A multistatus with a DOCTYPE (an entity naming a file, say) is refused before anything in it is read.
@@ -323,9 +328,61 @@ struct MultistatusReadingTests {
         #expect(answer.truncated)
         #expect(answer.syncToken == "http://example.org/sync/7")
         let members = answer.members.filter { !$0.isCollection }
-        #expect(members.map(\.name) == ["buy milk@home.ics", "gone.ics"])
+        #expect(members.map(\.name) == ["buy%20milk@home.ics", "gone.ics"])
         #expect(members.map(\.status) == [200, 404])
         #expect(members.first?.etag == #"W/"1""#)
-        #expect(CalDAVCollection.encoded("buy milk@home.ics") == "buy%20milk@home.ics")
+        // One name however the server encodes it; one that does not decode, as written.
+        #expect(CalDAVCollection.canonical("buy%20milk%40home.ics") == "buy%20milk@home.ics")
+        #expect(CalDAVCollection.canonical("caf%E9.ics") == "caf%E9.ics")
+        // One version for an ETag however it is written; a weak one is never sent in If-Match.
+        #expect(CalDAVItem.version(ofETag: #"W/"1""#) == CalDAVItem.version(ofETag: "1"))
+        #expect(CalDAVItem.version(ofETag: #""1""#) != CalDAVItem.version(ofETag: #""2""#))
+        #expect(CalDAVCollection.ifMatch(#"W/"1""#).isEmpty)
+        #expect(CalDAVCollection.ifMatch(#""1""#) == ["If-Match": #""1""#])
+    }
+}
+
+/// Deletes after an edit not yet confirmed, on a list with only a CTag
+/// (every sync that finds a change reads the whole list): a delete made
+/// elsewhere is followed, one made here is sent; neither is taken back.
+struct CalDAVDeleteAfterEditTests {
+    func replicas() async throws -> (FakeCalDAVServer, Replica, Replica, UUID) {
+        let server = FakeCalDAVServer(changes: .ctagOnly)
+        let a = try Replica(transport: server, server: FakeCalDAVServer.server)
+        let b = try Replica(transport: server, server: FakeCalDAVServer.server)
+        let id = UUID()
+        try a.add("paint the fence", id: id)
+        // Others, so that no sync empties the list (that asks for --force).
+        try a.add("keep one")
+        try a.add("keep two")
+        try await a.sync()
+        try await b.sync()
+        // An edit from A, which no list has shown back to A yet.
+        let todo = try #require(try a.todos().first { $0.id == id })
+        try a.db.updateTodos([todo.editing(text: "paint the fence green", at: Date())])
+        try await a.sync()
+        return (server, a, b, id)
+    }
+
+    @Test func aDeleteElsewhereIsFollowed() async throws {
+        let (server, a, b, id) = try await replicas()
+        try await b.sync()
+        try b.db.deleteTodos(ids: [id])
+        try await b.sync()
+        #expect(await server.names.count == 2)
+        try await a.sync()
+        #expect(try a.todos().map(\.text).sorted() == ["keep one", "keep two"], "deleted on B, gone here, not sent again")
+        #expect(await server.names.count == 2)
+    }
+
+    @Test func aDeleteHereIsSent() async throws {
+        let (server, a, b, id) = try await replicas()
+        try a.db.deleteTodos(ids: [id])
+        try await a.sync()
+        #expect(await server.names.count == 2, "deleted here, deleted there")
+        try await a.sync()
+        #expect(try a.todos().map(\.text).sorted() == ["keep one", "keep two"])
+        try await b.sync()
+        #expect(try b.todos().map(\.text).sorted() == ["keep one", "keep two"])
     }
 }

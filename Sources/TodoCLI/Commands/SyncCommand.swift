@@ -152,7 +152,7 @@ struct SyncCommand: AsyncParsableCommand {
             throw ValidationError("--every takes seconds from 1 to 86400, got \(every)")
         }
         let calDAV = server.map(SyncConfiguration.isCalDAV) ?? false
-        if user != nil, caldavLists == nil, !calDAV {
+        if user != nil, caldavLists == nil, server != nil, !calDAV {
             throw ValidationError("--user goes with --caldav-lists URL, or with --server caldav+URL")
         }
         if calDAV {

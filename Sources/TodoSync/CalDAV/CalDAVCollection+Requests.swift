@@ -116,9 +116,20 @@ extension CalDAVCollection {
         todoId.lowercasedString + ".ics"
     }
 
-    /// A resource name as one segment of a path.
-    static func encoded(_ name: String) -> String {
-        name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? name
+    /// A resource's name as sync keeps it: the last segment of its path,
+    /// percent-encoded one way whatever way the server wrote it (`%40` and
+    /// `@` alike), or exactly as written if it does not decode (a name in
+    /// Latin-1). It goes into URLs and hrefs as it is.
+    static func canonical(_ segment: String) -> String {
+        guard let decoded = segment.removingPercentEncoding else { return segment }
+        return decoded.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? segment
+    }
+
+    /// An If-Match header for `etag`: none for a weak ETag (`W/"…"`), which
+    /// never matches under If-Match's strong comparison (RFC 9110 13.1.1):
+    /// then the write relies on the version read just before it.
+    static func ifMatch(_ etag: String) -> [String: String] {
+        etag.hasPrefix("W/") ? [:] : ["If-Match": etag]
     }
 
     /// The URL's path as a request body names it, percent-encoded as it came.
@@ -168,7 +179,7 @@ extension CalDAVCollection {
 /// by `XMLReader`: no DTD, no entity but the predefined ones.
 struct Multistatus {
     struct Member {
-        /// The resource's name: the last segment of its path, decoded.
+        /// The resource's name: the last segment of its path (`CalDAVCollection.canonical`).
         var name: String
         var isCollection: Bool
         /// The response's own status (a removed member: 404), else that of
@@ -215,7 +226,7 @@ struct Multistatus {
                 continue
             }
             let segment = path.split(separator: "/").last.map(String.init) ?? path
-            var member = Member(name: segment.removingPercentEncoding ?? segment, isCollection: isCollection, status: own)
+            var member = Member(name: CalDAVCollection.canonical(segment), isCollection: isCollection, status: own)
             for propstat in response.children(Self.dav, "propstat") {
                 guard Self.code(propstat.child(Self.dav, "status")?.text ?? "") == 200, let prop = propstat.child(Self.dav, "prop") else {
                     continue

@@ -73,13 +73,12 @@ final class CalDAVCollection: RemoteTodos {
         guard cursor.hasPrefix(Self.tokenCursor) else { throw SyncError.cursorExpired }
         let token = String(cursor.dropFirst(Self.tokenCursor.count))
         let response = try await send(
-            "REPORT", listURL, depth: "0", body: Self.syncCollection(token: token), allow: [207, 403, 409, 410]
+            "REPORT", listURL, depth: "0", body: Self.syncCollection(token: token), allow: [207, 400, 403, 409, 410, 412]
         )
-        if response.status != 207 {
-            // RFC 6578 3.2: a token the server no longer knows (valid-sync-token).
-            if response.status != 403 || response.text.contains("valid-sync-token") { throw SyncError.cursorExpired }
-            throw SyncError.httpStatus(request: "REPORT sync-collection", status: 403, body: RemoteCollection.excerpt(response))
-        }
+        // RFC 6578 3.2: a token the server no longer knows (valid-sync-token,
+        // said with 403 or 409), or a report it refuses: the whole list, which
+        // says the same with the same safety.
+        if response.status != 207 { throw SyncError.cursorExpired }
         let changes = try Multistatus(response.body, base: listURL, request: "REPORT sync-collection")
         guard let next = changes.syncToken else {
             throw SyncError.malformed(request: "REPORT sync-collection", reason: "no sync-token in the answer")
@@ -95,13 +94,13 @@ final class CalDAVCollection: RemoteTodos {
         }
         for start in stride(from: 0, to: changed.count, by: Self.multigetSize) {
             let names = Array(changed[start..<min(start + Self.multigetSize, changed.count)])
-            let body = Self.multiget(names.map { Self.path(of: listURL) + Self.encoded($0) })
+            let body = Self.multiget(names.map { Self.path(of: listURL) + $0 })
             let answer = try await send("REPORT", listURL, depth: "1", body: body, allow: [207])
             let found = try read(answer, request: "REPORT calendar-multiget", remember: true)
             page.items += found.items
-            page.skipped += found.skipped
-            // Removed between the two reports.
-            page.deleted += found.missing
+            // Not there now: removed since the first report, which the next
+            // one says; left as they are until then.
+            page.skipped += found.skipped + found.missing
         }
         return page
     }
@@ -110,6 +109,9 @@ final class CalDAVCollection: RemoteTodos {
         guard let resource = try await get(id) else { return .missing }
         do {
             return .done(try CalDAVItem.remote(name: id, etag: resource.etag, calendar: resource.calendar, timeZone: timeZone))
+        } catch .event, .noVTodo {
+            // No task there any more (an event now): gone, as far as tasks go.
+            return .missing
         } catch {
             throw SyncError.malformed(request: "GET \(id)", reason: error.message)
         }
@@ -125,7 +127,7 @@ final class CalDAVCollection: RemoteTodos {
         let name = Self.name(for: todo.id)
         let calendar = CalDAVItem.new(todo, fields: fields, editedAt: editedAt, timeZone: timeZone, now: now())
         let response = try await send(
-            "PUT", listURL + Self.encoded(name), headers: ["If-None-Match": "*"], body: calendar.bytes(), allow: [412]
+            "PUT", listURL + name, headers: ["If-None-Match": "*"], body: calendar.bytes(), allow: [412]
         )
         if response.status == 412 { return .exists }
         return .done(try written(name, calendar, response))
@@ -147,7 +149,7 @@ final class CalDAVCollection: RemoteTodos {
             throw SyncError.malformed(request: "GET \(id)", reason: error.message)
         }
         let response = try await send(
-            "PUT", listURL + Self.encoded(id), headers: ["If-Match": resource.etag], body: calendar.bytes(), allow: [404, 410, 412]
+            "PUT", listURL + id, headers: Self.ifMatch(resource.etag), body: calendar.bytes(), allow: [404, 410, 412]
         )
         switch response.status {
         case 404, 410: return .missing
@@ -159,7 +161,7 @@ final class CalDAVCollection: RemoteTodos {
     func delete(id: String, version: Int?) async throws -> RemoteCollection.WriteResult {
         guard let resource = try await current(id, version: version) else { return .missing }
         guard version == nil || CalDAVItem.version(ofETag: resource.etag) == version else { return .stale }
-        let response = try await send("DELETE", listURL + Self.encoded(id), headers: ["If-Match": resource.etag], allow: [404, 410, 412])
+        let response = try await send("DELETE", listURL + id, headers: Self.ifMatch(resource.etag), allow: [404, 410, 412])
         switch response.status {
         case 404, 410: return .missing
         case 412: return .stale
@@ -200,7 +202,7 @@ final class CalDAVCollection: RemoteTodos {
 
     /// GET of one item; nil for 404 or 410.
     private func get(_ id: String) async throws -> Resource? {
-        let response = try await send("GET", listURL + Self.encoded(id), allow: [404, 410])
+        let response = try await send("GET", listURL + id, allow: [404, 410])
         guard response.status != 404, response.status != 410 else { return nil }
         guard let etag = response.headers["etag"] else {
             throw SyncError.malformed(request: "GET \(id)", reason: "no ETag: a CalDAV server sends one with every task")

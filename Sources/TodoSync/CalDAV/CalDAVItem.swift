@@ -140,15 +140,24 @@ enum CalDAVItem {
 
     /// A short digest of a field's value: 32 bits of FNV-1a, in hex.
     static func digest(_ value: String) -> String {
-        String(UInt32(truncatingIfNeeded: UInt(bitPattern: version(ofETag: value))), radix: 16)
+        String(UInt32(truncatingIfNeeded: UInt(bitPattern: digest64(value))), radix: 16)
     }
 
     /// An ETag as the version sync records: a 64-bit FNV-1a digest of its
-    /// text. Sync only compares versions for equality, and every write sends
-    /// the ETag itself, read from the server, in `If-Match`.
+    /// opaque part (without `W/` and quotes, which servers write differently
+    /// in a header and in `getetag`). Sync only compares versions for
+    /// equality, and every write sends the ETag itself, read from the server.
     static func version(ofETag etag: String) -> Int {
+        var tag = Substring(etag.trimmingCharacters(in: .whitespaces))
+        if tag.hasPrefix("W/") { tag = tag.dropFirst(2) }
+        if tag.count >= 2, tag.hasPrefix("\""), tag.hasSuffix("\"") { tag = tag.dropFirst().dropLast() }
+        return digest64(tag)
+    }
+
+    /// 64 bits of FNV-1a over the text's UTF-8.
+    static func digest64(_ text: some StringProtocol) -> Int {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in etag.utf8 {
+        for byte in text.utf8 {
             hash ^= UInt64(byte)
             hash = hash &* 0x100_0000_01b3
         }

@@ -110,11 +110,11 @@ extension SyncService {
     static func awaitListing(of step: SyncStep, _ write: inout SyncWrite, bases: [UUID: SyncBase]) {
         switch step.remote {
         case .update:
-            write.awaitsListing = true
+            write.awaitsReport = true
         case .delete:
             guard let base = bases[step.todoId] else { return }
             write.base = .set(base)
-            write.awaitsListing = true
+            write.awaitsReport = true
         default:
             break
         }

@@ -46,11 +46,14 @@ extension SyncService {
             remoteByTodo[todoId] = item
             relevant.insert(todoId)
         }
-        // Writes awaiting a listing (a CalDAV list's): the feed that names them confirms them.
-        let unconfirmed = kind == .todoServer ? [] : try await store.unconfirmedCreates()
-        let confirmed = unconfirmed.filter { remoteByTodo[$0] != nil }
-        let removed = Set(deleted.compactMap { bases[$0]?.todoId })
-        let lost = try await readAgain(unconfirmed.filter { remoteByTodo[$0] == nil && !removed.contains($0) }, into: &remoteByTodo)
+        // Writes awaiting a report (a CalDAV list's): the feed that names them confirms them.
+        let unconfirmed = kind == .todoServer ? [] : try await store.unconfirmedWrites()
+        var confirmed = unconfirmed.filter { remoteByTodo[$0] != nil }
+        // Named, as removed or as unreadable: not lost.
+        let named = Set(deleted.union(skipped).compactMap { bases[$0]?.todoId })
+        let lost = try await readAgain(unconfirmed.filter { remoteByTodo[$0] == nil && !named.contains($0) }, into: &remoteByTodo)
+        // Read again now: settled by this sync (and marked again by any write it makes).
+        confirmed += lost
         relevant.formUnion(lost)
         var entries = try await entries(for: relevant) { id, base in
             // Not in the feed: unchanged since the base, unless deleted.
@@ -72,10 +75,16 @@ extension SyncService {
     func readAgain(_ unseen: [UUID], into remoteByTodo: inout [UUID: RemoteTodo]) async throws -> Set<UUID> {
         guard !unseen.isEmpty else { return [] }
         let rows = try await store.syncRows(todoIds: unseen)
+        var lost = Set(unseen)
         for todoId in unseen {
             guard let base = rows[todoId]?.base else { continue }
-            if case let .done(item?) = try await remote.fetchOne(id: base.remoteId) { remoteByTodo[todoId] = item }
+            do {
+                if case let .done(item?) = try await remote.fetchOne(id: base.remoteId) { remoteByTodo[todoId] = item }
+            } catch SyncError.malformed {
+                // There, but not readable as a task: left as its base says, as an unreadable item is.
+                lost.remove(todoId)
+            }
         }
-        return Set(unseen)
+        return lost
     }
 }

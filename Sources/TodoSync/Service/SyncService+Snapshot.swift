@@ -76,8 +76,10 @@ extension SyncService {
     func fullSnapshot(_ listing: RemoteCollection.Listing, kind: ServerKind, known: [UUID: RemoteTodo]) async throws -> Snapshot {
         let bases = try await store.allBases()
         let inFlight = try await store.createsInFlight()
-        if listing.items.isEmpty, !configuration.force, !bases.isEmpty || inFlight > 0 {
-            throw SyncError.suspiciousEmptyList(lastSeen: bases.count + inFlight)
+        // On a CalDAV list, a delete of ours keeps its base until a list shows it gone.
+        let kept = kind == .calDAV && listing.items.isEmpty ? try await store.unconfirmedWrites().count : 0
+        if listing.items.isEmpty, !configuration.force, bases.count - kept > 0 || inFlight > 0 {
+            throw SyncError.suspiciousEmptyList(lastSeen: bases.count - kept + inFlight)
         }
         var known = known
         if inFlight > 0, kind == .jsonServer {
@@ -141,7 +143,9 @@ extension SyncService {
             relevant.insert(todoId)
         }
         relevant.formUnion(renumbered)
-        let unconfirmed = bases.isEmpty ? [] : try await store.unconfirmedCreates()
+        // Every write no list showed yet; of them, the creates a server may have lost.
+        let unconfirmed = bases.isEmpty ? [] : try await store.unconfirmedWrites()
+        let creates = kind != .calDAV ? unconfirmed : try await store.unconfirmedCreates()
         let confirmed = unconfirmed.filter { remoteByTodo[$0] != nil && !standIns.contains($0) }
         if kind == .calDAV { relevant.formUnion(confirmed) }
         var entries = try await entries(for: relevant) { id, _ in remoteByTodo[id] }
@@ -152,7 +156,7 @@ extension SyncService {
         let unsure = kind == .calDAV ? Self.unsureWrites(entries, confirmed: Set(confirmed), bases: baseByTodo) : []
         // Ours as sent: the same item, and on a CalDAV list the very version written.
         let keptAsSent = confirmed.filter { remoteByTodo[$0]?.id == baseByTodo[$0]?.remoteId && !unsure.contains($0) }
-        let lost = Self.lostCreates(unconfirmed: unconfirmed, keptAsSent: Set(keptAsSent))
+        let lost = Self.lostCreates(unconfirmed: creates, keptAsSent: Set(keptAsSent))
         for index in entries.indices where lost.contains(entries[index].todoId) && entries[index].local != nil
             || unsure.contains(entries[index].todoId) {
             // Sent again, or merged, as if never synced.
@@ -169,7 +173,10 @@ extension SyncService {
     /// wins either way, and a delete still shown is taken back.
     static func unsureWrites(_ entries: [SyncEntry], confirmed: Set<UUID>, bases: [UUID: SyncBase]) -> Set<UUID> {
         Set(entries.lazy.filter { entry in
-            confirmed.contains(entry.todoId) && (entry.local == nil || entry.remote?.version != bases[entry.todoId]?.remoteVersion)
+            guard confirmed.contains(entry.todoId) else { return false }
+            // A delete here since (queued) is not ours to take back: the merge decides.
+            if entry.local == nil { return entry.pendingRev == nil }
+            return entry.remote?.version != bases[entry.todoId]?.remoteVersion
         }.map(\.todoId))
     }
 

@@ -45,6 +45,13 @@ extension AppDatabase: SyncStore {
 
     public func unconfirmedCreates() async throws -> [UUID] {
         try read { db in
+            try String.fetchAll(db, sql: "SELECT todoId FROM syncUnconfirmed WHERE write = 'create' ORDER BY rowid")
+                .compactMap(UUID.init(parsing:))
+        }
+    }
+
+    public func unconfirmedWrites() async throws -> [UUID] {
+        try read { db in
             try String.fetchAll(db, sql: "SELECT todoId FROM syncUnconfirmed ORDER BY rowid").compactMap(UUID.init(parsing:))
         }
     }
@@ -210,7 +217,12 @@ extension AppDatabase: SyncStore {
             try db.executeCached(sql: "DELETE FROM syncBase WHERE todoId = ?", arguments: [key])
         }
         if step.awaitsListing {
-            try db.executeCached(sql: "INSERT OR REPLACE INTO syncUnconfirmed(todoId) VALUES (?)", arguments: [key])
+            try db.executeCached(sql: "INSERT OR REPLACE INTO syncUnconfirmed(todoId, write) VALUES (?, 'create')", arguments: [key])
+        } else if step.awaitsReport {
+            // A create still unconfirmed stays one: lost, it is sent again.
+            try db.executeCached(
+                sql: "INSERT INTO syncUnconfirmed(todoId, write) VALUES (?, 'change') ON CONFLICT(todoId) DO NOTHING", arguments: [key]
+            )
         } else if step.base == .remove, try !isEmpty(db, "syncUnconfirmed") {
             try db.executeCached(sql: "DELETE FROM syncUnconfirmed WHERE todoId = ?", arguments: [key])
         }

@@ -127,6 +127,9 @@ public struct SyncWrite: Sendable, Hashable {
     /// The step created the todo on a server that may persist it late: it
     /// stays unconfirmed until a list shows it.
     public var awaitsListing: Bool
+    /// The step changed or deleted the todo on a CalDAV list, which may lose
+    /// it: it stays unconfirmed until a report names it.
+    public var awaitsReport = false
 
     public init(
         todoId: UUID, expectedRev: Int64?, todo: TodoChange = .keep, base: BaseChange = .keep,

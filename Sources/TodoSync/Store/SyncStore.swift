@@ -52,6 +52,10 @@ public protocol SyncStore: Sendable {
     /// they were created there.
     func unconfirmedCreates() async throws -> [UUID]
 
+    /// Every todo whose write (a create, or a CalDAV change or delete,
+    /// `SyncWrite.awaitsReport`) no list or report has shown yet, in the order written.
+    func unconfirmedWrites() async throws -> [UUID]
+
     /// These created todos were seen in a list: no longer unconfirmed.
     func confirmCreates(_ todoIds: [UUID]) async throws
 
