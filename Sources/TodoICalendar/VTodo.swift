@@ -55,12 +55,12 @@ public enum VTodo {
         fields.isDone = status == "COMPLETED" || (status == nil && fields.completedAt != nil)
         if !fields.isDone { fields.completedAt = nil }
         fields.due = todo.property("DUE").flatMap { due($0, timeZone: timeZone) }
-        fields.priority = todo.property("PRIORITY").flatMap { Int($0.value.trimmingCharacters(in: .whitespaces)) }.flatMap(priority)
+        fields.priority = todo.property("PRIORITY").flatMap { Int($0.value.trimmedASCIIWhitespace) }.flatMap(priority)
         var tags: [String] = []
         var seen = Set<String>()
         for line in todo.properties("CATEGORIES") {
             for tag in ICalendarText.list(line.value) {
-                let trimmed = tag.trimmingCharacters(in: .whitespaces)
+                let trimmed = tag.trimmedASCIIWhitespace
                 if !trimmed.isEmpty, seen.insert(trimmed).inserted { tags.append(trimmed) }
             }
         }
@@ -216,7 +216,7 @@ public enum VTodo {
 
     /// DUE as a calendar date (VALUE=DATE, or eight digits) or a time.
     static func due(_ line: ContentLine, timeZone: TimeZone) -> TodoDue? {
-        let value = line.value.trimmingCharacters(in: .whitespaces)
+        let value = line.value.trimmedASCIIWhitespace
         if line.parameter("VALUE")?.uppercased() == "DATE" || value.count == 8 {
             return day(value).map(TodoDue.day)
         }
@@ -239,11 +239,12 @@ public enum VTodo {
 
     /// A DATE-TIME: UTC with `Z`, in the zone its TZID names, else floating (in `timeZone`).
     static func moment(_ line: ContentLine, timeZone: TimeZone) -> Date? {
-        var value = line.value.trimmingCharacters(in: .whitespaces)
-        var zone = line.parameter("TZID").flatMap { TimeZone(identifier: $0) } ?? timeZone
+        var value = line.value.trimmedASCIIWhitespace
+        var zone: TimeZone?
         if value.hasSuffix("Z") || value.hasSuffix("z") {
             value.removeLast()
-            zone = TimeZone(identifier: "UTC")!
+        } else {
+            zone = line.parameter("TZID").flatMap { TimeZone(identifier: $0) } ?? timeZone
         }
         let parts = value.split(separator: "T")
         guard let dayPart = parts.first, let day = day(String(dayPart)) else { return nil }
@@ -257,6 +258,11 @@ public enum VTodo {
             components.second = min(digits[4] * 10 + digits[5], 59)
         } else if parts.count != 1 {
             return nil
+        }
+        guard let zone else {
+            // UTC, as most times are written: counted, not asked of a calendar.
+            let seconds = day.daysSince1970 * 86_400 + components.hour! * 3_600 + components.minute! * 60 + components.second!
+            return Date(timeIntervalSince1970: TimeInterval(seconds))
         }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone

@@ -67,3 +67,18 @@ extension String {
         return String(scalars[first...last])
     }
 }
+
+extension String {
+    /// Without the spaces, tabs and line breaks around it: what XML and
+    /// iCalendar values are read without. Byte by byte, where Foundation's
+    /// `trimmingCharacters(in:)` goes through NSString (a fifth of reading a
+    /// CalDAV list of 10,000 tasks).
+    public var trimmedASCIIWhitespace: String {
+        let bytes = utf8
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }) else { return "" }
+        let last = bytes.lastIndex(where: { !isSpace($0) })!
+        if first == bytes.startIndex, bytes.index(after: last) == bytes.endIndex { return self }
+        return String(self[first...last])
+    }
+}

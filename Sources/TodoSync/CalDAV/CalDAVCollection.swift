@@ -66,7 +66,7 @@ final class CalDAVCollection: RemoteTodos {
     func fetchChanges(since cursor: String) async throws -> RemoteCollection.FeedPage {
         if cursor.hasPrefix(Self.ctagCursor) {
             // Only a CTag: unchanged, nothing to read; changed, the whole list.
-            let state = try await listState()
+            let state = try await listState(ctag: true)
             guard state.cursor == cursor else { throw SyncError.cursorExpired }
             return RemoteCollection.FeedPage(items: [], deleted: [], skipped: [], cursor: cursor, more: false)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import TodoCore
 import TodoXML
 
 /// Finds an account's task lists on a CalDAV server, as RFC 6764 and RFC
@@ -158,7 +159,7 @@ public struct CalDAVDiscovery: Sendable {
             throw .notCalDAV(url: base.absoluteString, reason: "its answer is not a WebDAV multistatus")
         }
         func resolve(_ element: XMLElement?) -> URL? {
-            guard let href = element?.child("DAV:", "href")?.text.trimmingCharacters(in: .whitespacesAndNewlines), !href.isEmpty else {
+            guard let href = element?.child("DAV:", "href")?.text.trimmedASCIIWhitespace, !href.isEmpty else {
                 return nil
             }
             return URL(string: href, relativeTo: base)?.absoluteURL
@@ -169,7 +170,7 @@ public struct CalDAVDiscovery: Sendable {
             for propstat in response.children("DAV:", "propstat") {
                 let status = propstat.child("DAV:", "status")?.text ?? ""
                 guard status.contains(" 200 "), let prop = propstat.child("DAV:", "prop") else { continue }
-                if let name = prop.child("DAV:", "displayname")?.text.trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty {
+                if let name = prop.child("DAV:", "displayname")?.text.trimmedASCIIWhitespace, !name.isEmpty {
                     properties.name = name
                 }
                 properties.principal = resolve(prop.child("DAV:", "current-user-principal")) ?? properties.principal

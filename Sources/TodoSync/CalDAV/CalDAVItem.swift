@@ -148,7 +148,7 @@ enum CalDAVItem {
     /// in a header and in `getetag`). Sync only compares versions for
     /// equality, and every write sends the ETag itself, read from the server.
     static func version(ofETag etag: String) -> Int {
-        var tag = Substring(etag.trimmingCharacters(in: .whitespaces))
+        var tag = Substring(etag.trimmedASCIIWhitespace)
         if tag.hasPrefix("W/") { tag = tag.dropFirst(2) }
         if tag.count >= 2, tag.hasPrefix("\""), tag.hasSuffix("\"") { tag = tag.dropFirst().dropLast() }
         return digest64(tag)
