@@ -12,7 +12,7 @@
 # --ui-only: only `todo ui` (Benchmarks/ui_bench.py, through a pseudo-terminal).
 # --pg-only: only todo-server on PostgreSQL, beside SQLite in the same run.
 # --sync-only: only todo-server on SQLite and todo sync (first, no-op, pushing, paged).
-# --caldav-only: only todo-server's CalDAV beside Radicale (Benchmarks/caldav_bench.py;
+# --caldav-only: only CalDAV: todo-server beside Radicale, todo sync beside vdirsyncer (caldav_bench.py, caldav_client_bench.py;
 #   Radicale and vdirsyncer from .build/venv, which .ci/run makes).
 # --live-only: only live sync (Benchmarks/live_bench.py: todo ui in pseudo-terminals).
 # Needs: swift, python3, sqlite3, hyperfine; optional: wrk (server throughput),
@@ -330,6 +330,13 @@ caldav_benchmarks() {
     echo "== CalDAV: todo-server beside Radicale, $csize VTODOs" >&2
     python3 "$root/Benchmarks/caldav_bench.py" --todo-server "$server" --venv "$venv" --work "$work/caldav" \
         --size "$csize" --large "$large" --rounds "$rounds" --figures "$results/figures.jsonl" >&2
+    # todo sync with a list on Radicale beside vdirsyncer and curl (issue 27): first sync,
+    # a sync with nothing to do, pushing adds (Benchmarks/caldav_client_bench.py).
+    local lsize=10000 adds=1000 lrounds=5
+    if [ "$quick" = 1 ]; then lsize=1000; adds=50; lrounds=1; fi
+    echo "== CalDAV: todo sync beside vdirsyncer and curl, $lsize VTODOs on Radicale" >&2
+    python3 "$root/Benchmarks/caldav_client_bench.py" --todo "$todo" --venv "$venv" --work "$work/caldav-client" \
+        --size "$lsize" --adds "$adds" --rounds "$lrounds" --figures "$results/figures.jsonl" >&2
 }
 if [ "$caldav_only" = 1 ]; then
     caldav_benchmarks

@@ -43,7 +43,7 @@ struct UsageTests {
         _ = try todo.ok(["add", "milk"])
         try expectUsageError(["ui", "--every", "0"], saying: "--every takes seconds from 1 to 86400, got 0")
         try expectUsageError(["ui", "--no-live", "--every", "5"], saying: "--no-live turns that off: give one")
-        try expectUsageError(["sync", "--user", "alice"], saying: "--user goes with --caldav-lists")
+        try expectUsageError(["sync", "--server", "http://127.0.0.1:9", "--user", "alice"], saying: "--user goes with --caldav-lists")
         try expectUsageError(["sync", "--caldav-lists", "https://example.org/", "--watch"], saying: "drop --watch")
         let live = try todo.run(["ui"], environment: ["TODO_LIVE": "maybe"])
         #expect(live.status == 64)

@@ -386,3 +386,27 @@ struct CalDAVDeleteAfterEditTests {
         #expect(try b.todos().map(\.text).sorted() == ["keep one", "keep two"])
     }
 }
+
+/// What a sync asks of a CalDAV list, request by request.
+struct CalDAVRequestTests {
+    /// The sync after a push: the report names our own writes back, at the
+    /// ETags their PUTs returned; they are not read again. One request.
+    @Test func ownWritesNamedBackAreNotReadAgain() async throws {
+        let server = FakeCalDAVServer()
+        let a = try Replica(transport: server, server: FakeCalDAVServer.server)
+        for number in 0..<5 { try a.add("todo \(number)") }
+        try await a.sync()
+        let before = await server.log.count
+        let summary = try await a.sync()
+        #expect(Array(await server.log.dropFirst(before)) == ["REPORT /dav/alice/tasks/"])
+        #expect(summary.pulled == 0 && summary.pushed == 0)
+        // Another client's change is read, and only it.
+        let name = try #require(await server.names.first)
+        let text = try #require(await server.text(of: name)).replacingOccurrences(of: "SUMMARY:todo", with: "SUMMARY:changed todo")
+        await server.put(name, text)
+        let again = await server.log.count
+        try await a.sync()
+        #expect(Array(await server.log.dropFirst(again)) == ["REPORT /dav/alice/tasks/", "REPORT /dav/alice/tasks/"])
+        #expect(try a.todos().filter { $0.text.hasPrefix("changed") }.count == 1)
+    }
+}

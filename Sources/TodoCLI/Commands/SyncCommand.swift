@@ -271,7 +271,7 @@ struct CommandSync: TodoSyncing {
         let (settings, config) = try await setup.resolve(store: db) { settings in command.adjust(&settings) }
         let url = config.server
         let showsRetries = self.showsRetries
-        let transport = RetryingTransport(AsyncHTTPTransport(), onRetry: { retry in
+        let transport = RetryingTransport(AsyncHTTPTransport(patient: config.kind == .calDAV), onRetry: { retry in
             guard showsRetries else { return }
             let seconds = Double(retry.delay.components.seconds) + Double(retry.delay.components.attoseconds) / 1e18
             let line = "\r\(url): \(retry.cause); retrying in \(String(format: "%.1f", seconds)) s (attempt \(retry.attempt + 1))\u{1B}[K"

@@ -25,6 +25,9 @@ final class CalDAVCollection: RemoteTodos {
     let listURL: String
     let timeZone: TimeZone
     let now: @Sendable () -> Date
+    /// The versions the bases record for these items, by id: a changed
+    /// item at that version (our own write, named back) is not read again.
+    let recorded: @Sendable ([String]) async throws -> [String: Int]
     /// The text and ETag of each item read during this sync, by id: what an
     /// update rewrites, when the ETag is still the one the sync planned with.
     private let read = Mutex<[String: Resource]>([:])
@@ -36,8 +39,10 @@ final class CalDAVCollection: RemoteTodos {
 
     init(
         configuration: SyncConfiguration, transport: any HTTPTransport, timeZone: TimeZone = .current,
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() },
+        recorded: @escaping @Sendable ([String]) async throws -> [String: Int] = { _ in [:] }
     ) {
+        self.recorded = recorded
         self.configuration = configuration
         self.transport = transport
         let server = configuration.server
@@ -84,12 +89,21 @@ final class CalDAVCollection: RemoteTodos {
             throw SyncError.malformed(request: "REPORT sync-collection", reason: "no sync-token in the answer")
         }
         var page = RemoteCollection.FeedPage(items: [], deleted: [], skipped: [], cursor: Self.tokenCursor + next, more: changes.truncated)
-        var changed: [String] = []
+        var named: [(name: String, etag: String?)] = []
         for member in changes.members where !member.isCollection {
             if member.status == 404 {
                 page.deleted.append(member.name)
             } else if member.etag != nil || member.status == 200 {
-                changed.append(member.name)
+                named.append((member.name, member.etag))
+            }
+        }
+        let versions = named.isEmpty ? [:] : try await recorded(named.map(\.name))
+        var changed: [String] = []
+        for (name, etag) in named {
+            if let etag, let version = versions[name], version == CalDAVItem.version(ofETag: etag) {
+                page.unchanged.append(name)
+            } else {
+                changed.append(name)
             }
         }
         for start in stride(from: 0, to: changed.count, by: Self.multigetSize) {

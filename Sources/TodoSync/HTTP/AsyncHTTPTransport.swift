@@ -17,6 +17,13 @@ public struct AsyncHTTPTransport: HTTPTransport {
     /// A `static let` lives as long as the process, so it is never shut down.
     static let client = makeClient(readTimeout: .seconds(8))
 
+    /// The client for a CalDAV server, which may answer one write at a time
+    /// (Radicale checks each PUT against every task: 0.36 s at 10,000, so the
+    /// eighth of eight writes sent together waits 3 s, and longer on a busy
+    /// server): a write retried while the first still runs gets a 412, and
+    /// one more pass. It waits for an answer as long as a request may take.
+    static let patientClient = makeClient(readTimeout: .seconds(60))
+
     /// A client that fails a connection that cannot be made at once, and a
     /// read that waits longer than `readTimeout`.
     static func makeClient(readTimeout: TimeAmount) -> HTTPClient {
@@ -29,8 +36,12 @@ public struct AsyncHTTPTransport: HTTPTransport {
     /// The most a whole request may take, body included.
     public let timeout: Duration
 
-    public init(timeout: Duration = .seconds(120)) {
+    /// Whether reads wait up to a minute (`patientClient`), not 8 s.
+    public let patient: Bool
+
+    public init(timeout: Duration = .seconds(120), patient: Bool = false) {
         self.timeout = timeout
+        self.patient = patient
     }
 
     public func send(_ request: HTTPRequestData) async throws -> HTTPResponseData {
@@ -43,7 +54,7 @@ public struct AsyncHTTPTransport: HTTPTransport {
             outgoing.body = .bytes(ByteBuffer(bytes: body))
         }
         do {
-            let response = try await Self.client.execute(outgoing, timeout: .init(timeout))
+            let response = try await (patient ? Self.patientClient : Self.client).execute(outgoing, timeout: .init(timeout))
             // Read straight into one array, sized from Content-Length: a
             // 16 MB list is copied once, not collected and then copied again.
             var body: [UInt8] = []

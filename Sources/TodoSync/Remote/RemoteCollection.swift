@@ -39,6 +39,9 @@ public struct RemoteCollection: Sendable {
         public var skipped: [String]
         public var cursor: String
         public var more: Bool
+        /// Items the page names at the version their base records (a CalDAV
+        /// list names our own writes back): not read again.
+        public var unchanged: [String] = []
     }
 
     public enum WriteResult: Sendable, Hashable {

@@ -17,6 +17,7 @@ extension SyncService {
         var items: [String: RemoteTodo] = [:]
         var deleted: Set<String> = []
         var skipped: [String] = []
+        var unchanged: Set<String> = []
         while true {
             let page = try await remote.fetchChanges(since: cursor)
             for item in page.items {
@@ -28,10 +29,11 @@ extension SyncService {
                 items[id] = nil
             }
             skipped += page.skipped
+            unchanged.formUnion(page.unchanged)
             cursor = page.cursor
             if !page.more { break }
         }
-        let bases = try await store.bases(remoteIds: Array(items.keys) + Array(deleted))
+        let bases = try await store.bases(remoteIds: Array(items.keys) + Array(deleted) + Array(unchanged))
         var remoteByTodo: [UUID: RemoteTodo] = [:]
         var relevant = Set(try await store.pendingChanges().map(\.todoId))
         for item in items.values {
@@ -48,9 +50,13 @@ extension SyncService {
         }
         // Writes awaiting a report (a CalDAV list's): the feed that names them confirms them.
         let unconfirmed = kind == .todoServer ? [] : try await store.unconfirmedWrites()
-        var confirmed = unconfirmed.filter { remoteByTodo[$0] != nil }
+        // Named at the version written (our own write, named back): confirmed, not read again.
+        let seen = Set(unchanged.compactMap { bases[$0]?.todoId })
+        var confirmed = unconfirmed.filter { remoteByTodo[$0] != nil || seen.contains($0) }
+        // Still planned: a delete of ours named back unchanged was lost, and is sent again.
+        relevant.formUnion(confirmed.filter { seen.contains($0) })
         // Named, as removed or as unreadable: not lost.
-        let named = Set(deleted.union(skipped).compactMap { bases[$0]?.todoId })
+        let named = Set(deleted.union(skipped).compactMap { bases[$0]?.todoId }).union(seen)
         let lost = try await readAgain(unconfirmed.filter { remoteByTodo[$0] == nil && !named.contains($0) }, into: &remoteByTodo)
         // Read again now: settled by this sync (and marked again by any write it makes).
         confirmed += lost

@@ -16,21 +16,25 @@ public struct SyncService: TodoSyncing {
     public init(
         store: any SyncStore,
         configuration: SyncConfiguration,
-        transport: any HTTPTransport = RetryingTransport(AsyncHTTPTransport()),
+        transport: (any HTTPTransport)? = nil,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.store = store
         self.configuration = configuration
-        self.remote = Self.remote(configuration, transport: transport, now: now)
+        let transport = transport ?? RetryingTransport(AsyncHTTPTransport(patient: configuration.kind == .calDAV))
+        self.remote = Self.remote(configuration, transport: transport, now: now, store: store)
         self.now = now
     }
 
     /// What speaks to the server `configuration` names.
     static func remote(
-        _ configuration: SyncConfiguration, transport: any HTTPTransport, now: @escaping @Sendable () -> Date = { Date() }
+        _ configuration: SyncConfiguration, transport: any HTTPTransport, now: @escaping @Sendable () -> Date = { Date() },
+        store: (any SyncStore)? = nil
     ) -> any RemoteTodos {
         if configuration.kind == .calDAV {
-            return CalDAVCollection(configuration: configuration, transport: transport, now: now)
+            return CalDAVCollection(configuration: configuration, transport: transport, now: now) { ids in
+                try await store?.bases(remoteIds: ids).compactMapValues(\.remoteVersion) ?? [:]
+            }
         }
         return RemoteCollection(configuration: configuration, transport: transport)
     }
