@@ -15,6 +15,24 @@ public enum ServerMigrations {
         migration("server_0003_calendar_objects", PackageResources.server_0003_calendar_objects_sql),
         migration("server_0004_calendar_object_versions", PackageResources.server_0004_calendar_object_versions_sql),
     ]
+
+    /// Migrations that only add a column a database may already have: they
+    /// are recorded as applied without running where it is there.
+    ///
+    /// A server built from bcac5e2 up to c77eba2 created `calendarObject`
+    /// with its `version` column (server_0003 had been edited to hold it,
+    /// then put back as it first landed). Such a database runs server_0004
+    /// after an upgrade, whose `ADD COLUMN` would stop the server with
+    /// "duplicate column".
+    public static let addedColumns: [String: AddedColumn] = [
+        "server_0004_calendar_object_versions": AddedColumn(table: "calendarObject", column: "version"),
+    ]
+}
+
+/// The column a migration adds (see `ServerMigrations.addedColumns`).
+public struct AddedColumn: Sendable, Equatable {
+    public let table: String
+    public let column: String
 }
 
 /// The `todo-server` schema on PostgreSQL, in the order it applies.
@@ -31,6 +49,12 @@ public enum ServerPostgresMigrations {
         migration("server_pg_0004_calendar_objects", PackageResources.server_pg_0004_calendar_objects_sql),
         migration("server_pg_0005_change_notifications", PackageResources.server_pg_0005_change_notifications_sql),
         migration("server_pg_0006_calendar_object_versions", PackageResources.server_pg_0006_calendar_object_versions_sql),
+    ]
+
+    /// As `ServerMigrations.addedColumns`: server_pg_0004 held the `version`
+    /// column in databases created from bcac5e2 up to c77eba2.
+    public static let addedColumns: [String: AddedColumn] = [
+        "server_pg_0006_calendar_object_versions": AddedColumn(table: "calendar_object", column: "version"),
     ]
 
     /// A migration's statements, split where a line ends with a semicolon

@@ -188,4 +188,20 @@ struct AccountTests {
         #expect(object.icsVersion == 0)
         #expect(!object.servesStoredText)
     }
+
+    /// A database made by a server built from bcac5e2 up to c77eba2 has
+    /// `calendarObject.version` from its server_0003, and no server_0004:
+    /// the upgrade records server_0004 without adding the column twice.
+    @Test func aDatabaseWhoseCalendarObjectsHadVersionsAlreadyUpgrades() throws {
+        let queue = try DatabaseQueue()
+        try ServerDatabase.migrate(queue, path: ":memory:")
+        try queue.write { db in
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'server_0004_calendar_object_versions'")
+            try db.execute(sql: "INSERT INTO calendarObject (account, name, id, ics, version) VALUES (0, 'a.ics', 'a', 'BEGIN:VCALENDAR', 3)")
+        }
+        try ServerDatabase.migrate(queue, path: ":memory:")
+        let applied = try queue.read { db in try ServerDatabase.migrator.appliedIdentifiers(db) }
+        #expect(applied.contains("server_0004_calendar_object_versions"))
+        #expect(try queue.read { db in try Int.fetchOne(db, sql: "SELECT version FROM calendarObject") } == 3)
+    }
 }

@@ -69,6 +69,25 @@ struct PostgresServerTests {
         #expect(printed.contains("newer todo-server") && printed.split(separator: "\n").count == 1, "\(printed)")
     }
 
+    /// A database made by a server built from bcac5e2 up to c77eba2 has
+    /// `calendar_object.version` from its server_pg_0004 and no
+    /// server_pg_0006: the server starts, recording server_pg_0006.
+    @Test func aDatabaseWhoseCalendarObjectsHadVersionsAlreadyUpgrades() async throws {
+        let cluster = try await PostgresCluster.shared()
+        let url = try await cluster.makeDatabase()
+        let name = PostgresCluster.databaseName(in: url)
+        let listed = try ServerProcess(["user", "list", "--database", url])
+        #expect(try await listed.exitStatus() == 0, "\(listed.printed)")
+        try await offThePool { try cluster.psql("DELETE FROM todo_server_migration WHERE identifier = 'server_pg_0006_calendar_object_versions'", database: name) }
+
+        let again = try ServerProcess(["user", "list", "--database", url])
+        #expect(try await again.exitStatus() == 0, "\(again.printed)")
+        let recorded = try await offThePool {
+            try cluster.psql("SELECT count(*) FROM todo_server_migration WHERE identifier = 'server_pg_0006_calendar_object_versions'", database: name)
+        }
+        #expect(recorded.trimmingCharacters(in: .whitespacesAndNewlines) == "1")
+    }
+
     @Test func whilePostgreSQLIsDownServersAnswer503AndRecoverWithoutARestart() async throws {
         // A cluster of its own: stopping the shared one would fail other tests.
         let cluster = try await offThePool { try PostgresCluster.start() }

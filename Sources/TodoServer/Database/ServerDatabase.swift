@@ -57,7 +57,9 @@ public enum ServerDatabase {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         for migration in ServerMigrations.all {
+            let added = ServerMigrations.addedColumns[migration.identifier]
             migrator.registerMigration(migration.identifier) { db in
+                if let added, try db.columns(in: added.table).contains(where: { $0.name == added.column }) { return }
                 try db.execute(sql: migration.sql)
             }
         }

@@ -1,3 +1,4 @@
+import Logging
 import PostgresNIO
 import TodoServerMigrations
 
@@ -38,7 +39,8 @@ extension PostgresDatabase {
                         )
                     }
                     for migration in migrations where !applied.contains(migration.identifier) {
-                        for statement in ServerPostgresMigrations.statements(in: migration.sql) {
+                        let present = try await Self.hasColumn(ServerPostgresMigrations.addedColumns[migration.identifier], connection, logger)
+                        for statement in ServerPostgresMigrations.statements(in: migration.sql) where !present {
                             try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                         }
                         try await connection.query(
@@ -57,6 +59,21 @@ extension PostgresDatabase {
         } catch {
             throw ServerDatabaseError("Cannot prepare \(location.displayName): \(Self.describe(error))")
         }
+    }
+
+    /// Whether the column a migration adds is there already (see
+    /// `ServerPostgresMigrations.addedColumns`).
+    static func hasColumn(_ added: AddedColumn?, _ connection: PostgresConnection, _ logger: Logger) async throws -> Bool {
+        guard let added else { return false }
+        let rows = try await connection.query(
+            """
+            SELECT 1 FROM information_schema.columns
+            WHERE table_schema = current_schema() AND table_name = \(added.table) AND column_name = \(added.column)
+            """,
+            logger: logger
+        )
+        for try await _ in rows { return true }
+        return false
     }
 
     /// What PostgreSQL said, in one line.
