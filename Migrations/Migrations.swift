@@ -38,6 +38,10 @@ public enum AppMigrations {
             identifier: "0011_sync_unconfirmed_changes",
             sql: text(PackageResources._011_sync_unconfirmed_changes_sql)
         ),
+        Migration(
+            identifier: "0012_project_wait_scheduled_until",
+            sql: text(PackageResources._012_project_wait_scheduled_until_sql)
+        ),
     ]
 
     private static func text(_ bytes: [UInt8]) -> String {

@@ -33,6 +33,7 @@ public struct TodoCommand: AsyncParsableCommand {
             UndoCommand.self,
             RedoCommand.self,
             ShowCommand.self,
+            ProjectsCommand.self,
             ExportCommand.self,
             ImportCommand.self,
             SyncCommand.self,

@@ -17,6 +17,12 @@ public struct VTodoFields: Sendable, Equatable {
     /// An RRULE our repeat cannot express, its value as it came: kept, and
     /// the todo shown as repeating.
     public var otherRule: String?
+    /// `X-TODO-PROJECT`: no standard property holds a project.
+    public var project: String?
+    /// `X-TODO-WAIT`, `DTSTART` and `X-TODO-UNTIL`, dates as DUE is written.
+    public var wait: TodoDue?
+    public var scheduled: TodoDue?
+    public var until: TodoDue?
     public var createdAt: Date?
     public var updatedAt: Date?
 
@@ -74,6 +80,10 @@ public enum VTodo {
                 fields.otherRule = rule
             }
         }
+        fields.project = todo.property(projectProperty).map { ICalendarText.unescape($0.value[...]) }.flatMap { $0.isEmpty ? nil : $0 }
+        fields.wait = todo.property(waitProperty).flatMap { due($0, timeZone: timeZone) }
+        fields.scheduled = todo.property("DTSTART").flatMap { due($0, timeZone: timeZone) }
+        fields.until = todo.property(untilProperty).flatMap { due($0, timeZone: timeZone) }
         fields.createdAt = todo.property("CREATED").flatMap { moment($0, timeZone: timeZone) }
         fields.updatedAt = (todo.property("LAST-MODIFIED") ?? todo.property("DTSTAMP")).flatMap { moment($0, timeZone: timeZone) }
         return fields
@@ -123,6 +133,12 @@ public enum VTodo {
             set("RRULE", rule.map { ContentLine(name: "RRULE", value: $0) })
             set("X-TODO-STRICT", fields.recurrence?.strict == true ? ContentLine(name: "X-TODO-STRICT", value: "TRUE") : nil)
         }
+        if old?.project != fields.project {
+            set(projectProperty, fields.project.map { ContentLine(name: projectProperty, value: ICalendarText.escape($0)) })
+        }
+        if old?.wait.map(seconds) != fields.wait.map(seconds) { set(waitProperty, fields.wait.map { dateLine(waitProperty, $0) }) }
+        if old?.scheduled.map(seconds) != fields.scheduled.map(seconds) { set("DTSTART", fields.scheduled.map { dateLine("DTSTART", $0) }) }
+        if old?.until.map(seconds) != fields.until.map(seconds) { set(untilProperty, fields.until.map { dateLine(untilProperty, $0) }) }
         // CREATED is written on a new task, and rewritten only where the client wrote one.
         if let created = fields.createdAt, old == nil || old?.createdAt != nil, old?.createdAt.map(seconds) != seconds(created) {
             set("CREATED", ContentLine(name: "CREATED", value: utc(created)))
@@ -224,13 +240,21 @@ public enum VTodo {
     }
 
     static func dueLine(_ due: TodoDue) -> ContentLine {
-        switch due {
+        dateLine("DUE", due)
+    }
+
+    /// A date property (DUE, DTSTART, ours) as DUE is written: a DATE, or a UTC time.
+    static func dateLine(_ name: String, _ date: TodoDue) -> ContentLine {
+        switch date {
         case let .day(day):
-            ContentLine(name: "DUE", parameters: [.init(name: "VALUE", values: ["DATE"])], value: compact(day))
+            ContentLine(name: name, parameters: [.init(name: "VALUE", values: ["DATE"])], value: compact(day))
         case let .moment(date):
-            ContentLine(name: "DUE", value: utc(date))
+            ContentLine(name: name, value: utc(date))
         }
     }
+
+    /// The properties of ours that hold what iCalendar has no property for.
+    static let projectProperty = "X-TODO-PROJECT", waitProperty = "X-TODO-WAIT", untilProperty = "X-TODO-UNTIL"
 
     /// A DATE-TIME value as written in a query (`20261201T000000Z`), or a DATE; nil if it is neither.
     public static func dateTime(_ text: String, timeZone: TimeZone = TimeZone(identifier: "UTC")!) -> Date? {

@@ -14,7 +14,8 @@ import TodoCore
 ///   midnight in `timeZone` is that calendar date, any other time a moment.
 /// - `priority` H, M, L is high, medium, low; any other value (a custom one)
 ///   is no priority.
-/// - `project` is a tag of its own, whole (`home.garden`), beside `tags`.
+/// - `project` is the todo's project (`home.garden`); `wait`, `scheduled`
+///   and `until` are its dates of those names, read as `due` is.
 /// - `annotations` make the note, one line each: its date, then its text.
 /// - A recurring task: the template (status `recurring`) is left out; its
 ///   earliest pending instance is a todo that repeats by the template's
@@ -25,8 +26,8 @@ import TodoCore
 ///   the note instead.
 public enum Taskwarrior {
     /// What an export held: its todos, and how many tasks had each field a
-    /// todo has no place for (`depends`, `wait`, `scheduled`, `until`,
-    /// `start`), which the import leaves out and says so.
+    /// todo has no place for (`depends`, `start`), which the import leaves
+    /// out and says so.
     public struct Export: Sendable, Equatable {
         public var todos: [TodoItem]
         /// Each left-out field and how many tasks had it, by field name.
@@ -39,7 +40,7 @@ public enum Taskwarrior {
     }
 
     /// The fields of a task a todo has no place for, in the order they are reported.
-    static let unkeptFields = ["depends", "wait", "scheduled", "until", "start"]
+    static let unkeptFields = ["depends", "start"]
 
     public static func todos(fromExport data: Data, timeZone: TimeZone) throws(InterchangeError) -> [TodoItem] {
         try read(data, timeZone: timeZone).todos
@@ -124,15 +125,15 @@ public enum Taskwarrior {
         /// The template of a recurring task's instance.
         var parent: UUID?
         // Fields a todo has no place for: only whether they are there.
+        var wait: String?
+        var scheduled: String?
+        var until: String?
         var depends: Present?
-        var wait: Present?
-        var scheduled: Present?
-        var until: Present?
         var start: Present?
 
         /// The fields of `Taskwarrior.unkeptFields` this task has.
         var unkeptFields: [String] {
-            zip(Taskwarrior.unkeptFields, [depends, wait, scheduled, until, start]).compactMap { $1 == nil ? nil : $0 }
+            zip(Taskwarrior.unkeptFields, [depends, start]).compactMap { $1 == nil ? nil : $0 }
         }
 
         /// Any JSON value, read only to know it is there.
@@ -237,11 +238,14 @@ extension Taskwarrior.ExportedTask {
         let createdAt = try Taskwarrior.date(entry, field: "entry")
         let updatedAt = try modified.map { text throws(Taskwarrior.FieldProblem) in try Taskwarrior.date(text, field: "modified") }
         let end = try end.map { text throws(Taskwarrior.FieldProblem) in try Taskwarrior.date(text, field: "end") }
-        let due = try due.map { text throws(Taskwarrior.FieldProblem) in
-            let date = try Taskwarrior.date(text, field: "due")
+        // A date at midnight in `timeZone` is that calendar date, any other time a moment.
+        func planned(_ text: String?, _ field: String) throws(Taskwarrior.FieldProblem) -> TodoDue? {
+            guard let text else { return nil }
+            let date = try Taskwarrior.date(text, field: field)
             let day = CalendarDay(date, in: timeZone)
             return day.start(in: timeZone) == date ? TodoDue.day(day) : TodoDue.moment(date)
         }
+        let due = try planned(due, "due")
         var noteLines: [String] = []
         for annotation in annotations ?? [] {
             let date = try annotation.entry.map { text throws(Taskwarrior.FieldProblem) in try Taskwarrior.date(text, field: "annotation entry") }
@@ -254,14 +258,16 @@ extension Taskwarrior.ExportedTask {
         }
         do {
             let text = try TodoText.validated(description)
-            let tags = try ([project].compactMap { $0 } + (tags ?? [])).map { tag throws(TodoFieldError) in try TodoTags.validated(tag) }
+            let tags = try (tags ?? []).map { tag throws(TodoFieldError) in try TodoTags.validated(tag) }
+            let projectName = try project.map { name throws(TodoFieldError) in try TodoProject.validated(name) }
             let note = noteLines.isEmpty ? nil : try TodoNote.validated(noteLines.joined(separator: "\n"))
             return TodoItem(
                 id: uuid, text: text, isDone: isDone, createdAt: createdAt,
                 updatedAt: max(updatedAt ?? createdAt, createdAt),
                 completedAt: isDone ? (end ?? updatedAt ?? createdAt) : nil,
                 due: due, priority: priority.flatMap { ["H": TodoPriority.high, "M": .medium, "L": .low][$0] },
-                tags: tags, note: note, recurrence: due == nil ? nil : recurrence
+                tags: tags, note: note, recurrence: due == nil ? nil : recurrence, project: projectName,
+                wait: try planned(wait, "wait"), scheduled: try planned(scheduled, "scheduled"), until: try planned(until, "until")
             )
         } catch let error as TodoError {
             throw .init(reason: error.description)

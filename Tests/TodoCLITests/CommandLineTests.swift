@@ -48,7 +48,10 @@ struct CommandLineTests {
         let items = try todo.listJSON()
         #expect(items.count == 1)
         let item = try #require(items.first)
-        #expect(Set(item.keys) == ["id", "text", "done", "createdAt", "updatedAt", "completedAt", "due", "priority", "tags", "note", "repeat"])
+        #expect(Set(item.keys) == [
+            "id", "text", "done", "createdAt", "updatedAt", "completedAt", "due", "priority", "tags", "note", "repeat", "project",
+            "wait", "scheduled", "until",
+        ])
         #expect(item["text"] as? String == "say \"hi\" \\ to Zoë")
         #expect(item["done"] as? Bool == false)
         #expect(item["completedAt"] is NSNull)

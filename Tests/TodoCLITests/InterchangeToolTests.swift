@@ -106,7 +106,8 @@ struct InterchangeToolTests {
         #expect(rent.idString == uuids["pay rent/pending"])
         #expect(rent.due == .day(Self.day("2026-12-15")))
         #expect(rent.priority == .high)
-        #expect(rent.tags == ["bills", "home.garden", "urgent"])
+        #expect(rent.tags == ["bills", "urgent"])
+        #expect(rent.project == "home.garden")
         #expect(rent.note == "\(Self.today) IBAN in mail\n\(Self.today) second note")
         #expect(!rent.isDone)
 

@@ -61,4 +61,24 @@ struct RepeatTests {
         #expect(first.id == second.id)
         #expect(first.due == .day(Self.day("2026-11-23")) && second.due == .day(Self.day("2026-11-25")))
     }
+
+    /// `until` ends a repeat: no occurrence due after it. The wait and
+    /// scheduled dates move as many days as the due date; the project stays.
+    @Test func untilEndsARepeatAndWaitAndScheduledMoveWithTheDue() throws {
+        let todo = TodoItem(
+            id: UUID(), text: "water plants", createdAt: Date(timeIntervalSince1970: 0),
+            due: .day(Self.day("2026-11-23")), recurrence: TodoRepeat(parsing: "weekly"), project: "home.garden",
+            wait: .day(Self.day("2026-11-21")), scheduled: .moment(Self.day("2026-11-22").start(in: Self.utc) + 9 * 3_600),
+            until: .day(Self.day("2026-12-07"))
+        )
+        let monday = Self.day("2026-11-23").start(in: Self.utc)
+        let next = try #require(todo.nextOccurrence(at: monday, in: Self.utc))
+        #expect(next.due == .day(Self.day("2026-11-30")))
+        #expect(next.wait == .day(Self.day("2026-11-28")))
+        #expect(next.scheduled == .moment(Self.day("2026-11-29").start(in: Self.utc) + 9 * 3_600))
+        #expect(next.project == "home.garden" && next.until == todo.until)
+        let last = try #require(next.nextOccurrence(at: monday + 7 * 86_400, in: Self.utc))
+        #expect(last.due == .day(Self.day("2026-12-07")))
+        #expect(last.nextOccurrence(at: monday + 14 * 86_400, in: Self.utc) == nil, "the next would be due after until")
+    }
 }

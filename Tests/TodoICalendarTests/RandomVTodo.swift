@@ -91,6 +91,25 @@ struct RandomVTodo {
         default:
             break
         }
+        if random.next(3) == 0 {
+            fields.project = ["home", "home.garden", "work.q4", "projekt.é"][random.next(4)]
+            mapped.append("X-TODO-PROJECT:" + ICalendarText.escape(fields.project!))
+        }
+        // DTSTART (scheduled), X-TODO-WAIT and X-TODO-UNTIL: a date or a UTC time each, or none.
+        for (name, keyPath) in [("DTSTART", \VTodoFields.scheduled), ("X-TODO-WAIT", \VTodoFields.wait), ("X-TODO-UNTIL", \VTodoFields.until)] {
+            switch random.next(3) {
+            case 0:
+                let day = CalendarDay(daysSince1970: 19_000 + random.next(3_000))
+                fields[keyPath: keyPath] = .day(day)
+                mapped.append(name + ";VALUE=DATE:" + VTodo.compact(day))
+            case 1:
+                let date = Date(timeIntervalSince1970: Double(1_700_000_000 + random.next(50_000_000)))
+                fields[keyPath: keyPath] = .moment(date)
+                mapped.append(name + ":" + VTodo.utc(date))
+            default:
+                break
+            }
+        }
         fields.createdAt = Date(timeIntervalSince1970: Double(1_600_000_000 + random.next(90_000_000)))
         fields.updatedAt = Date(timeIntervalSince1970: Double(1_700_000_000 + random.next(90_000_000)))
         mapped += ["CREATED:" + VTodo.utc(fields.createdAt!), "LAST-MODIFIED:" + VTodo.utc(fields.updatedAt!),

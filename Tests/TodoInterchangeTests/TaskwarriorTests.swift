@@ -33,7 +33,7 @@ struct TaskwarriorTests {
                 createdAt: Self.date("2026-11-23T19:56:11Z"), updatedAt: Self.date("2026-11-23T19:57:00Z"),
                 // 23:00 UTC is midnight in Berlin: the 15th, as a date.
                 due: .day(CalendarDay(year: 2026, month: 12, day: 15)!), priority: .high,
-                tags: ["bills", "home.garden", "urgent"], note: "2026-11-23 IBAN in mail\n2026-11-24 second note"
+                tags: ["bills", "urgent"], note: "2026-11-23 IBAN in mail\n2026-11-24 second note", project: "home.garden"
             ),
             TodoItem(
                 id: UUID(uuidString: "f6b6c06b-5129-4964-aab2-ebef61582b67")!, text: "call mom",
@@ -77,7 +77,8 @@ struct TaskwarriorTests {
         #expect(items.count == 2)
     }
 
-    /// What a todo has no place for is counted per field, never silently lost.
+    /// What a todo has no place for is counted per field, never silently
+    /// lost; wait, scheduled and until are the todo's, read as due is.
     @Test func fieldsATodoHasNoPlaceForAreCountedPerField() throws {
         let export = """
             [{"description":"a","entry":"20261123T195611Z","status":"pending","uuid":"cc25735c-9a6d-47b4-a0a7-8289d666cc91","wait":"20261201T000000Z","depends":"f6b6c06b-5129-4964-aab2-ebef61582b67"},
@@ -86,8 +87,13 @@ struct TaskwarriorTests {
             """
         let read = try Taskwarrior.read(Data(export.utf8), timeZone: Self.berlin)
         #expect(read.todos.count == 3)
-        #expect(read.dropped.map(\.field) == ["depends", "wait", "scheduled", "until", "start"])
-        #expect(read.dropped.map(\.tasks) == [2, 2, 1, 1, 1])
+        #expect(read.dropped.map(\.field) == ["depends", "start"])
+        #expect(read.dropped.map(\.tasks) == [2, 1])
+        // Midnight UTC is 01:00 in Berlin: moments.
+        #expect(read.todos.map(\.wait) == [.moment(Self.date("2026-12-01T00:00:00Z")), .moment(Self.date("2026-12-01T00:00:00Z")), nil])
+        #expect(read.todos.map(\.scheduled) == [nil, .moment(Self.date("2026-11-30T00:00:00Z")), nil])
+        let utc = try Taskwarrior.read(Data(export.utf8), timeZone: TimeZone(identifier: "UTC")!)
+        #expect(utc.todos.map(\.until) == [nil, nil, .day(CalendarDay(year: 2026, month: 12, day: 30)!)])
     }
 
     @Test func theSameDueIsADateOrAMomentByTheTimeZone() throws {

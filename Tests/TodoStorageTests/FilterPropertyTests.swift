@@ -5,7 +5,8 @@ import Testing
 import TodoCore
 @testable import TodoStorage
 
-/// `todo list --tag/--not-tag/--due (none, --due-before, --due-after)/--priority (none)/--sort` run inside SQLite; these
+/// `todo list --tag/--not-tag/--due (none, --due-before, --due-after)/--priority (none)/--project (none)/--waiting/--sort`,
+/// and the hiding of waiting and expired todos, run inside SQLite; these
 /// properties pin that they return exactly what `selectRequestedTodos` returns
 /// over the same todos, with "now" and the time zone pinned, through both the
 /// decoding path and the raw path `todo list` prints from.
@@ -17,6 +18,8 @@ struct FilterPropertyTests {
     static let nows = ["2026-11-23T22:30:00.000Z", "2026-11-23T09:15:00.000Z"].map { ISO8601.date(from: $0)! }
     static let tagVocabulary = ["home", "work", "bills", "Home"]
     static let words = ["milk", "bank", "mint", "a"]
+    /// Projects and names that share their start: `home-x` sorts inside the range the filter walks for `home`.
+    static let projects: [String?] = [nil, "home", "home.garden", "homework", "home-x", "work.home"]
 
     /// A due date near the pinned days: none, a day, or a moment (some on the exact millisecond of a "now").
     static func due(_ pick: Int) -> TodoDue? {
@@ -50,18 +53,19 @@ struct FilterPropertyTests {
             let db = try AppDatabase.inMemory()
             var items: [TodoItem] = []
             for (index, random) in todos.enumerated() {
-                let field = Self.digits(random, [Self.words.count, 58, 4, 16, 2])
+                let field = Self.digits(random, [Self.words.count, 58, 4, 16, 2, 6, 58, 58])
                 let (word, due, priority, tagMask, done) = (field[0], Self.due(field[1]), field[2], field[3], field[4] == 1)
                 // Pairs of todos share a creation time, as a sync's pulls do.
                 let item = TodoItem(
                     id: UUID(), text: Self.words[word], isDone: done, createdAt: Date(millisecondsSince1970: Int64(index / 2)),
-                    due: due, priority: TodoPriority(rank: priority), tags: Self.tags(tagMask)
+                    due: due, priority: TodoPriority(rank: priority), tags: Self.tags(tagMask),
+                    project: Self.projects[field[5]], wait: Self.due(field[6]), until: Self.due(field[7])
                 )
                 try db.insertTodo(item)
                 items.insert(item, at: 0) // newest first, as storage lists them
             }
             for random in requests {
-                let field = Self.digits(random, [3, 5, 16, 14, 5, 3, 6, 16])
+                let field = Self.digits(random, [3, 5, 16, 14, 5, 3, 6, 16, 7, 3])
                 let (status, query, tagMask, dueFilter, priority, sort, limit) = (field[0], field[1], field[2], field[3], field[4], field[5], field[6])
                 let filters = ["overdue", "today", "tomorrow", "week", "2026-11-21", "yesterday", "fri", "2026-11-24T10:00", "none"]
                 // --due-before and --due-after: days and moments on each side of the pinned days.
@@ -78,6 +82,8 @@ struct FilterPropertyTests {
                     excludedTags: Self.tags(field[7]).filter { !Self.tags(tagMask).contains($0) },
                     due: due,
                     priority: priority == 4 ? .unset : TodoPriority(rank: priority).map { .level($0) },
+                    project: [nil, .unset, .within("home"), .within("home.garden"), .within("work"), .within("homework"), .within("home-x")][field[8]],
+                    schedule: [.any, .current(at: now, in: zone), .waiting(at: now, in: zone)][field[9]],
                     sort: TodoRequest.Sort.allCases[sort],
                     limit: limit == 0 ? nil : limit
                 )
@@ -131,6 +137,11 @@ struct FilterPropertyTests {
         let due = try DueFilter(parsing: filter, now: Self.monday, in: Self.berlin)
         let plan = try plans(TodoRequest(status: .pending, due: due)).joined()
         #expect(plan.contains("todo_on_isDone_due (isDone=? AND due>? AND due<?)") || plan.contains("todo_on_isDone_due (isDone=? AND due<?)"), "\(plan)")
+    }
+
+    @Test func aProjectWalksOneRangeOfTheProjectIndex() throws {
+        let plan = try plans(TodoRequest(status: .pending, project: .within("home"))).joined()
+        #expect(plan.contains("todo_on_isDone_project (isDone=? AND project>? AND project<?)"), "\(plan)")
     }
 
     @Test(arguments: [TodoRequest.Status.pending, .done])

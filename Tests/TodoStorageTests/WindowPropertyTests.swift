@@ -22,13 +22,19 @@ struct WindowPropertyTests {
             let db = try AppDatabase.inMemory()
             for (index, text) in texts.enumerated() {
                 // Pairs of todos share a creation time, as a sync's pulls do.
+                // Some still waiting, some past their until date: the view leaves them out.
                 try db.insertTodo(TodoItem(
                     id: UUID(), text: text, isDone: index % 3 == 1,
-                    createdAt: Date(millisecondsSince1970: Int64(index / 2))
+                    createdAt: Date(millisecondsSince1970: Int64(index / 2)),
+                    wait: index % 5 == 2 ? .day(CalendarDay(year: 2030, month: 1, day: 1)!) : nil,
+                    until: index % 7 == 3 ? .day(CalendarDay(year: 2020, month: 1, day: 1)!) : nil
                 ))
             }
+            let now = Date(timeIntervalSince1970: 1_795_000_000)
             for status in TodoRequest.Status.allCases {
-                let request = TodoRequest(status: status, query: query)
+                let request = TodoRequest(
+                    status: status, query: query, schedule: pick % 2 == 0 ? .any : .current(at: now, in: TimeZone(identifier: "UTC")!)
+                )
                 let listed = try db.fetchListed(request).map(\.item)
                 let all = try db.listWindow(request, around: .top, newer: 0, older: 1000).rows
                 #expect(all.map(\.item) == listed)

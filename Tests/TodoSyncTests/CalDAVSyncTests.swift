@@ -63,6 +63,45 @@ struct CalDAVSyncTests {
         #expect(try await server.sync("a").contains("0 pulled, 0 pushed"))
     }
 
+    /// The project and the wait, scheduled and until dates travel between
+    /// replicas; scheduled is DTSTART, which todoman reads and writes as a
+    /// task's start.
+    @Test func projectAndDatesTravelAndScheduledIsTodomansStart() async throws {
+        let server = try await radicale()
+        #expect(try await server.todo([
+            "add", "prune roses", "--project", "home.garden", "--scheduled", "2026-12-03", "--wait", "2026-11-30",
+            "--until", "2027-01-31",
+        ], replica: "a").status == 0)
+        try await server.sync("a")
+        try await server.vdirsyncer(["discover"])
+        try await server.vdirsyncer(["sync"])
+        try await server.todoman(["new", "--start", "2026-12-05", "paint the fence"])
+        try await server.vdirsyncer(["sync"])
+        let roses = try #require(try await server.todomanTasks().first { $0["summary"] as? String == "prune roses" })
+        #expect(roses["start"] != nil && !(roses["start"] is NSNull), "todoman reads DTSTART: \(roses)")
+
+        try await server.sync("b")
+        let b = try await server.todos("b")
+        let pulled = try #require(b.first { $0["text"] as? String == "prune roses" })
+        #expect(pulled["project"] as? String == "home.garden")
+        #expect(pulled["scheduled"] as? String == "2026-12-03")
+        #expect(pulled["wait"] as? String == "2026-11-30")
+        #expect(pulled["until"] as? String == "2027-01-31")
+        let fence = try #require(b.first { $0["text"] as? String == "paint the fence" })
+        #expect((fence["scheduled"] as? String)?.hasPrefix("2026-12-0") == true, "todoman's start: \(fence)")
+
+        // An edit of one field on b reaches a; the others stay.
+        let id = try #require(pulled["id"] as? String)
+        #expect(try await server.todo(["edit", String(id.prefix(8)), "--project", "home", "--wait", "none"], replica: "b").status == 0)
+        try await server.sync("b")
+        try await server.sync("a")
+        let onA = try #require(try await server.todos("a").first { $0["text"] as? String == "prune roses" })
+        #expect(onA["project"] as? String == "home")
+        #expect(onA["wait"] is NSNull)
+        #expect(onA["scheduled"] as? String == "2026-12-03")
+        #expect(try server.stored().count == 2)
+    }
+
     /// What another app wrote into a task (its own X- properties, an alarm,
     /// a parent, a category that is no tag) survives an edit through `todo`.
     @Test func anotherAppsPropertiesSurviveAnEdit() async throws {

@@ -143,7 +143,9 @@ struct PlanningFieldsSyncTests {
     static func planned(_ text: String, id: UUID = UUID()) -> TodoItem {
         TodoItem(
             id: id, text: text, createdAt: Date(timeIntervalSince1970: 1_795_000_000), due: .day(day), priority: .high,
-            tags: ["bills", "home"], note: "IBAN in mail\nsecond line", recurrence: TodoRepeat(count: 1, unit: .month)
+            tags: ["bills", "home"], note: "IBAN in mail\nsecond line", recurrence: TodoRepeat(count: 1, unit: .month),
+            project: "home.bills", wait: .day(day.adding(days: -3)), scheduled: .moment(Date(timeIntervalSince1970: 1_795_100_000)),
+            until: .day(day.adding(days: 365))
         )
     }
 
@@ -159,7 +161,10 @@ struct PlanningFieldsSyncTests {
 
         let onA = try #require(try a.todos().first)
         try a.db.updateTodos([try onA.applying(TodoEdit(addTags: ["work"], removeTags: ["bills"]), at: Date())])
-        try b.db.updateTodos([try pulled.applying(TodoEdit(priority: .some(nil), addTags: ["garden"], removeTags: ["home"]), at: Date())])
+        try b.db.updateTodos([try pulled.applying(
+            TodoEdit(priority: .some(nil), addTags: ["garden"], removeTags: ["home"], project: .some("home.garden"), wait: .some(nil)),
+            at: Date()
+        )])
         try await a.sync()
         try await b.sync()
         try await a.sync()
@@ -168,6 +173,10 @@ struct PlanningFieldsSyncTests {
         #expect(merged.tags == ["garden", "work"])
         #expect(merged.priority == nil)
         #expect(merged.note == original.note)
+        #expect(merged.project == "home.garden")
+        #expect(merged.wait == nil)
+        #expect(merged.scheduled == original.scheduled)
+        #expect(merged.until == original.until)
         #expect(try await a.db.pendingCount() == 0)
     }
 

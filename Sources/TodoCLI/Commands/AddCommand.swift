@@ -47,11 +47,25 @@ struct AddCommand: AsyncParsableCommand {
     )
     var recurrence: String?
 
+    @Option(help: ArgumentHelp(DueDateHelp.project, valueName: "project"))
+    var project: String?
+
+    @Option(help: ArgumentHelp(DueDateHelp.wait, valueName: "date"))
+    var wait: String?
+
+    @Option(help: ArgumentHelp(DueDateHelp.scheduled, valueName: "date"))
+    var scheduled: String?
+
+    @Option(help: ArgumentHelp(DueDateHelp.until, valueName: "date"))
+    var until: String?
+
     @Argument(help: "The todo's text.")
     var words: [String]
 
     var fields: PlanningArguments {
-        PlanningArguments(due: due, priority: priority, tags: tags, note: note, recurrence: recurrence)
+        PlanningArguments(due: due, priority: priority, tags: tags, note: note, recurrence: recurrence,
+            project: project, wait: wait, scheduled: scheduled, until: until
+        )
     }
 
     @MainActor

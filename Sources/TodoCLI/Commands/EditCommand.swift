@@ -45,6 +45,18 @@ struct EditCommand: AsyncParsableCommand {
     )
     var recurrence: String?
 
+    @Option(help: ArgumentHelp(DueDateHelp.project + " none clears it.", valueName: "project"))
+    var project: String?
+
+    @Option(help: ArgumentHelp(DueDateHelp.wait + " none clears it.", valueName: "date"))
+    var wait: String?
+
+    @Option(help: ArgumentHelp(DueDateHelp.scheduled + " none clears it.", valueName: "date"))
+    var scheduled: String?
+
+    @Option(help: ArgumentHelp(DueDateHelp.until + " none clears it.", valueName: "date"))
+    var until: String?
+
     @Argument(help: "ID (or unique prefix) of the todo.")
     var id: String
 
@@ -52,7 +64,9 @@ struct EditCommand: AsyncParsableCommand {
     var words: [String] = []
 
     var fields: PlanningArguments {
-        PlanningArguments(due: due, priority: priority, tags: tags, untags: untags, note: note, recurrence: recurrence)
+        PlanningArguments(due: due, priority: priority, tags: tags, untags: untags, note: note, recurrence: recurrence,
+            project: project, wait: wait, scheduled: scheduled, until: until
+        )
     }
 
     func validate() throws {

@@ -35,8 +35,13 @@ struct ListCommand: AsyncParsableCommand {
             --sort priority lists high first and todos without a priority last; ties stay \
             newest first.
 
+            --project keeps a project and its sub-projects (--project home keeps home and \
+            home.garden); --project none, the todos without one. Todos waiting (--wait) \
+            are left out until their date, and unfinished todos past their --until date \
+            for good; --waiting lists the waiting ones.
+
             Each todo shows its due date (month-day this year, red once overdue on a \
-            terminal), !high, !medium or !low, and its #tags.
+            terminal), !high, !medium or !low, its +project and its #tags.
 
             \(DueDateHelp.grammar)
 
@@ -47,6 +52,8 @@ struct ListCommand: AsyncParsableCommand {
               todo list --due overdue
               todo list --tag home --tag bills --sort due
               todo list --due week --priority high
+              todo list --project home --not-tag someday
+              todo list --waiting
             """,
         aliases: ["ls"]
     )
@@ -89,6 +96,12 @@ struct ListCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Only todos of this priority, or none (no priority).", valueName: "priority"))
     var priority: PriorityArgument?
 
+    @Option(help: ArgumentHelp("Only todos of this project and its sub-projects (home holds home.garden), or none (no project).", valueName: "project"))
+    var project: String?
+
+    @Flag(help: "Show only the todos still waiting (hidden by --wait until their date); the others are left out.")
+    var waiting = false
+
     @Option(help: ArgumentHelp("The order: newest first, soonest due first, or highest priority first.", valueName: "order"))
     var sort: SortArgument = .created
 
@@ -127,6 +140,20 @@ struct ListCommand: AsyncParsableCommand {
             throw ValidationError("--tag \(both) and --not-tag \(both) leave nothing to list: give one of them")
         }
         _ = try dueFilter(now: Date(), timeZone: .current)
+        _ = try projectFilter
+    }
+
+    /// What `--project` keeps.
+    var projectFilter: TodoRequest.ProjectFilter? {
+        get throws {
+            guard let project else { return nil }
+            if project.lowercased() == PlanningArguments.none { return .unset }
+            do {
+                return .within(try TodoProject.validated(project))
+            } catch {
+                throw ValidationError(String(describing: error))
+            }
+        }
     }
 
     /// What `--due`, `--due-before` and `--due-after` keep together, read at `now`.
@@ -170,7 +197,7 @@ struct ListCommand: AsyncParsableCommand {
         get throws {
             ListFilters(
                 tags: tags, excludedTags: excludedTags, due: try dueFilter(now: Date(), timeZone: .current),
-                priority: priority?.filter, sort: sort.sort
+                priority: priority?.filter, project: try projectFilter, waiting: waiting, sort: sort.sort
             )
         }
     }
@@ -198,9 +225,12 @@ struct ListCommand: AsyncParsableCommand {
             try await logic.recoverLastQuery()
             guard !logic.state.query.isEmpty else { throw ListError.noSavedQuery }
         }
+        let now = Date()
         let request = TodoRequest(
             status: status.requestStatus, query: logic.state.query, tags: filters.tags, excludedTags: filters.excludedTags,
-            due: filters.due, priority: filters.priority, sort: filters.sort, limit: limit
+            due: filters.due, priority: filters.priority, project: filters.project,
+            schedule: filters.waiting ? .waiting(at: now, in: .current) : .current(at: now, in: .current),
+            sort: filters.sort, limit: limit
         )
         let out = OutputBuffer()
         if json {
@@ -259,10 +289,13 @@ struct ListFilters: Equatable, Sendable {
     var excludedTags: [String] = []
     var due: DueFilter?
     var priority: TodoRequest.PriorityFilter?
+    var project: TodoRequest.ProjectFilter?
+    /// Only the todos still waiting; else none of them.
+    var waiting = false
     var sort: TodoRequest.Sort = .created
 
     /// Whether a filter (not just an order) is given.
-    var isFiltering: Bool { !tags.isEmpty || !excludedTags.isEmpty || due != nil || priority != nil }
+    var isFiltering: Bool { !tags.isEmpty || !excludedTags.isEmpty || due != nil || priority != nil || project != nil || waiting }
 }
 
 /// Why `list` could not list.

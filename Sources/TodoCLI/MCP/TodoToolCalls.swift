@@ -109,8 +109,16 @@ final class TodoToolCalls {
         var request = TodoRequest(
             status: status, query: try arguments.string("query") ?? "", tags: tags,
             priority: try arguments.choice("priority", ["high", "medium", "low"]).flatMap(TodoPriority.init(parsing:)).map { .level($0) },
+            schedule: .current(at: now(), in: timeZone),
             sort: TodoRequest.Sort(rawValue: try arguments.choice("sort", ["created", "due", "priority"]) ?? "created") ?? .created
         )
+        if let project = try arguments.string("project") {
+            do {
+                request.project = project.lowercased() == PlanningArguments.none ? .unset : .within(try TodoProject.validated(project))
+            } catch {
+                throw ToolError(String(describing: error))
+            }
+        }
         let due = try arguments.string("due")
         if let due {
             do {
@@ -245,6 +253,10 @@ final class TodoToolCalls {
         planning.tags = try arguments.strings(tags)
         if let untags { planning.untags = try arguments.strings(untags) }
         planning.recurrence = try field("repeat")
+        planning.project = try field("project")
+        planning.wait = try field("wait")
+        planning.scheduled = try field("scheduled")
+        planning.until = try field("until")
         return planning
     }
 

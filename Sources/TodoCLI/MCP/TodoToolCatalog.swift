@@ -26,7 +26,8 @@ enum TodoToolCatalog {
             Filters combine. Answers at most `limit` todos (default 50); when more match, \
             `next_cursor` is set: pass it as `cursor`, with the same filters, for the next page \
             (it starts after the last todo listed, even if todos above it changed meanwhile). \
-            Todos are named by their full UUID.
+            Todos are named by their full UUID. Todos still waiting, or unfinished past their until \
+            date, are left out, as `todo list` leaves them out.
             """,
         inputSchema: object([
             "query": ["type": "string", "description": "Only todos whose text contains this, ignoring case and accents."],
@@ -34,6 +35,7 @@ enum TodoToolCatalog {
             "due": ["type": "string", "description": "Only todos due: overdue, today, tomorrow, week (today through Sunday), or on a date such as fri, +3d or 2026-12-01."],
             "tags": ["type": "array", "items": ["type": "string"], "description": "Only todos having every one of these tags."],
             "priority": ["type": "string", "enum": ["high", "medium", "low"], "description": "Only todos of this priority."],
+            "project": ["type": "string", "description": "Only todos of this project and its sub-projects (home holds home.garden), or none: without a project."],
             "sort": ["type": "string", "enum": ["created", "due", "priority"], "description": "created: newest first (the default); due: soonest due first; priority: highest first."],
             "limit": ["type": "integer", "minimum": 1, "maximum": .integer(Int64(maximumLimit)), "description": "At most this many todos (default 50)."],
             "cursor": ["type": "string", "description": "The next_cursor of the previous page."],
@@ -62,7 +64,9 @@ enum TodoToolCatalog {
             "due": dueSchema, "priority": prioritySchema,
             "tags": ["type": "array", "items": ["type": "string"], "description": "Tags, without #."],
             "note": ["type": "string", "description": "A longer note; may span lines."],
-            "repeat": repeatSchema, "dry_run": dryRunSchema,
+            "repeat": repeatSchema, "project": projectSchema, "wait": dateSchema("Hidden from lists until then."),
+            "scheduled": dateSchema("When to start on it."), "until": dateSchema("The last date it applies; a repeat stops there."),
+            "dry_run": dryRunSchema,
         ], required: ["text"]),
         annotations: .init(readOnly: false, destructive: false, idempotent: false, openWorld: false),
         outputSchema: changeSchema
@@ -82,7 +86,9 @@ enum TodoToolCatalog {
             "add_tags": ["type": "array", "items": ["type": "string"], "description": "Tags to add."],
             "remove_tags": ["type": "array", "items": ["type": "string"], "description": "Tags to remove; each must be on the todo."],
             "note": ["type": ["string", "null"], "description": "The new note; null removes it."],
-            "repeat": repeatSchema, "dry_run": dryRunSchema,
+            "repeat": repeatSchema, "project": projectSchema, "wait": dateSchema("Hidden from lists until then."),
+            "scheduled": dateSchema("When to start on it."), "until": dateSchema("The last date it applies; a repeat stops there."),
+            "dry_run": dryRunSchema,
         ], required: ["id"]),
         annotations: .init(readOnly: false, destructive: true, idempotent: true, openWorld: false),
         outputSchema: changeSchema
@@ -165,7 +171,14 @@ enum TodoToolCatalog {
         "tags": ["type": "array", "items": ["type": "string"]],
         "note": ["type": ["string", "null"]],
         "repeat": ["type": ["string", "null"], "description": "daily, weekly, monthly, yearly, or 3d, 2w, 6m, 1y: every N days, weeks, months or years."],
-    ], required: ["id", "text", "done", "createdAt", "updatedAt", "completedAt", "due", "priority", "tags", "note", "repeat"])
+        "project": ["type": ["string", "null"], "description": "Names joined by dots, the widest first: home.garden."],
+        "wait": ["type": ["string", "null"], "description": "Hidden from lists until then: a date or a moment."],
+        "scheduled": ["type": ["string", "null"], "description": "When to start on it: a date or a moment."],
+        "until": ["type": ["string", "null"], "description": "The last date it applies: a date or a moment."],
+    ], required: [
+        "id", "text", "done", "createdAt", "updatedAt", "completedAt", "due", "priority", "tags", "note", "repeat",
+        "project", "wait", "scheduled", "until",
+    ])
 
     static let changeSchema: JSONValue = object([
         "dry_run": ["type": "boolean", "description": "True: nothing was changed; the todos are as the change would leave them."],
@@ -194,6 +207,15 @@ enum TodoToolCatalog {
             2026-12-01 14:30). Null removes it.
             """,
     ]
+    static let projectSchema: JSONValue = [
+        "type": ["string", "null"], "description": "The project: names joined by dots, the widest first (home.garden). Null removes it.",
+    ]
+
+    /// A date field other than the due date: read as `due` is.
+    static func dateSchema(_ meaning: String) -> JSONValue {
+        ["type": ["string", "null"], "description": .string(meaning + " A date as `due` takes. Null removes it.")]
+    }
+
     static let prioritySchema: JSONValue = ["type": ["string", "null"], "enum": ["high", "medium", "low", nil], "description": "Null removes it."]
     static let repeatSchema: JSONValue = [
         "type": ["string", "null"],

@@ -18,6 +18,10 @@ enum TodoValue {
             "tags": .array(item.tags.map { .string($0) }),
             "note": item.note.map { .string($0) } ?? .null,
             "repeat": item.recurrence.map { .string($0.description) } ?? .null,
+            "project": item.project.map { .string($0) } ?? .null,
+            "wait": item.wait.map { .string($0.text) } ?? .null,
+            "scheduled": item.scheduled.map { .string($0.text) } ?? .null,
+            "until": item.until.map { .string($0.text) } ?? .null,
         ])
     }
 }
@@ -105,7 +109,12 @@ struct ListCursor {
         case .unset?: "none"
         case nil: ""
         }
-        let fields = [status, request.query, request.tags.joined(separator: ","), due ?? "", priority, request.sort.rawValue]
+        let project = switch request.project {
+        case let .within(name)?: name
+        case .unset?: "\u{1E}none"
+        case nil: ""
+        }
+        let fields = [status, request.query, request.tags.joined(separator: ","), due ?? "", priority, request.sort.rawValue, project]
         return fields.map { $0.replacingOccurrences(of: "\u{1F}", with: "").replacingOccurrences(of: "\n", with: " ") }
             .joined(separator: "\u{1F}")
     }

@@ -59,6 +59,10 @@ struct PlanningArguments: Equatable, Sendable {
     var untags: [String] = []
     var note: String?
     var recurrence: String?
+    var project: String?
+    var wait: String?
+    var scheduled: String?
+    var until: String?
 
     /// The word that clears a field.
     static let none = "none"
@@ -79,6 +83,10 @@ struct PlanningArguments: Equatable, Sendable {
             if let note {
                 edit.note = note.lowercased() == Self.none ? .some(nil) : .some(note)
             }
+            if let project { edit.project = project.lowercased() == Self.none ? .some(nil) : .some(project) }
+            if let wait { edit.wait = try Self.date(wait, option: "--wait", now: now, timeZone: timeZone) }
+            if let scheduled { edit.scheduled = try Self.date(scheduled, option: "--scheduled", now: now, timeZone: timeZone) }
+            if let until { edit.until = try Self.date(until, option: "--until", now: now, timeZone: timeZone) }
             if let recurrence {
                 if recurrence.lowercased() == Self.none {
                     edit.recurrence = .some(nil)
@@ -94,14 +102,30 @@ struct PlanningArguments: Equatable, Sendable {
         return edit
     }
 
+    /// A date of `option` by the due grammar, or (`none`) cleared.
+    private static func date(_ text: String, option: String, now: Date, timeZone: TimeZone) throws(TodoFieldError) -> TodoDue?? {
+        if text.lowercased() == Self.none { return .some(nil) }
+        do {
+            return .some(try DueDateGrammar.parse(text, now: now, in: timeZone))
+        } catch let .badDue(_, suggestion) {
+            throw .badDate(text, option: option, suggestion: suggestion)
+        }
+    }
+
     /// Whether any field is given.
     var isEmpty: Bool {
         due == nil && priority == nil && tags.isEmpty && untags.isEmpty && note == nil && recurrence == nil
+            && project == nil && wait == nil && scheduled == nil && until == nil
     }
 }
 
 /// The date grammar, once, for every command's help.
 enum DueDateHelp {
+    static let project = "The project: names joined by dots, the widest first (home.garden)."
+    static let wait = "Hide it from lists and the view until this date (list --waiting shows it)."
+    static let scheduled = "When to start on it: a date, as --due takes."
+    static let until = "The last date it applies: a repeat makes none after it; unfinished past it, it leaves lists."
+
     static let grammar = """
         Dates (--due): today, tomorrow, yesterday; a weekday, mon..sun or \
         monday..sunday (or next fri), meaning the next one after today; +3d, +2w, +1m, \

@@ -22,6 +22,7 @@ extension TodoFormatter {
         if let columns, columns - (4 + idWidth + 2) >= Self.narrowestTextColumn {
             var width = hasDue ? 4 + (sameYear ? 5 : 10) + (moment == nil ? 0 : 6) : -1
             if let priority { width += 2 + priority.utf8.count }
+            if row.project.count > 0 { width += 2 + String(decoding: row.project, as: UTF8.self).displayWidth }
             width += tags.width
             if lastLineWidth + 2 + width > columns - (4 + idWidth + 2) {
                 out.write("\n")
@@ -54,6 +55,11 @@ extension TodoFormatter {
         if let priority {
             out.write(first ? "!" : " !")
             out.write(priority)
+            first = false
+        }
+        if row.project.count > 0 {
+            out.write(first ? "+" : " +")
+            out.write(row.project)
             first = false
         }
         tags.write(to: out, first: first)

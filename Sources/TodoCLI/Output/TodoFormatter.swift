@@ -58,7 +58,7 @@ struct TodoFormatter {
         if usesColor && row.isDone { out.write(Self.dim) }
         let lastLineWidth = writeText(row.text, to: out)
         if usesColor && row.isDone { out.write(Self.reset) }
-        if row.due.count > 0 || row.priority != 0 || row.tags.count > 0 {
+        if row.due.count > 0 || row.priority != 0 || row.tags.count > 0 || row.project.count > 0 {
             writeFields(row, after: lastLineWidth, to: out)
         }
         out.write(UInt8(ascii: "\n"))
@@ -96,11 +96,12 @@ struct TodoFormatter {
         return "\(verb) \(id)  \(todo.item.text)\(fields.isEmpty ? "" : "  " + fields)\n"
     }
 
-    /// `due 12-01 !high #home`, without colour; "" when the todo has none of them.
+    /// `due 12-01 !high +home.garden #home`, without colour; "" when the todo has none of them.
     func summary(_ item: TodoItem) -> String {
         var parts: [String] = []
         if let due = item.due { parts.append("due " + compact(due)) }
         if let priority = item.priority { parts.append("!" + priority.rawValue) }
+        if let project = item.project { parts.append("+" + project) }
         parts += item.tags.map { $0.hasPrefix("#") ? $0 : "#" + $0 }
         return parts.joined(separator: " ")
     }
@@ -116,6 +117,10 @@ struct TodoFormatter {
         out += "Priority   \(item.priority?.rawValue ?? "none")\n"
         out += "Tags       \(item.tags.isEmpty ? "none" : item.tags.joined(separator: " "))\n"
         out += "Repeat     \(item.recurrence?.description ?? "none")\n"
+        out += "Project    \(item.project ?? "none")\n"
+        out += "Scheduled  \(item.scheduled.map { longForm($0, isDone: true) } ?? "none")\n"
+        out += "Wait       \(item.wait.map { longForm($0, isDone: true) } ?? "none")\n"
+        out += "Until      \(item.until.map { longForm($0, isDone: true) } ?? "none")\n"
         out += "Created    \(ISO8601.string(from: item.createdAt))\n"
         out += "Updated    \(ISO8601.string(from: item.updatedAt))\n"
         if let completedAt = item.completedAt {

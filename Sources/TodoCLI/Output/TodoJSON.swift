@@ -3,7 +3,8 @@ import TodoCore
 
 /// The JSON form of todos, stable for scripts: an object per todo with the
 /// keys `id`, `text`, `done`, `createdAt`, `updatedAt`, `completedAt`, `due`,
-/// `priority`, `tags`, `note`, `repeat`, in that order; times are ISO 8601 UTC
+/// `priority`, `tags`, `note`, `repeat`, `project`, `wait`, `scheduled`,
+/// `until`, in that order; times are ISO 8601 UTC
 /// with milliseconds, `completedAt` is null when not done; `due` is
 /// `2026-12-01` or such a time; `tags` is a sorted array, the others null when
 /// unset. Written by hand so a million todos stream out quickly;
@@ -35,6 +36,14 @@ enum TodoJSON {
         appendOptional(item.note, to: &out)
         out += ",\"repeat\":"
         appendOptional(item.recurrence?.description, to: &out)
+        out += ",\"project\":"
+        appendOptional(item.project, to: &out)
+        out += ",\"wait\":"
+        appendOptional(item.wait?.text, to: &out)
+        out += ",\"scheduled\":"
+        appendOptional(item.scheduled?.text, to: &out)
+        out += ",\"until\":"
+        appendOptional(item.until?.text, to: &out)
         out += "}"
         return out
     }
@@ -69,6 +78,13 @@ enum TodoJSON {
 
     static func appendOptional(_ text: String?, to out: inout String) {
         if let text { appendString(text, to: &out) } else { out += "null" }
+    }
+
+    /// A JSON string literal of `text`.
+    static func string(_ text: String) -> String {
+        var out = ""
+        appendString(text, to: &out)
+        return out
     }
 
     static func appendString(_ text: String, to out: inout String) {

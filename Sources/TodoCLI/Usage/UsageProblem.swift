@@ -85,7 +85,9 @@ enum UsageProblem: Error, Equatable, CustomStringConvertible {
     }
 
     /// The options of `add` and `edit` that take a value: neither they nor their values are text.
-    private static let optionsWithValues = ["--database", "--due", "--priority", "--tag", "--untag", "--note", "--repeat"]
+    private static let optionsWithValues = [
+        "--database", "--due", "--priority", "--tag", "--untag", "--note", "--repeat", "--project", "--wait", "--scheduled", "--until",
+    ]
 
     /// A word of `add`'s or `edit`'s text that ArgumentParser would take for an option.
     private static func textProblem(command: String, rest: [String]) -> UsageProblem? {

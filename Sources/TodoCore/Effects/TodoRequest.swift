@@ -1,3 +1,5 @@
+import Foundation
+
 /// Which todos to fetch and in what order: the done flag, a search query,
 /// the planning filters (tags, due, priority), a sort and a limit.
 ///
@@ -32,6 +34,53 @@ public struct TodoRequest: Sendable, Equatable {
         }
     }
 
+    /// Which project a request keeps: one with its sub-projects (`home`
+    /// keeps `home` and `home.garden`), or none set (`--project none`).
+    public enum ProjectFilter: Sendable, Equatable {
+        case within(String)
+        case unset
+
+        public func includes(_ project: String?) -> Bool {
+            switch self {
+            case let .within(name): TodoProject.project(project, isWithin: name)
+            case .unset: project == nil
+            }
+        }
+    }
+
+    /// Which todos a request keeps by their wait and until dates.
+    public enum Schedule: Sendable, Equatable {
+        /// Every todo: exports, sync, MCP's lists by default.
+        case any
+        /// The todos to show at `now`: none still waiting (its wait date not
+        /// reached), none unfinished past its until date (`todo list`, the view).
+        case current(now: Date, timeZone: TimeZone)
+        /// Only the todos still waiting at `now` (`list --waiting`).
+        case waiting(now: Date, timeZone: TimeZone)
+
+        /// `current` at `now`, to the millisecond as storage keeps moments.
+        public static func current(at now: Date, in timeZone: TimeZone) -> Schedule {
+            .current(now: now.roundedToMilliseconds, timeZone: timeZone)
+        }
+
+        /// `waiting` at `now`, to the millisecond.
+        public static func waiting(at now: Date, in timeZone: TimeZone) -> Schedule {
+            .waiting(now: now.roundedToMilliseconds, timeZone: timeZone)
+        }
+
+        public func includes(_ item: TodoItem) -> Bool {
+            switch self {
+            case .any:
+                true
+            case let .current(now, timeZone):
+                (item.wait?.isReached(now: now, in: timeZone) ?? true)
+                    && (item.isDone || !(item.until?.isOverdue(now: now, in: timeZone) ?? false))
+            case let .waiting(now, timeZone):
+                !(item.wait?.isReached(now: now, in: timeZone) ?? true)
+            }
+        }
+    }
+
     public var status: Status
     /// Case-insensitive substring, as `selectFilteredTodos` matches; "" selects everything.
     public var query: String
@@ -41,12 +90,15 @@ public struct TodoRequest: Sendable, Equatable {
     public var excludedTags: [String]
     public var due: DueFilter?
     public var priority: PriorityFilter?
+    public var project: ProjectFilter?
+    public var schedule: Schedule
     public var sort: Sort
     public var limit: Int?
 
     public init(
         status: Status = .all, query: String = "", tags: [String] = [], excludedTags: [String] = [], due: DueFilter? = nil,
-        priority: PriorityFilter? = nil, sort: Sort = .created, limit: Int? = nil
+        priority: PriorityFilter? = nil, project: ProjectFilter? = nil, schedule: Schedule = .any, sort: Sort = .created,
+        limit: Int? = nil
     ) {
         self.status = status
         self.query = query
@@ -54,14 +106,18 @@ public struct TodoRequest: Sendable, Equatable {
         self.excludedTags = TodoTags.normalized(excludedTags)
         self.due = due
         self.priority = priority
+        self.project = project
+        self.schedule = schedule
         self.sort = sort
         self.limit = limit
     }
 
     /// Whether the request filters or sorts by a planning field: what the
-    /// windowed view, which lists by status and query only, does not do.
+    /// windowed view, which lists by status, query and `current` schedule
+    /// only, does not do.
     public var usesPlanningFields: Bool {
-        !tags.isEmpty || !excludedTags.isEmpty || due != nil || priority != nil || sort != .created
+        !tags.isEmpty || !excludedTags.isEmpty || due != nil || priority != nil || project != nil || sort != .created
+            || { if case .waiting = schedule { true } else { false } }()
     }
 }
 

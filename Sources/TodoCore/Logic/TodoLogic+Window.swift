@@ -9,15 +9,18 @@ extension TodoLogic {
     /// two-letter query in a long list): it shows what was found, marked as
     /// still searching, and a `.complete` load finishes it. A load whose task
     /// is cancelled, or whose filter or query changed meanwhile, leaves the
-    /// state alone.
+    /// state alone. Todos still waiting, or unfinished past their until
+    /// date, are left out, as of each load.
     public func loadWindow(
         around anchor: TodoWindow.Anchor, newer: Int, older: Int, effort: TodoWindow.Effort = .complete
     ) async throws(TodoError) {
-        let request = TodoRequest(status: state.filter, query: state.query)
+        let request = TodoRequest(
+            status: state.filter, query: state.query, schedule: .current(at: environment.now(), in: environment.timeZone)
+        )
         do {
             let window = try await storage.fetchWindow(request, around: anchor, newer: newer, older: older, effort: effort)
             // A query typed meanwhile (or a filter changed) asked for another window.
-            guard !Task.isCancelled, request == TodoRequest(status: state.filter, query: state.query) else { return }
+            guard !Task.isCancelled, request.status == state.filter, request.query == state.query else { return }
             state.windowLoaded(window)
         } catch is CancellationError {
             return

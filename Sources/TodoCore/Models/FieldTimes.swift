@@ -9,8 +9,8 @@ import Foundation
 /// (the next occurrence of a repeating todo, completed on two machines) merge
 /// with each side's edits kept.
 public struct FieldTimes: Sendable, Hashable {
-    // Milliseconds since 1970, `Self.never` for none: half the size of seven
-    // `Date?`, and a todo carries them through every copy a sync makes.
+    // Milliseconds since 1970, `Self.never` for none: half the size of
+    // eleven `Date?`, and a todo carries them through every copy a sync makes.
     private var textTime = Self.never
     private var doneTime = Self.never
     private var dueTime = Self.never
@@ -18,12 +18,17 @@ public struct FieldTimes: Sendable, Hashable {
     private var tagsTime = Self.never
     private var noteTime = Self.never
     private var recurrenceTime = Self.never
+    private var projectTime = Self.never
+    private var waitTime = Self.never
+    private var scheduledTime = Self.never
+    private var untilTime = Self.never
 
     private static let never = Int64.min
 
     public init(
         text: Date? = nil, done: Date? = nil, due: Date? = nil, priority: Date? = nil, tags: Date? = nil,
-        note: Date? = nil, recurrence: Date? = nil
+        note: Date? = nil, recurrence: Date? = nil, project: Date? = nil, wait: Date? = nil, scheduled: Date? = nil,
+        until: Date? = nil
     ) {
         self.text = text
         self.done = done
@@ -32,6 +37,10 @@ public struct FieldTimes: Sendable, Hashable {
         self.tags = tags
         self.note = note
         self.recurrence = recurrence
+        self.project = project
+        self.wait = wait
+        self.scheduled = scheduled
+        self.until = until
     }
 
     public var text: Date? {
@@ -69,9 +78,32 @@ public struct FieldTimes: Sendable, Hashable {
         set { recurrenceTime = Self.milliseconds(newValue) }
     }
 
+    public var project: Date? {
+        get { Self.date(projectTime) }
+        set { projectTime = Self.milliseconds(newValue) }
+    }
+
+    public var wait: Date? {
+        get { Self.date(waitTime) }
+        set { waitTime = Self.milliseconds(newValue) }
+    }
+
+    public var scheduled: Date? {
+        get { Self.date(scheduledTime) }
+        set { scheduledTime = Self.milliseconds(newValue) }
+    }
+
+    public var until: Date? {
+        get { Self.date(untilTime) }
+        set { untilTime = Self.milliseconds(newValue) }
+    }
+
     /// The latest of them, if any.
     public var latest: Date? {
-        Self.date(max(textTime, doneTime, dueTime, priorityTime, tagsTime, noteTime, recurrenceTime))
+        Self.date(max(
+            textTime, doneTime, dueTime, priorityTime, tagsTime, noteTime, recurrenceTime, projectTime, waitTime,
+            scheduledTime, untilTime
+        ))
     }
 
     private static func date(_ milliseconds: Int64) -> Date? {

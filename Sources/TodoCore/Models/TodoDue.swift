@@ -31,6 +31,19 @@ public enum TodoDue: Sendable, Hashable {
         }
     }
 
+    /// The same date, a moment rounded to the millisecond as todos keep times.
+    public var roundedToMilliseconds: TodoDue {
+        if case let .moment(date) = self { .moment(date.roundedToMilliseconds) } else { self }
+    }
+
+    /// Reached at `now`: a day that is today or past, a moment not after `now`.
+    public func isReached(now: Date, in timeZone: TimeZone) -> Bool {
+        switch self {
+        case let .day(day): day <= CalendarDay(now, in: timeZone)
+        case let .moment(date): date <= now
+        }
+    }
+
     /// The calendar date it falls on in `timeZone`.
     public func day(in timeZone: TimeZone) -> CalendarDay {
         switch self {

@@ -4,7 +4,8 @@ extension TodoEdit {
     /// A line typed in a view to add or edit a todo: words of text among the
     /// options `todo add` and `todo edit` take, read the same way: `--due fri`,
     /// `--priority high`, `--tag home` or `#home`, `--untag home`, `--note "call
-    /// first"`, `--repeat weekly`, each with `none` to clear. Dates are read at
+    /// first"`, `--repeat weekly`, `--project home.garden`, `--wait`,
+    /// `--scheduled` and `--until` dates, each with `none` to clear. Dates are read at
     /// `now` in `timeZone`. The text is the words left (nil: none, fields only).
     /// A `#` word is a tag when a letter follows the `#` and it is not a word
     /// of `text`, the todo's text before the edit (`fix #frontend build` keeps it).
@@ -28,15 +29,30 @@ extension TodoEdit {
                 let value = valueToken.text
                 let clears = value.lowercased() == "none"
                 switch token.text {
-                case "--due" where clears:
-                    due = .some(nil)
-                case "--due" where !valueToken.quoted:
-                    // No shell here: `--due next week` takes as many words as read as one date.
-                    let following = tokens.prefix { !$0.isOption && !$0.quoted }.prefix(4).map(\.text)
-                    let (date, count) = try DueDateGrammar.parseLongestPrefix(of: [value] + following, now: now, in: timeZone)
-                    due = date
-                    tokens = tokens.dropFirst(count - 1)
-                case "--due": due = try DueDateGrammar.parse(value, now: now, in: timeZone)
+                case "--due", "--wait", "--scheduled", "--until":
+                    var date: TodoDue?
+                    do throws(TodoFieldError) {
+                        if clears {
+                            date = nil
+                        } else if !valueToken.quoted {
+                            // No shell here: `--due next week` takes as many words as read as one date.
+                            let following = tokens.prefix { !$0.isOption && !$0.quoted }.prefix(4).map(\.text)
+                            let (parsed, count) = try DueDateGrammar.parseLongestPrefix(of: [value] + following, now: now, in: timeZone)
+                            date = parsed
+                            tokens = tokens.dropFirst(count - 1)
+                        } else {
+                            date = try DueDateGrammar.parse(value, now: now, in: timeZone)
+                        }
+                    } catch let .badDue(text, suggestion) where token.text != "--due" {
+                        throw .badDate(text, option: token.text, suggestion: suggestion)
+                    }
+                    switch token.text {
+                    case "--due": due = .some(date)
+                    case "--wait": wait = .some(date)
+                    case "--scheduled": scheduled = .some(date)
+                    default: until = .some(date)
+                    }
+                case "--project": project = clears ? .some(nil) : .some(value)
                 case "--priority":
                     if clears {
                         priority = .some(nil)
@@ -65,7 +81,9 @@ extension TodoEdit {
     }
 
     /// The options a line may hold.
-    static let lineOptions: Set<String> = ["--due", "--priority", "--tag", "--untag", "--note", "--repeat"]
+    static let lineOptions: Set<String> = [
+        "--due", "--priority", "--tag", "--untag", "--note", "--repeat", "--project", "--wait", "--scheduled", "--until",
+    ]
 
     /// A word of a line, or a "quoted run" of words.
     struct Token {

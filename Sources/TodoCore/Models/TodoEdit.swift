@@ -10,10 +10,15 @@ public struct TodoEdit: Sendable, Hashable {
     public var removeTags: [String]
     public var note: String??
     public var recurrence: TodoRepeat??
+    public var project: String??
+    public var wait: TodoDue??
+    public var scheduled: TodoDue??
+    public var until: TodoDue??
 
     public init(
         text: String? = nil, due: TodoDue?? = nil, priority: TodoPriority?? = nil,
-        addTags: [String] = [], removeTags: [String] = [], note: String?? = nil, recurrence: TodoRepeat?? = nil
+        addTags: [String] = [], removeTags: [String] = [], note: String?? = nil, recurrence: TodoRepeat?? = nil,
+        project: String?? = nil, wait: TodoDue?? = nil, scheduled: TodoDue?? = nil, until: TodoDue?? = nil
     ) {
         self.text = text
         self.due = due
@@ -22,12 +27,16 @@ public struct TodoEdit: Sendable, Hashable {
         self.removeTags = removeTags
         self.note = note
         self.recurrence = recurrence
+        self.project = project
+        self.wait = wait
+        self.scheduled = scheduled
+        self.until = until
     }
 
     /// Nothing to change.
     public var isEmpty: Bool {
         text == nil && due == nil && priority == nil && addTags.isEmpty && removeTags.isEmpty
-            && note == nil && recurrence == nil
+            && note == nil && recurrence == nil && project == nil && wait == nil && scheduled == nil && until == nil
     }
 }
 
@@ -38,7 +47,7 @@ extension TodoItem {
         var item = self
         do {
             if let text = edit.text { item.text = try TodoText.validated(text) }
-            if let due = edit.due { item.due = due.map(Self.rounded) }
+            if let due = edit.due { item.due = due?.roundedToMilliseconds }
             if let priority = edit.priority { item.priority = priority }
             if !edit.addTags.isEmpty || !edit.removeTags.isEmpty {
                 var tags = Set(item.tags)
@@ -53,6 +62,10 @@ extension TodoItem {
             }
             if let note = edit.note { item.note = try note.flatMap { raw throws(TodoFieldError) in try TodoNote.validated(raw) } }
             if let recurrence = edit.recurrence { item.recurrence = recurrence }
+            if let project = edit.project { item.project = try project.map { raw throws(TodoFieldError) in try TodoProject.validated(raw) } }
+            if let wait = edit.wait { item.wait = wait?.roundedToMilliseconds }
+            if let scheduled = edit.scheduled { item.scheduled = scheduled?.roundedToMilliseconds }
+            if let until = edit.until { item.until = until?.roundedToMilliseconds }
             if let violation = item.ruleViolation { throw violation }
         } catch let error as TodoFieldError {
             throw .invalidField(error)
@@ -63,18 +76,16 @@ extension TodoItem {
         }
         return stamping(item, at: date)
     }
-
-    private static func rounded(_ due: TodoDue) -> TodoDue {
-        if case let .moment(date) = due { .moment(date.roundedToMilliseconds) } else { due }
-    }
 }
 
 // MARK: - Recurrence
 
 extension TodoItem {
     /// The todo that follows this one once it is completed at `date`, if it
-    /// repeats: the same text, tags, priority, note and repeat, due at the
-    /// next occurrence (`TodoRepeat.next(after:completedOn:in:)`), created at `date`.
+    /// repeats: the same text, tags, priority, note, project, repeat and
+    /// until, due at the next occurrence (`TodoRepeat.next(after:completedOn:in:)`),
+    /// its wait and scheduled dates moved as many days as its due date,
+    /// created at `date`. None once the next due date is past `until`.
     ///
     /// Its id is derived from this todo's id, so two machines that complete
     /// the same occurrence (on any day) create the same next todo, and a sync
@@ -82,11 +93,16 @@ extension TodoItem {
     public func nextOccurrence(at date: Date, in timeZone: TimeZone) -> TodoItem? {
         guard let recurrence, let due else { return nil }
         let nextDue = recurrence.next(after: due, completedOn: CalendarDay(date, in: timeZone), in: timeZone)
+        if let until, nextDue.day(in: timeZone) > until.day(in: timeZone) { return nil }
+        let shift = nextDue.day(in: timeZone).daysSince1970 - due.day(in: timeZone).daysSince1970
+        func moved(_ other: TodoDue?) -> TodoDue? {
+            other.map { $0.moved(to: $0.day(in: timeZone).adding(days: shift), in: timeZone) }
+        }
         return TodoItem(
             // Not the due date: machines completing it on different days make one todo.
             id: UUID(derivedFrom: "repeat|" + idString),
             text: text, createdAt: date, due: nextDue, priority: priority, tags: tags, note: note,
-            recurrence: recurrence
+            recurrence: recurrence, project: project, wait: moved(wait), scheduled: moved(scheduled), until: until
         )
     }
 }

@@ -5,11 +5,12 @@ import Foundation
 public enum TodoField: String, Sendable, Hashable, CaseIterable, Comparable {
     case text, done, due, priority, tags, note
     case recurrence = "repeat"
+    case project, wait, scheduled, until
 
     public static func < (lhs: TodoField, rhs: TodoField) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// The fields people plan with, beyond the text and the done mark.
-    public static let planning: [TodoField] = [.due, .priority, .tags, .note, .recurrence]
+    public static let planning: [TodoField] = [.due, .priority, .tags, .note, .recurrence, .project, .wait, .scheduled, .until]
 }
 
 extension FieldTimes {
@@ -23,6 +24,10 @@ extension FieldTimes {
             case .tags: tags
             case .note: note
             case .recurrence: recurrence
+            case .project: project
+            case .wait: wait
+            case .scheduled: scheduled
+            case .until: until
             }
         }
         set {
@@ -35,6 +40,10 @@ extension FieldTimes {
             case .tags: tags = value
             case .note: note = value
             case .recurrence: recurrence = value
+            case .project: project = value
+            case .wait: wait = value
+            case .scheduled: scheduled = value
+            case .until: until = value
             }
         }
     }
@@ -50,6 +59,10 @@ public protocol TodoFieldValues {
     var tags: [String] { get }
     var note: String? { get }
     var recurrence: TodoRepeat? { get }
+    var project: String? { get }
+    var wait: TodoDue? { get }
+    var scheduled: TodoDue? { get }
+    var until: TodoDue? { get }
 }
 
 extension TodoFieldValues {
@@ -63,6 +76,10 @@ extension TodoFieldValues {
         case .tags: tags == other.tags
         case .note: note == other.note
         case .recurrence: recurrence == other.recurrence
+        case .project: project == other.project
+        case .wait: wait == other.wait
+        case .scheduled: scheduled == other.scheduled
+        case .until: until == other.until
         }
     }
 
@@ -76,6 +93,10 @@ extension TodoFieldValues {
         case .tags: tags.joined(separator: " ")
         case .note: note ?? ""
         case .recurrence: recurrence?.description ?? ""
+        case .project: project ?? ""
+        case .wait: wait?.text ?? ""
+        case .scheduled: scheduled?.text ?? ""
+        case .until: until?.text ?? ""
         }
     }
 }
@@ -93,6 +114,10 @@ extension TodoItem: TodoFieldValues {
         case .tags: tags = other.tags
         case .note: note = other.note
         case .recurrence: recurrence = other.recurrence
+        case .project: project = other.project
+        case .wait: wait = other.wait
+        case .scheduled: scheduled = other.scheduled
+        case .until: until = other.until
         }
     }
 }

@@ -19,6 +19,16 @@ public struct TodoItem: Sendable, Codable, Identifiable, Hashable {
     public var note: String?
     /// Set only with a due date: completing the todo creates the next one.
     public var recurrence: TodoRepeat?
+    /// Dot-separated, from the widest to the narrowest (`home.garden`), as
+    /// Taskwarrior writes projects; `TodoProject.validated`.
+    public var project: String?
+    /// Hidden from lists and the view until then (`--wait`).
+    public var wait: TodoDue?
+    /// When to start on it (`--scheduled`).
+    public var scheduled: TodoDue?
+    /// The last date it applies: a repeat makes no occurrence after it, and
+    /// unfinished past it, it leaves the lists (`--until`).
+    public var until: TodoDue?
     /// When each field was last edited here or on the machine a sync brought
     /// the edit from; a field never edited since the todo was created has none.
     public var editedAt: FieldTimes
@@ -35,6 +45,10 @@ public struct TodoItem: Sendable, Codable, Identifiable, Hashable {
         tags: [String] = [],
         note: String? = nil,
         recurrence: TodoRepeat? = nil,
+        project: String? = nil,
+        wait: TodoDue? = nil,
+        scheduled: TodoDue? = nil,
+        until: TodoDue? = nil,
         editedAt: FieldTimes = FieldTimes()
     ) {
         self.id = id
@@ -43,15 +57,15 @@ public struct TodoItem: Sendable, Codable, Identifiable, Hashable {
         self.createdAt = createdAt.roundedToMilliseconds
         self.updatedAt = (updatedAt ?? createdAt).roundedToMilliseconds
         self.completedAt = completedAt?.roundedToMilliseconds
-        if case let .moment(date) = due {
-            self.due = .moment(date.roundedToMilliseconds)
-        } else {
-            self.due = due
-        }
+        self.due = due?.roundedToMilliseconds
         self.priority = priority
         self.tags = TodoTags.normalized(tags)
         self.note = note
         self.recurrence = recurrence
+        self.project = project
+        self.wait = wait?.roundedToMilliseconds
+        self.scheduled = scheduled?.roundedToMilliseconds
+        self.until = until?.roundedToMilliseconds
         self.editedAt = editedAt
     }
 }
@@ -66,6 +80,7 @@ extension TodoItem {
         case createdAt, updatedAt, completedAt
         case due, priority, tags, note
         case recurrence = "repeat"
+        case project, wait, scheduled, until
     }
 
     public init(from decoder: any Decoder) throws {
@@ -82,7 +97,11 @@ extension TodoItem {
             priority: try Self.decodeField(container, .priority) { TodoPriority(parsing: $0) },
             tags: try container.decodeIfPresent([String].self, forKey: .tags) ?? [],
             note: try container.decodeIfPresent(String.self, forKey: .note),
-            recurrence: try Self.decodeField(container, .recurrence) { TodoRepeat(parsing: $0) }
+            recurrence: try Self.decodeField(container, .recurrence) { TodoRepeat(parsing: $0) },
+            project: try Self.decodeField(container, .project) { try? TodoProject.validated($0) },
+            wait: try Self.decodeField(container, .wait) { TodoDue(text: $0) },
+            scheduled: try Self.decodeField(container, .scheduled) { TodoDue(text: $0) },
+            until: try Self.decodeField(container, .until) { TodoDue(text: $0) }
         )
     }
 
@@ -99,6 +118,10 @@ extension TodoItem {
         try container.encode(tags, forKey: .tags)
         try container.encode(note, forKey: .note)
         try container.encode(recurrence?.description, forKey: .recurrence)
+        try container.encode(project, forKey: .project)
+        try container.encode(wait?.text, forKey: .wait)
+        try container.encode(scheduled?.text, forKey: .scheduled)
+        try container.encode(until?.text, forKey: .until)
     }
 
     /// A text field read by `parse`: missing or null is nil, text it cannot read is an error.

@@ -42,6 +42,47 @@ public enum TodoNote {
 }
 
 
+/// The rules for projects: names joined by dots, the widest first
+/// (`home.garden`), as Taskwarrior writes them.
+public enum TodoProject {
+    public static let maximumLength = 100
+
+    /// A project made fit to store: trimmed; parts that are each one word
+    /// (no space, comma or control character), none empty.
+    public static func validated(_ raw: String) throws(TodoFieldError) -> String {
+        let project = raw.trimmingCharacters(in: .whitespaces)
+        guard !project.isEmpty else { throw .badProject(raw) }
+        guard project.count <= maximumLength else { throw .projectTooLong(project, limit: maximumLength) }
+        let parts = project.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.allSatisfy({ part in
+            !part.isEmpty && part.unicodeScalars.allSatisfy { scalar in
+                scalar != "," && !scalar.properties.isWhitespace
+                    && scalar.properties.generalCategory != .control && scalar.properties.generalCategory != .format
+            }
+        }) else { throw .badProject(project) }
+        return project
+    }
+
+    /// Whether `project` is `filter` or one of its sub-projects (`home`
+    /// holds `home` and `home.garden`, not `homework`).
+    public static func project(_ project: String?, isWithin filter: String) -> Bool {
+        guard let project, project.hasPrefix(filter) else { return false }
+        return project.utf8.count == filter.utf8.count || project.utf8.dropFirst(filter.utf8.count).first == UInt8(ascii: ".")
+    }
+
+    /// `project` and every project it is part of, the widest first:
+    /// `home.garden` gives `home`, `home.garden`.
+    public static func lineage(of project: String) -> [String] {
+        var names: [String] = []
+        var current = ""
+        for part in project.split(separator: ".") {
+            current += current.isEmpty ? String(part) : "." + part
+            names.append(current)
+        }
+        return names
+    }
+}
+
 /// What is wrong with a due date, priority, tag, note or repeat, saying what to do.
 public enum TodoFieldError: Error, Sendable, Equatable, CustomStringConvertible {
     case emptyTag
@@ -49,10 +90,14 @@ public enum TodoFieldError: Error, Sendable, Equatable, CustomStringConvertible 
     case tagNotOneWord(String)
     case noteTooLong(length: Int, limit: Int)
     case noteHasControlCharacters
+    case badProject(String)
+    case projectTooLong(String, limit: Int)
     case badPriority(String)
     case badRepeat(String)
     /// A text that is no due date, with the nearest form that is one, if a word looks mistyped.
     case badDue(String, suggestion: String? = nil)
+    /// A text that is no date, given to `option` (`--wait`, `--scheduled`, `--until`).
+    case badDate(String, option: String, suggestion: String? = nil)
     case repeatNeedsDue
     /// An option typed last on a line, with no value after it.
     case missingValue(String)
@@ -71,6 +116,10 @@ public enum TodoFieldError: Error, Sendable, Equatable, CustomStringConvertible 
             "the note is \(length) characters long: the limit is \(limit), shorten it"
         case .noteHasControlCharacters:
             "the note contains a control character: keep to text, tabs and line breaks"
+        case let .badProject(text):
+            "'\(text)' is not a project: use names joined by dots, e.g. --project home.garden (no spaces, commas or empty parts)"
+        case let .projectTooLong(project, limit):
+            "project '\(project.prefix(20))…' is longer than \(limit) characters: shorten it"
         case let .badPriority(text):
             "'\(text)' is not a priority: use high, medium, low or none"
         case let .badRepeat(text):
@@ -81,6 +130,10 @@ public enum TodoFieldError: Error, Sendable, Equatable, CustomStringConvertible 
             "'\(text)' is not a due date on its own: in a shell, put a date of several words in quotes, like --due \"next week\" or --due \"dec 24\""
         case let .badDue(text, nil):
             "'\(text)' is not a due date: use today, tomorrow, a weekday (fri), in 3 days, next week, dec 24, tomorrow 5pm, +2w, eom, 2026-12-01 or 2026-12-01T14:30"
+        case let .badDate(text, option, suggestion?):
+            "'\(text)' is not a date for \(option): did you mean '\(suggestion)'?"
+        case let .badDate(text, option, nil):
+            "'\(text)' is not a date for \(option): use today, tomorrow, a weekday (fri), in 3 days, next week, dec 24, tomorrow 5pm, 2026-12-01 or none; quote a date of several words"
         case let .missingValue(option):
             "\(option) needs a value after it, e.g. --due fri, --priority high, --tag home"
         case let .noSuchTag(tag, tags):

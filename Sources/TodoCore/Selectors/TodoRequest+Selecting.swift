@@ -7,6 +7,8 @@ extension TodoRequest {
         status.includes(item)
             && (priority?.includes(item.priority) ?? true)
             && (due?.includes(item.due) ?? true)
+            && (project?.includes(item.project) ?? true)
+            && schedule.includes(item)
             && tags.allSatisfy { item.tags.contains($0) }
             && !excludedTags.contains { item.tags.contains($0) }
             && item.matches(query)

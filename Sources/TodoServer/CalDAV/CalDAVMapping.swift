@@ -12,6 +12,7 @@ enum CalDAVMapping {
         static let priority = "priority", tags = "tags", note = "note", recurrence = "repeat"
         /// An RRULE `repeat` cannot say, kept as the client wrote it.
         static let otherRule = "repeatRule"
+        static let project = "project", wait = "wait", scheduled = "scheduled", until = "until"
         static let createdAt = "createdAt", updatedAt = "updatedAt"
 
         /// Where `todo sync` reads when a field was last edited.
@@ -39,6 +40,10 @@ enum CalDAVMapping {
         fields.note = (object[Key.note] as? String).flatMap { $0.isEmpty ? nil : $0 }
         fields.recurrence = (object[Key.recurrence] as? String).flatMap(TodoRepeat.init(parsing:))
         if fields.recurrence == nil { fields.otherRule = object[Key.otherRule] as? String }
+        fields.project = (object[Key.project] as? String).flatMap { try? TodoProject.validated($0) }
+        fields.wait = (object[Key.wait] as? String).flatMap(TodoDue.init(text:))
+        fields.scheduled = (object[Key.scheduled] as? String).flatMap(TodoDue.init(text:))
+        fields.until = (object[Key.until] as? String).flatMap(TodoDue.init(text:))
         fields.createdAt = (object[Key.createdAt] as? String).flatMap(ISO8601.date(from:))
         return fields
     }
@@ -75,6 +80,10 @@ enum CalDAVMapping {
         put(Key.tags, fields.tags, changed: Set(fields.tags) != currentTags)
         put(Key.note, fields.note, changed: fields.note != current?.note)
         put(Key.recurrence, fields.recurrence?.description, changed: fields.recurrence != current?.recurrence)
+        put(Key.project, fields.project, changed: fields.project != current?.project)
+        put(Key.wait, fields.wait?.text, changed: fields.wait.map(wholeSeconds) != current?.wait.map(wholeSeconds))
+        put(Key.scheduled, fields.scheduled?.text, changed: fields.scheduled.map(wholeSeconds) != current?.scheduled.map(wholeSeconds))
+        put(Key.until, fields.until?.text, changed: fields.until.map(wholeSeconds) != current?.until.map(wholeSeconds))
         if let rule = fields.otherRule, current?.otherRule != rule {
             members[Key.otherRule] = rule
         } else if fields.otherRule == nil, current?.otherRule != nil {

@@ -77,6 +77,19 @@ public enum ServerDatabase {
                     + "upgrade todo-server or choose another --database."
             )
         }
-        try migrator.migrate(writer)
+        // Several servers may open a new database at once: GRDB's migrator
+        // reads what is applied before it locks, so a loser of that race fails
+        // on "table exists". Then the winner has done the work; check again.
+        var attempt = 0
+        while true {
+            do {
+                try migrator.migrate(writer)
+                return
+            } catch {
+                attempt += 1
+                if try writer.read({ try migrator.hasCompletedMigrations($0) }) { return }
+                if attempt >= 3 { throw error }
+            }
+        }
     }
 }

@@ -118,8 +118,16 @@ extension AppDatabase {
             statement.bind(first + 9, TagList.encode(item.tags))
             statement.bind(first + 10, item.note)
             statement.bind(first + 11, item.recurrence?.description)
-            for (offset, field) in TodoField.allCases.enumerated() {
+            let firstTimes: [TodoField] = [.text, .done, .due, .priority, .tags, .note, .recurrence]
+            for (offset, field) in firstTimes.enumerated() {
                 statement.bind(first + 12 + Int32(offset), item.editedAt[field]?.millisecondsSince1970)
+            }
+            statement.bind(first + 19, item.project)
+            statement.bind(first + 20, item.wait?.text)
+            statement.bind(first + 21, item.scheduled?.text)
+            statement.bind(first + 22, item.until?.text)
+            for (offset, field) in [TodoField.project, .wait, .scheduled, .until].enumerated() {
+                statement.bind(first + 23 + Int32(offset), item.editedAt[field]?.millisecondsSince1970)
             }
             statement.bind(first + Int32(TodoItem.writtenCount), Int64(lengths.new[index]))
         }

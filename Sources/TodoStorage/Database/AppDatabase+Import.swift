@@ -78,6 +78,7 @@ extension AppDatabase {
                 createdAt = excluded.createdAt, updatedAt = excluded.updatedAt,
                 completedAt = excluded.completedAt, due = excluded.due, priority = excluded.priority,
                 tags = excluded.tags, note = excluded.note, recurrence = excluded.recurrence,
+                project = excluded.project, wait = excluded.wait, scheduled = excluded.scheduled, until = excluded.until,
                 \(Self.importedEditTimes)
             WHERE \(replaces.upsert)
             """)
@@ -105,7 +106,8 @@ extension AppDatabase {
     private static let importedEditTimes = [
         ("text", "textEditedAt"), ("isDone", "doneEditedAt"), ("due", "dueEditedAt"),
         ("priority", "priorityEditedAt"), ("tags", "tagsEditedAt"), ("note", "noteEditedAt"),
-        ("recurrence", "recurrenceEditedAt"),
+        ("recurrence", "recurrenceEditedAt"), ("project", "projectEditedAt"), ("wait", "waitEditedAt"),
+        ("scheduled", "scheduledEditedAt"), ("until", "untilEditedAt"),
     ].map { column, time in
         "\(time) = CASE WHEN excluded.\(column) IS NOT todo.\(column) THEN excluded.updatedAt ELSE todo.\(time) END"
     }.joined(separator: ", ")

@@ -17,6 +17,8 @@ public struct RawTodoRow {
     public let priority: Int
     /// The tags as stored: a JSON array of strings (`TagList`); empty for none.
     public let tags: UnsafeBufferPointer<UInt8>
+    /// The project (`home.garden`), UTF-8; empty for none.
+    public let project: UnsafeBufferPointer<UInt8>
 }
 
 extension AppDatabase {
@@ -40,7 +42,7 @@ extension AppDatabase {
                         guard code == SQLITE_ROW else {
                             throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
                         }
-                        // Columns follow `TodoItem.selection`: id, text, isDone, …, idPrefixLength, due, priority, tags.
+                        // Columns follow `TodoItem.selection`: id, text, isDone, …, idPrefixLength, due, priority, tags, …, project.
                         let id = Self.bytes(handle, column: 0)
                         let text = Self.bytes(handle, column: 1)
                         if !request.query.isEmpty {
@@ -54,7 +56,8 @@ extension AppDatabase {
                             idPrefixLength: Int(sqlite3_column_int(handle, 6)),
                             due: Self.bytes(handle, column: 7),
                             priority: Int(sqlite3_column_int(handle, 8)),
-                            tags: Self.bytes(handle, column: 9)
+                            tags: Self.bytes(handle, column: 9),
+                            project: Self.bytes(handle, column: 19)
                         )
                         try body(row)
                     }

@@ -183,7 +183,8 @@ extension AppDatabase {
     /// change a sync already sent from one nobody else saw.
     private static func published(_ db: Database, id: String) throws -> TodoItem? {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT text, isDone, due, priority, tags, note, recurrence FROM syncBase WHERE todoId = ?
+            SELECT text, isDone, due, priority, tags, note, recurrence, project, wait, scheduled, until
+            FROM syncBase WHERE todoId = ?
             """), arguments: [id]), let uuid = UUID(parsing: id) else { return nil }
         return TodoItem(
             id: uuid, text: row[0], isDone: row[1], createdAt: Date(timeIntervalSince1970: 0),
@@ -191,7 +192,11 @@ extension AppDatabase {
             priority: (row[3] as Int?).flatMap(TodoPriority.init(rank:)),
             tags: (row[4] as String?).map(TagList.decode) ?? [],
             note: row[5],
-            recurrence: (row[6] as String?).flatMap(TodoRepeat.init(parsing:))
+            recurrence: (row[6] as String?).flatMap(TodoRepeat.init(parsing:)),
+            project: row[7],
+            wait: (row[8] as String?).flatMap(TodoDue.init(text:)),
+            scheduled: (row[9] as String?).flatMap(TodoDue.init(text:)),
+            until: (row[10] as String?).flatMap(TodoDue.init(text:))
         )
     }
 }

@@ -34,7 +34,7 @@ extension AppDatabase {
         _ = arguments.append(contentsOf: [step])
         try db.executeCached(sql: """
             INSERT INTO undoTodo(step, todoId, before, after)
-            SELECT ?20, id, \(rowSnapshot), \(boundSnapshot) FROM todo WHERE id = ?1 AND \(condition)
+            SELECT ?\(TodoItem.writtenCount + 1), id, \(rowSnapshot), \(boundSnapshot) FROM todo WHERE id = ?1 AND \(condition)
             ON CONFLICT(step, todoId) DO UPDATE SET after = excluded.after
             """, arguments: arguments)
     }
@@ -44,7 +44,7 @@ extension AppDatabase {
         var arguments = item.databaseValues
         _ = arguments.append(contentsOf: [step])
         try db.executeCached(sql: """
-            INSERT INTO undoTodo(step, todoId, after) VALUES (?20, ?1, \(boundSnapshot))
+            INSERT INTO undoTodo(step, todoId, after) VALUES (?\(TodoItem.writtenCount + 1), ?1, \(boundSnapshot))
             ON CONFLICT(step, todoId) DO UPDATE SET after = excluded.after
             """, arguments: arguments)
     }
@@ -68,13 +68,14 @@ extension AppDatabase {
     static let snapshotFields = [
         "text", "isDone", "createdAt", "updatedAt", "completedAt", "due", "priority", "tags", "note", "recurrence",
         "textEditedAt", "doneEditedAt", "dueEditedAt", "priorityEditedAt", "tagsEditedAt", "noteEditedAt", "recurrenceEditedAt",
+        "project", "wait", "scheduled", "until", "projectEditedAt", "waitEditedAt", "scheduledEditedAt", "untilEditedAt",
     ]
 
     /// A todo row's columns as JSON, in the same form as `boundSnapshot`.
     static let rowSnapshot = "json_object(" + snapshotFields.map { "'\($0)', \($0)" }.joined(separator: ", ") + ")"
 
     /// The same JSON object made from `TodoItem.databaseValues` bound as
-    /// `?1`…`?19`: each field by its place in `TodoItem.writtenColumns`.
+    /// `?1`…`?27`: each field by its place in `TodoItem.writtenColumns`.
     static let boundSnapshot: String = {
         let written = TodoItem.writtenColumns.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         return "json_object(" + snapshotFields.map { field in

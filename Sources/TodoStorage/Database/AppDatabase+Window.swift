@@ -105,6 +105,7 @@ extension AppDatabase {
         for isDone in statuses {
             var conditions = SQLConditions()
             if let isDone { conditions.add("todo.isDone = ?", isDone) }
+            if let (condition, values) = scheduleCondition(request.schedule) { conditions.add(condition, values) }
             if let position { conditions.add(keyset: position, direction == .newer ? ">" : "<=") }
             let found = try search(db, request, key: key, conditions, direction, count: count, effort: effort, walkLimit: walkLimit)
             rows += found.rows
@@ -184,6 +185,11 @@ struct SQLConditions {
     mutating func add(_ condition: String, _ values: any DatabaseValueConvertible...) {
         parts.append(condition)
         _ = arguments.append(contentsOf: StatementArguments(values))
+    }
+
+    mutating func add(_ condition: String, _ values: StatementArguments) {
+        parts.append(condition)
+        _ = arguments.append(contentsOf: values)
     }
 
     /// The todos on one side of `position` in (createdAt, seq) order: `op` is

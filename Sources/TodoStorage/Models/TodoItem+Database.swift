@@ -14,20 +14,23 @@ extension TodoItem {
         todo.id, todo.text, todo.isDone, todo.createdAt, todo.updatedAt, todo.completedAt, todo.idPrefixLength, \
         todo.due, todo.priority, todo.tags, todo.note, todo.recurrence, \
         todo.textEditedAt, todo.doneEditedAt, todo.dueEditedAt, todo.priorityEditedAt, todo.tagsEditedAt, \
-        todo.noteEditedAt, todo.recurrenceEditedAt
+        todo.noteEditedAt, todo.recurrenceEditedAt, \
+        todo.project, todo.wait, todo.scheduled, todo.until, \
+        todo.projectEditedAt, todo.waitEditedAt, todo.scheduledEditedAt, todo.untilEditedAt
         """
 
     /// How many columns `selection` names: a column selected after them is at this index.
-    package static let selectionCount = 19
+    package static let selectionCount = 27
 
     /// The columns `databaseValues` fills, in its order.
     package static let writtenColumns = """
         id, text, searchText, isDone, createdAt, updatedAt, completedAt, due, priority, tags, note, recurrence, \
-        textEditedAt, doneEditedAt, dueEditedAt, priorityEditedAt, tagsEditedAt, noteEditedAt, recurrenceEditedAt
+        textEditedAt, doneEditedAt, dueEditedAt, priorityEditedAt, tagsEditedAt, noteEditedAt, recurrenceEditedAt, \
+        project, wait, scheduled, until, projectEditedAt, waitEditedAt, scheduledEditedAt, untilEditedAt
         """
 
     /// How many values `databaseValues` holds: a value bound after them is `?` this plus one.
-    package static let writtenCount = 19
+    package static let writtenCount = 27
 
     /// The placeholders of an insert of `writtenColumns` and `idPrefixLength`.
     package static let insertMarks = Array(repeating: "?", count: writtenCount + 1).joined(separator: ", ")
@@ -38,7 +41,9 @@ extension TodoItem {
         text = ?2, searchText = ?3, isDone = ?4, createdAt = ?5, updatedAt = ?6, completedAt = ?7, \
         due = ?8, priority = ?9, tags = ?10, note = ?11, recurrence = ?12, \
         textEditedAt = ?13, doneEditedAt = ?14, dueEditedAt = ?15, priorityEditedAt = ?16, tagsEditedAt = ?17, \
-        noteEditedAt = ?18, recurrenceEditedAt = ?19
+        noteEditedAt = ?18, recurrenceEditedAt = ?19, \
+        project = ?20, wait = ?21, scheduled = ?22, until = ?23, \
+        projectEditedAt = ?24, waitEditedAt = ?25, scheduledEditedAt = ?26, untilEditedAt = ?27
         """
 
     /// Decodes a row selected with `selection`; nil if its ID is not a UUID.
@@ -57,10 +62,15 @@ extension TodoItem {
             tags: (row[9] as String?).map(TagList.decode) ?? [],
             note: row[10],
             recurrence: (row[11] as String?).flatMap(TodoRepeat.init(parsing:)),
+            project: row[19],
+            wait: (row[20] as String?).flatMap(TodoDue.init(text:)),
+            scheduled: (row[21] as String?).flatMap(TodoDue.init(text:)),
+            until: (row[22] as String?).flatMap(TodoDue.init(text:)),
             editedAt: FieldTimes(
                 text: Self.time(row[12]), done: Self.time(row[13]), due: Self.time(row[14]),
                 priority: Self.time(row[15]), tags: Self.time(row[16]), note: Self.time(row[17]),
-                recurrence: Self.time(row[18])
+                recurrence: Self.time(row[18]), project: Self.time(row[23]), wait: Self.time(row[24]),
+                scheduled: Self.time(row[25]), until: Self.time(row[26])
             )
         )
     }
@@ -92,6 +102,14 @@ extension TodoItem {
             editedAt.tags?.millisecondsSince1970,
             editedAt.note?.millisecondsSince1970,
             editedAt.recurrence?.millisecondsSince1970,
+            project,
+            wait?.text,
+            scheduled?.text,
+            until?.text,
+            editedAt.project?.millisecondsSince1970,
+            editedAt.wait?.millisecondsSince1970,
+            editedAt.scheduled?.millisecondsSince1970,
+            editedAt.until?.millisecondsSince1970,
         ]
     }
 }

@@ -47,7 +47,9 @@ enum CalDAVItem {
         SyncFields(
             text: TodoText.isPlainLine(vtodo.text) ? vtodo.text : RemoteTodo.fitted(vtodo.text), isDone: vtodo.isDone,
             due: vtodo.due, priority: vtodo.priority, tags: TodoTags.normalized(vtodo.tags.compactMap { try? TodoTags.validated($0) }),
-            note: vtodo.note.flatMap { RemoteTodo.note(.string($0)) }, recurrence: vtodo.recurrence
+            note: vtodo.note.flatMap { RemoteTodo.note(.string($0)) }, recurrence: vtodo.recurrence,
+            project: vtodo.project.flatMap { try? TodoProject.validated($0) }, wait: vtodo.wait, scheduled: vtodo.scheduled,
+            until: vtodo.until
         )
     }
 
@@ -179,6 +181,10 @@ extension VTodoFields {
             case .recurrence:
                 recurrence = fields.recurrence
                 otherRule = nil
+            case .project: project = fields.project
+            case .wait: wait = fields.wait
+            case .scheduled: scheduled = fields.scheduled
+            case .until: until = fields.until
             }
         }
     }

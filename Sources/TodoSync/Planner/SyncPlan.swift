@@ -103,6 +103,10 @@ extension SyncFields {
         if !tags.isEmpty { fields.insert(.tags) }
         if note != nil { fields.insert(.note) }
         if recurrence != nil { fields.insert(.recurrence) }
+        if project != nil { fields.insert(.project) }
+        if wait != nil { fields.insert(.wait) }
+        if scheduled != nil { fields.insert(.scheduled) }
+        if until != nil { fields.insert(.until) }
         return fields
     }
 
@@ -117,6 +121,10 @@ extension SyncFields {
         case .tags: .array(tags.map(JSONValue.string))
         case .note: optional(note)
         case .recurrence: optional(recurrence?.description)
+        case .project: optional(project)
+        case .wait: optional(wait?.text)
+        case .scheduled: optional(scheduled?.text)
+        case .until: optional(until?.text)
         }
     }
 }

@@ -282,7 +282,8 @@ extension RemoteTodo {
             id: todoId, text: fields.text, isDone: fields.isDone, createdAt: createdAt ?? now,
             completedAt: fields.isDone ? completedAt ?? editedAt.done ?? updatedAt ?? now : nil,
             due: fields.due, priority: fields.priority, tags: fields.tags, note: fields.note,
-            recurrence: fields.recurrence, editedAt: times
+            recurrence: fields.recurrence, project: fields.project, wait: fields.wait, scheduled: fields.scheduled,
+            until: fields.until, editedAt: times
         )
         if item.ruleViolation == .repeatNeedsDue { item.recurrence = nil }
         item.updatedAt = item.lastChanged

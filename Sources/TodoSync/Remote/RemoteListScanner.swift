@@ -24,7 +24,10 @@ struct RemoteListScanner {
          names.completedAt, names.textEditedAt, names.doneEditedAt, "version",
          names.due, names.priority, names.tags, names.note, names.recurrence,
          names.editedAtName(of: .due), names.editedAtName(of: .priority), names.editedAtName(of: .tags),
-         names.editedAtName(of: .note), names.editedAtName(of: .recurrence)]
+         names.editedAtName(of: .note), names.editedAtName(of: .recurrence),
+         names.project, names.wait, names.scheduled, names.until,
+         names.editedAtName(of: .project), names.editedAtName(of: .wait), names.editedAtName(of: .scheduled),
+         names.editedAtName(of: .until)]
     }
 
     /// Each element read: the item, or nil if it has no usable id. Nil if the body is not read here.
@@ -170,6 +173,14 @@ struct RemoteListScanner {
                 if roles & 131_072 != 0 { fields.tagsEditedAt = value }
                 if roles & 262_144 != 0 { fields.noteEditedAt = value }
                 if roles & 524_288 != 0 { fields.recurrenceEditedAt = value }
+                if roles & 1 << 20 != 0 { fields.project = value }
+                if roles & 1 << 21 != 0 { fields.wait = value }
+                if roles & 1 << 22 != 0 { fields.scheduled = value }
+                if roles & 1 << 23 != 0 { fields.until = value }
+                if roles & 1 << 24 != 0 { fields.projectEditedAt = value }
+                if roles & 1 << 25 != 0 { fields.waitEditedAt = value }
+                if roles & 1 << 26 != 0 { fields.scheduledEditedAt = value }
+                if roles & 1 << 27 != 0 { fields.untilEditedAt = value }
             }
             reader.skipWhitespace()
             let separator = try reader.next()

@@ -20,6 +20,12 @@ public struct FieldNames: Sendable, Hashable {
     public var tags: String
     public var note: String
     public var recurrence: String
+    /// The project and the wait, scheduled and until dates: under these
+    /// names on every server (no option renames them).
+    public var project = "project"
+    public var wait = "wait"
+    public var scheduled = "scheduled"
+    public var until = "until"
 
     public init(
         title: String = "title", completed: String = "completed", marker: String = "clientId",
@@ -53,6 +59,10 @@ public struct FieldNames: Sendable, Hashable {
         case .tags: tags
         case .note: note
         case .recurrence: recurrence
+        case .project: project
+        case .wait: wait
+        case .scheduled: scheduled
+        case .until: until
         }
     }
 
@@ -123,6 +133,14 @@ struct RemoteFields {
     var tagsEditedAt: JSONValue?
     var noteEditedAt: JSONValue?
     var recurrenceEditedAt: JSONValue?
+    var project: JSONValue?
+    var wait: JSONValue?
+    var scheduled: JSONValue?
+    var until: JSONValue?
+    var projectEditedAt: JSONValue?
+    var waitEditedAt: JSONValue?
+    var scheduledEditedAt: JSONValue?
+    var untilEditedAt: JSONValue?
 
     /// The fields of an object, by these names.
     init(object: [String: JSONValue], names: FieldNames) {
@@ -146,6 +164,14 @@ struct RemoteFields {
         tagsEditedAt = object[names.editedAtName(of: .tags)]
         noteEditedAt = object[names.editedAtName(of: .note)]
         recurrenceEditedAt = object[names.editedAtName(of: .recurrence)]
+        project = object[names.project]
+        wait = object[names.wait]
+        scheduled = object[names.scheduled]
+        until = object[names.until]
+        projectEditedAt = object[names.editedAtName(of: .project)]
+        waitEditedAt = object[names.editedAtName(of: .wait)]
+        scheduledEditedAt = object[names.editedAtName(of: .scheduled)]
+        untilEditedAt = object[names.editedAtName(of: .until)]
     }
 
     init() {}
@@ -177,7 +203,9 @@ extension RemoteTodo {
             fields: SyncFields(
                 text: Self.text(raw.title), isDone: Self.flag(raw.completed),
                 due: Self.due(raw.due), priority: Self.priority(raw.priority), tags: Self.tags(raw.tags),
-                note: Self.note(raw.note), recurrence: Self.recurrence(raw.recurrence)
+                note: Self.note(raw.note), recurrence: Self.recurrence(raw.recurrence),
+                project: Self.project(raw.project), wait: Self.due(raw.wait), scheduled: Self.due(raw.scheduled),
+                until: Self.due(raw.until)
             ),
             clientId: clientId,
             createdAt: Self.date(raw.createdAt),
@@ -187,7 +215,9 @@ extension RemoteTodo {
                 text: Self.date(raw.textEditedAt), done: Self.date(raw.doneEditedAt),
                 due: Self.date(raw.dueEditedAt), priority: Self.date(raw.priorityEditedAt),
                 tags: Self.date(raw.tagsEditedAt), note: Self.date(raw.noteEditedAt),
-                recurrence: Self.date(raw.recurrenceEditedAt)
+                recurrence: Self.date(raw.recurrenceEditedAt), project: Self.date(raw.projectEditedAt),
+                wait: Self.date(raw.waitEditedAt), scheduled: Self.date(raw.scheduledEditedAt),
+                until: Self.date(raw.untilEditedAt)
             ),
             version: number
         )
@@ -236,6 +266,11 @@ extension RemoteTodo {
             scalar == "\n" || scalar == "\t" || scalar.properties.generalCategory != .control ? scalar : " "
         }))
         return (try? TodoNote.validated(String(cleaned.prefix(TodoNote.maximumLength)))) ?? nil
+    }
+
+    /// A project (`home.garden`); what is not one is none.
+    static func project(_ value: JSONValue?) -> String? {
+        if case let .string(text) = value { try? TodoProject.validated(text) } else { nil }
     }
 
     static func recurrence(_ value: JSONValue?) -> TodoRepeat? {

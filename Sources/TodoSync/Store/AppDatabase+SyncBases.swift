@@ -48,7 +48,7 @@ extension AppDatabase {
         // Into an empty table (a first sync) nothing can conflict: a plain
         // insert spares SQLite the upsert's conflict handling per row.
         let setBase = try ChunkedInsert(
-            db, into: "syncBase(\(Self.baseColumns))", columns: 19,
+            db, into: "syncBase(\(Self.baseColumns))", columns: 27,
             then: isEmpty(db, "syncBase") ? "" : setBaseConflictClause
         )
         try setBase.insert(count: bases.count) { statement, row, first in
@@ -73,6 +73,14 @@ extension AppDatabase {
             statement.bind(first + 16, times.recurrence?.millisecondsSince1970)
             statement.bind(first + 17, base.createdAt?.millisecondsSince1970)
             statement.bind(first + 18, base.completedAt?.millisecondsSince1970)
+            statement.bind(first + 19, fields.project)
+            statement.bind(first + 20, fields.wait?.text)
+            statement.bind(first + 21, fields.scheduled?.text)
+            statement.bind(first + 22, fields.until?.text)
+            statement.bind(first + 23, times.project?.millisecondsSince1970)
+            statement.bind(first + 24, times.wait?.millisecondsSince1970)
+            statement.bind(first + 25, times.scheduled?.millisecondsSince1970)
+            statement.bind(first + 26, times.until?.millisecondsSince1970)
         }
     }
 
@@ -80,12 +88,13 @@ extension AppDatabase {
     static let baseColumns = """
         todoId, remoteId, text, isDone, remoteVersion, textEditedAt, doneEditedAt, \
         due, priority, tags, note, recurrence, \
-        dueEditedAt, priorityEditedAt, tagsEditedAt, noteEditedAt, recurrenceEditedAt, createdAt, completedAt
+        dueEditedAt, priorityEditedAt, tagsEditedAt, noteEditedAt, recurrenceEditedAt, createdAt, completedAt, \
+        project, wait, scheduled, until, projectEditedAt, waitEditedAt, scheduledEditedAt, untilEditedAt
         """
 
     static let setBaseSQL = """
         INSERT INTO syncBase(\(baseColumns))
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        VALUES (\(Array(repeating: "?", count: 27).joined(separator: ", ")))
         \(setBaseConflictClause)
         """
 
@@ -97,7 +106,10 @@ extension AppDatabase {
             recurrence = excluded.recurrence, dueEditedAt = excluded.dueEditedAt,
             priorityEditedAt = excluded.priorityEditedAt, tagsEditedAt = excluded.tagsEditedAt,
             noteEditedAt = excluded.noteEditedAt, recurrenceEditedAt = excluded.recurrenceEditedAt,
-            createdAt = excluded.createdAt, completedAt = excluded.completedAt
+            createdAt = excluded.createdAt, completedAt = excluded.completedAt,
+            project = excluded.project, wait = excluded.wait, scheduled = excluded.scheduled, until = excluded.until,
+            projectEditedAt = excluded.projectEditedAt, waitEditedAt = excluded.waitEditedAt,
+            scheduledEditedAt = excluded.scheduledEditedAt, untilEditedAt = excluded.untilEditedAt
         """
 
 }

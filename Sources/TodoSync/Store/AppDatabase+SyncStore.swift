@@ -212,6 +212,9 @@ extension AppDatabase: SyncStore {
                 times.tags?.millisecondsSince1970, times.note?.millisecondsSince1970,
                 times.recurrence?.millisecondsSince1970,
                 base.createdAt?.millisecondsSince1970, base.completedAt?.millisecondsSince1970,
+                fields.project, fields.wait?.text, fields.scheduled?.text, fields.until?.text,
+                times.project?.millisecondsSince1970, times.wait?.millisecondsSince1970,
+                times.scheduled?.millisecondsSince1970, times.until?.millisecondsSince1970,
             ])
         case .remove:
             try db.executeCached(sql: "DELETE FROM syncBase WHERE todoId = ?", arguments: [key])
@@ -281,14 +284,20 @@ extension SyncBase {
                 priority: (row["priority"] as Int?).flatMap(TodoPriority.init(rank:)),
                 tags: (row["tags"] as String?).map(TagList.decode) ?? [],
                 note: row["note"],
-                recurrence: (row["recurrence"] as String?).flatMap(TodoRepeat.init(parsing:))
+                recurrence: (row["recurrence"] as String?).flatMap(TodoRepeat.init(parsing:)),
+                project: row["project"],
+                wait: (row["wait"] as String?).flatMap(TodoDue.init(text:)),
+                scheduled: (row["scheduled"] as String?).flatMap(TodoDue.init(text:)),
+                until: (row["until"] as String?).flatMap(TodoDue.init(text:))
             ),
             remoteVersion: row["remoteVersion"],
             editedAt: FieldTimes(
                 text: Self.time(row["textEditedAt"]), done: Self.time(row["doneEditedAt"]),
                 due: Self.time(row["dueEditedAt"]), priority: Self.time(row["priorityEditedAt"]),
                 tags: Self.time(row["tagsEditedAt"]), note: Self.time(row["noteEditedAt"]),
-                recurrence: Self.time(row["recurrenceEditedAt"])
+                recurrence: Self.time(row["recurrenceEditedAt"]), project: Self.time(row["projectEditedAt"]),
+                wait: Self.time(row["waitEditedAt"]), scheduled: Self.time(row["scheduledEditedAt"]),
+                until: Self.time(row["untilEditedAt"])
             ),
             createdAt: Self.time(row["createdAt"]),
             completedAt: Self.time(row["completedAt"])

@@ -12,10 +12,15 @@ public struct SyncFields: Sendable, Hashable {
     public var tags: [String]
     public var note: String?
     public var recurrence: TodoRepeat?
+    public var project: String?
+    public var wait: TodoDue?
+    public var scheduled: TodoDue?
+    public var until: TodoDue?
 
     public init(
         text: String, isDone: Bool, due: TodoDue? = nil, priority: TodoPriority? = nil, tags: [String] = [],
-        note: String? = nil, recurrence: TodoRepeat? = nil
+        note: String? = nil, recurrence: TodoRepeat? = nil, project: String? = nil, wait: TodoDue? = nil,
+        scheduled: TodoDue? = nil, until: TodoDue? = nil
     ) {
         self.text = text
         self.isDone = isDone
@@ -24,6 +29,10 @@ public struct SyncFields: Sendable, Hashable {
         self.tags = tags
         self.note = note
         self.recurrence = recurrence
+        self.project = project
+        self.wait = wait
+        self.scheduled = scheduled
+        self.until = until
     }
 }
 
@@ -32,14 +41,18 @@ extension SyncFields {
     public func item(id: UUID, createdAt: Date) -> TodoItem {
         TodoItem(
             id: id, text: text, isDone: isDone, createdAt: createdAt,
-            due: due, priority: priority, tags: tags, note: note, recurrence: recurrence
+            due: due, priority: priority, tags: tags, note: note, recurrence: recurrence, project: project, wait: wait,
+            scheduled: scheduled, until: until
         )
     }
 }
 
 extension TodoItem {
     public var syncFields: SyncFields {
-        SyncFields(text: text, isDone: isDone, due: due, priority: priority, tags: tags, note: note, recurrence: recurrence)
+        SyncFields(
+            text: text, isDone: isDone, due: due, priority: priority, tags: tags, note: note, recurrence: recurrence,
+            project: project, wait: wait, scheduled: scheduled, until: until
+        )
     }
 }
 
@@ -90,7 +103,8 @@ public struct SyncPull: Sendable, Hashable {
         self.init(base: base, item: TodoItem(
             id: base.todoId, text: fields.text, isDone: fields.isDone, createdAt: time,
             completedAt: fields.isDone ? time : nil, due: fields.due, priority: fields.priority, tags: fields.tags,
-            note: fields.note, recurrence: fields.recurrence, editedAt: base.editedAt
+            note: fields.note, recurrence: fields.recurrence, project: fields.project, wait: fields.wait,
+            scheduled: fields.scheduled, until: fields.until, editedAt: base.editedAt
         ))
     }
 }

@@ -193,9 +193,13 @@ public enum TodoView {
             "Priority   \(item.priority?.rawValue ?? "none")",
             "Tags       \(item.tags.isEmpty ? "none" : item.tags.map { $0.hasPrefix("#") ? $0 : "#" + $0 }.joined(separator: " "))",
             "Repeat     \(item.recurrence?.description ?? "none")",
-            "Created    \(time(item.createdAt))",
-            "Updated    \(time(item.updatedAt))",
         ]
+        // The fields a Taskwarrior user plans with, only when set: the screen is short.
+        if let project = item.project { text.append("Project    \(project)") }
+        for (label, date) in [("Scheduled  ", item.scheduled), ("Wait       ", item.wait), ("Until      ", item.until)] {
+            if let date { text.append(label + date.shortText(today: today, in: timeZone)) }
+        }
+        text += ["Created    \(time(item.createdAt))", "Updated    \(time(item.updatedAt))"]
         if let completedAt = item.completedAt { text.append("Completed  \(time(completedAt))") }
         if let note = item.note {
             text.append("Note")

@@ -140,16 +140,21 @@ struct SyncModel {
     static let tags = ["home", "work", "bills", "garden"]
 
     /// A random change of one planning field: a due date, a priority, a
-    /// note or a repeat (with a due date), set or cleared.
+    /// note, a repeat (with a due date), a project, a wait, scheduled or
+    /// until date, set or cleared.
     static func planningEdit(_ random: inout SeededRandom, step: Int) -> TodoEdit {
         let day = CalendarDay(year: 2026, month: 11, day: 1)!.adding(days: Int(random.next() % 60))
-        switch random.next() % 6 {
+        switch random.next() % 10 {
         case 0: return TodoEdit(due: .some(.day(day)))
         case 1: return TodoEdit(due: .some(nil), recurrence: .some(nil))
         case 2: return TodoEdit(priority: .some(TodoPriority.allCases[Int(random.next() % 3)]))
         case 3: return TodoEdit(note: .some(random.chance(0.7) ? "note \(step)\nsecond line" : nil))
         case 4: return TodoEdit(due: .some(.day(day)), recurrence: .some(TodoRepeat(parsing: ["daily", "weekly", "monthly", "3d"][Int(random.next() % 4)])))
-        default: return TodoEdit(priority: .some(nil))
+        case 5: return TodoEdit(priority: .some(nil))
+        case 6: return TodoEdit(project: .some(random.chance(0.8) ? ["home", "home.garden", "work"][Int(random.next() % 3)] : nil))
+        case 7: return TodoEdit(wait: .some(random.chance(0.7) ? .day(day) : nil))
+        case 8: return TodoEdit(scheduled: .some(random.chance(0.7) ? .moment(day.start(in: zone) + 3_600) : nil))
+        default: return TodoEdit(until: .some(random.chance(0.7) ? .day(day.adding(days: 30)) : nil))
         }
     }
 
