@@ -45,6 +45,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // Already in the graph through async-http-client: named to tell a TLS failure apart.
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        // config.toml (`todo next`'s weights).
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // State, logic and selectors: no database, no HTTP.
@@ -122,6 +124,7 @@ let package = Package(
                 "TodoTerminal",
                 "TodoUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
             ],
             swiftSettings: strict
         ),

@@ -33,6 +33,7 @@ public struct TodoCommand: AsyncParsableCommand {
             UndoCommand.self,
             RedoCommand.self,
             ShowCommand.self,
+            NextCommand.self,
             ProjectsCommand.self,
             ExportCommand.self,
             ImportCommand.self,

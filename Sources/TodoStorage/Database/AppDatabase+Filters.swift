@@ -7,6 +7,80 @@ import TodoCore
 // the todos its filter's `includes` keeps (`FilterPropertyTests`).
 
 extension AppDatabase {
+    /// The tables and the WHERE clause that select what `request` filters
+    /// (its status, query, tags, due, priority, project and schedule), with
+    /// the list order those tables give without sorting.
+    struct FilteredSource {
+        var source = "todo"
+        var conditions: [String] = []
+        var arguments = StatementArguments()
+        var newestFirst = "todo.createdAt DESC, todo.seq DESC"
+
+        var whereClause: String { conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ") }
+    }
+
+    static func filteredSource(_ request: TodoRequest, key: String) -> FilteredSource {
+        var filtered = FilteredSource()
+        var isDoneColumn = "todo.isDone"
+        var tags = request.tags[...]
+        let trigrams = key.isEmpty ? [] : Self.trigrams(key)
+        if !trigrams.isEmpty {
+            // CROSS JOIN makes SQLite start from the index hits instead of
+            // walking every todo and probing the index for each.
+            filtered.source = "todoSearch CROSS JOIN todo ON todo.seq = todoSearch.rowid"
+            filtered.conditions.append("todoSearch MATCH ?")
+            _ = filtered.arguments.append(contentsOf: [trigrams.map(Self.quotedFTSString).joined(separator: " AND ")])
+        } else if let tag = tags.popFirst() {
+            // The tag's rows, by status, newest first: the list order without sorting.
+            filtered.source = "todoTag CROSS JOIN todo ON todo.seq = todoTag.seq"
+            filtered.conditions.append("todoTag.tag = ?")
+            _ = filtered.arguments.append(contentsOf: [tag])
+            filtered.newestFirst = "todoTag.createdAt DESC, todoTag.seq DESC"
+            isDoneColumn = "todoTag.isDone"
+        }
+        if !key.isEmpty {
+            filtered.conditions.append(Self.containsKeyCondition)
+            _ = filtered.arguments.append(contentsOf: [Self.likePattern(containing: key)])
+        }
+        switch request.status {
+        case .pending: filtered.conditions.append("\(isDoneColumn) = 0")
+        case .done: filtered.conditions.append("\(isDoneColumn) = 1")
+        case .all: break
+        }
+        for tag in tags {
+            filtered.conditions.append("EXISTS (SELECT 1 FROM todoTag AS other WHERE other.seq = todo.seq AND other.tag = ?)")
+            _ = filtered.arguments.append(contentsOf: [tag])
+        }
+        for tag in request.excludedTags {
+            filtered.conditions.append("NOT EXISTS (SELECT 1 FROM todoTag AS other WHERE other.seq = todo.seq AND other.tag = ?)")
+            _ = filtered.arguments.append(contentsOf: [tag])
+        }
+        switch request.priority {
+        case let .level(priority)?:
+            filtered.conditions.append("todo.priority = ?")
+            _ = filtered.arguments.append(contentsOf: [priority.rank])
+        case .unset?:
+            filtered.conditions.append("todo.priority IS NULL")
+        case nil:
+            break
+        }
+        if let due = request.due {
+            let (condition, values) = Self.dueCondition(due)
+            filtered.conditions.append(condition)
+            _ = filtered.arguments.append(contentsOf: values)
+        }
+        if let project = request.project {
+            let (condition, values) = Self.projectCondition(project)
+            filtered.conditions.append(condition)
+            _ = filtered.arguments.append(contentsOf: values)
+        }
+        if let (condition, values) = Self.scheduleCondition(request.schedule) {
+            filtered.conditions.append(condition)
+            _ = filtered.arguments.append(contentsOf: values)
+        }
+        return filtered
+    }
+
     /// The condition on `todo.due` of a due filter, and its values.
     ///
     /// A day (`2026-11-23`, 10 characters) and a moment (`2026-11-23T08:00:00.000Z`,

@@ -126,67 +126,10 @@ extension AppDatabase {
         if !key.isEmpty, request.status == .all, Self.trigrams(key).isEmpty, !request.usesPlanningFields {
             return [scanBothStatusesSQL(key: key, schedule: scheduleCondition(request.schedule))]
         }
-        var source = "todo"
-        var conditions: [String] = []
-        var arguments = StatementArguments()
-        var newestFirst = "todo.createdAt DESC, todo.seq DESC"
-        var isDoneColumn = "todo.isDone"
-        var tags = request.tags[...]
-        let trigrams = key.isEmpty ? [] : Self.trigrams(key)
-        if !trigrams.isEmpty {
-            // CROSS JOIN makes SQLite start from the index hits instead of
-            // walking every todo and probing the index for each.
-            source = "todoSearch CROSS JOIN todo ON todo.seq = todoSearch.rowid"
-            conditions.append("todoSearch MATCH ?")
-            _ = arguments.append(contentsOf: [trigrams.map(Self.quotedFTSString).joined(separator: " AND ")])
-        } else if let tag = tags.popFirst() {
-            // The tag's rows, by status, newest first: the list order without sorting.
-            source = "todoTag CROSS JOIN todo ON todo.seq = todoTag.seq"
-            conditions.append("todoTag.tag = ?")
-            _ = arguments.append(contentsOf: [tag])
-            newestFirst = "todoTag.createdAt DESC, todoTag.seq DESC"
-            isDoneColumn = "todoTag.isDone"
-        }
-        if !key.isEmpty {
-            conditions.append(Self.containsKeyCondition)
-            _ = arguments.append(contentsOf: [Self.likePattern(containing: key)])
-        }
-        switch request.status {
-        case .pending: conditions.append("\(isDoneColumn) = 0")
-        case .done: conditions.append("\(isDoneColumn) = 1")
-        case .all: break
-        }
-        for tag in tags {
-            conditions.append("EXISTS (SELECT 1 FROM todoTag AS other WHERE other.seq = todo.seq AND other.tag = ?)")
-            _ = arguments.append(contentsOf: [tag])
-        }
-        for tag in request.excludedTags {
-            conditions.append("NOT EXISTS (SELECT 1 FROM todoTag AS other WHERE other.seq = todo.seq AND other.tag = ?)")
-            _ = arguments.append(contentsOf: [tag])
-        }
-        switch request.priority {
-        case let .level(priority)?:
-            conditions.append("todo.priority = ?")
-            _ = arguments.append(contentsOf: [priority.rank])
-        case .unset?:
-            conditions.append("todo.priority IS NULL")
-        case nil:
-            break
-        }
-        if let due = request.due {
-            let (condition, values) = Self.dueCondition(due)
-            conditions.append(condition)
-            _ = arguments.append(contentsOf: values)
-        }
-        if let project = request.project {
-            let (condition, values) = Self.projectCondition(project)
-            conditions.append(condition)
-            _ = arguments.append(contentsOf: values)
-        }
-        if let (condition, values) = Self.scheduleCondition(request.schedule) {
-            conditions.append(condition)
-            _ = arguments.append(contentsOf: values)
-        }
+        let filtered = filteredSource(request, key: key)
+        let (source, conditions, arguments, newestFirst) = (
+            filtered.source, filtered.conditions, filtered.arguments, filtered.newestFirst
+        )
         let limit = request.query.isEmpty ? request.limit.map { " LIMIT \(max(0, $0))" } ?? "" : ""
         func statement(_ extra: String?, orderBy order: String) -> ListStatement {
             let all = conditions + (extra.map { [$0] } ?? [])

@@ -1,0 +1,128 @@
+import ArgumentParser
+import Foundation
+import TodoCore
+import TodoStorage
+
+struct NextCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "next",
+        abstract: "List the todos to do now, most urgent first.",
+        discussion: """
+            The pending todos, waiting ones left out, ranked by urgency: a sum of terms, \
+            each a weight times a factor from 0 to 1, as Taskwarrior ranks its next \
+            report. The terms and their default weights (Taskwarrior's):
+
+              next_tag         15.0  tagged next
+              due              12.0  0.2 two weeks ahead or more, rising to 1 at a week overdue
+              priority_high     6.0  (priority_medium 3.9, priority_low 1.8)
+              scheduled         5.0  its scheduled date reached
+              age               2.0  0 when new, 1 at age_limit_days (365) or older
+              note              1.0  times 0.8 when it has a note
+              tags              1.0  times 0.8, 0.9 or 1 for one, two, three or more tags
+              project           1.0  has a project
+
+            A due date without a time counts from midnight. Set any weight in \
+            $XDG_CONFIG_HOME/todo/config.toml (else ~/.config/todo/config.toml), \
+            under [urgency], e.g. due = 8.0. --why ID shows a todo's terms.
+
+            Examples:
+              todo next
+              todo next --project work --limit 5
+              todo next --why 3f2a
+            """
+    )
+
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var output: OutputOptions
+
+    @Option(name: .customLong("tag"), help: ArgumentHelp("Only todos with this tag; give --tag again for todos with all of them.", valueName: "tag"))
+    var tags: [String] = []
+
+    @Option(name: .customLong("not-tag"), help: ArgumentHelp("Only todos without this tag.", valueName: "tag"))
+    var excludedTags: [String] = []
+
+    @Option(help: ArgumentHelp("Only todos of this project and its sub-projects, or none.", valueName: "project"))
+    var project: String?
+
+    @Option(parsing: .unconditional, help: "Show at most this many todos.")
+    var limit = 20
+
+    @Option(help: ArgumentHelp("Show how the urgency of this todo is made, term by term.", valueName: "id"))
+    var why: String?
+
+    func validate() throws {
+        if limit < 1 { throw ValidationError("--limit must be at least 1, got \(limit)") }
+        for tag in tags + excludedTags {
+            do { _ = try TodoTags.validated(tag) } catch { throw ValidationError(String(describing: error)) }
+        }
+        if let project, project.lowercased() != PlanningArguments.none {
+            do { _ = try TodoProject.validated(project) } catch { throw ValidationError(String(describing: error)) }
+        }
+    }
+
+    @MainActor
+    mutating func run() async throws {
+        let config = try TodoConfig.load()
+        let db = try database.openForReading()
+        let now = Date()
+        var filter = TodoRequest(status: .pending, tags: tags, excludedTags: excludedTags, schedule: .current(at: now, in: .current))
+        if let project {
+            filter.project = project.lowercased() == PlanningArguments.none ? .unset : .within(try TodoProject.validated(project))
+        }
+        let request = NextRequest(filter: filter, weights: config.weights, now: now, timeZone: .current, limit: limit)
+        let out = OutputBuffer()
+        if let why {
+            let todo = try db.resolveListed(idPrefixes: [why])[0]
+            out.write(Self.explain(todo, request: request))
+            return
+        }
+        var ranked: [RankedTodo] = []
+        try db.forEachNext(request) { ranked.append($0); return true }
+        if output.json {
+            let objects = ranked.map { String(TodoJSON.object($0.todo.item).dropLast()) + ",\"urgency\":" + Self.number($0.urgency) + "}" }
+            out.write(objects.isEmpty ? "[]\n" : "[\n" + objects.joined(separator: ",\n") + "\n]\n")
+            return
+        }
+        guard !ranked.isEmpty else {
+            out.write("Nothing to do now: no pending todo passes (waiting ones are left out; todo list --waiting shows them).\n")
+            return
+        }
+        let formatter = TodoFormatter(usesColor: Terminal.usesColor(), idWidth: 0, now: now)
+        let idWidth = ranked.map(\.todo.shortID.count).max() ?? 4
+        for todo in ranked {
+            let id = todo.todo.shortID
+            let fields = formatter.summary(todo.todo.item)
+            let urgency = String(format: "%5.1f", Double(todo.urgency) / 1_000_000)
+            out.write(urgency + "  " + id + String(repeating: " ", count: idWidth - id.count) + "  " + todo.todo.item.text
+                + (fields.isEmpty ? "" : "  " + fields) + "\n")
+        }
+    }
+
+    /// A todo's urgency, term by term, and whether `todo next` lists it.
+    static func explain(_ todo: ListedTodo, request: NextRequest) -> String {
+        let item = todo.item
+        var out = "\(todo.shortID)  \(item.text)\n"
+        let terms = Urgency.terms(of: item, weights: request.weights, now: request.now, timeZone: request.timeZone)
+        let width = max(terms.map(\.reason.count).max() ?? 0, 5)
+        for term in terms {
+            out += "  " + term.name.padding(toLength: 10, withPad: " ", startingAt: 0)
+                + term.reason.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + String(format: "%6.2f", term.value) + "\n"
+        }
+        let total = terms.reduce(0) { $0 + $1.micros }
+        out += "  " + "urgency".padding(toLength: 10 + width, withPad: " ", startingAt: 0) + "  " + String(format: "%6.2f", Double(total) / 1_000_000) + "\n"
+        if item.isDone {
+            out += "todo next leaves it out: it is done.\n"
+        } else if !request.filter.schedule.includes(item) {
+            out += item.wait.map { _ in "todo next leaves it out: it is waiting.\n" } ?? "todo next leaves it out: it is past its until date.\n"
+        }
+        return out
+    }
+
+    /// Millionths as a JSON number with up to six decimals.
+    static func number(_ micros: Int64) -> String {
+        var text = String(format: "%.6f", Double(micros) / 1_000_000)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+}

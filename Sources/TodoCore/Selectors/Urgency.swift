@@ -1,0 +1,170 @@
+import Foundation
+
+/// `todo next`: the pending todos to do now, ranked by an urgency a person
+/// can read, as Taskwarrior ranks its `next` report.
+///
+/// A todo's urgency is a sum of terms, each a weight times a factor between
+/// 0 and 1 (`UrgencyTerm`). Computed in millionths, whole numbers, so the
+/// ranking SQLite computes (`AppDatabase.nextSQL`) is exactly this one.
+
+/// The weight of each term. The defaults are Taskwarrior's coefficients;
+/// `config.toml`'s `[urgency]` table sets any of them (README "todo next").
+public struct UrgencyWeights: Sendable, Equatable {
+    /// Tagged `next`.
+    public var nextTag = 15.0
+    /// Due: 0.2 two weeks ahead or more, rising to 1 at a week overdue.
+    public var due = 12.0
+    public var priorityHigh = 6.0
+    public var priorityMedium = 3.9
+    public var priorityLow = 1.8
+    /// Its scheduled date reached.
+    public var scheduled = 5.0
+    /// Age: 0 when new, 1 at `ageLimitDays` or older.
+    public var age = 2.0
+    public var ageLimitDays = 365
+    /// Has a note (0.8, as Taskwarrior counts one annotation).
+    public var note = 1.0
+    /// Has tags: 0.8 for one, 0.9 for two, 1 for three or more.
+    public var tags = 1.0
+    /// Has a project.
+    public var project = 1.0
+
+    public init() {}
+
+    /// Taskwarrior's coefficients.
+    public static let taskwarrior = UrgencyWeights()
+
+    /// The names `config.toml` uses, each with its weight's key path.
+    public static var names: [(name: String, weight: WritableKeyPath<UrgencyWeights, Double>)] {
+        [
+            ("next_tag", \.nextTag), ("due", \.due), ("priority_high", \.priorityHigh), ("priority_medium", \.priorityMedium),
+            ("priority_low", \.priorityLow), ("scheduled", \.scheduled), ("age", \.age), ("note", \.note), ("tags", \.tags),
+            ("project", \.project),
+        ]
+    }
+}
+
+/// One term of a todo's urgency: its name, why it applies, and what it adds.
+public struct UrgencyTerm: Sendable, Equatable {
+    public var name: String
+    /// The factor, said plainly: `due in 3 days (0.69)`.
+    public var reason: String
+    /// What it adds, in millionths.
+    public var micros: Int64
+
+    public var value: Double { Double(micros) / 1_000_000 }
+}
+
+/// Urgency in millionths: whole numbers, the same in Swift and in SQLite.
+public enum Urgency {
+    /// A weight in millionths.
+    public static func micros(_ weight: Double) -> Int64 { Int64((weight * 1_000_000).rounded()) }
+
+    /// Seconds since 1970 at which a due date counts: a moment's own second
+    /// (rounded down), a day's midnight at `offset` seconds east of UTC (the
+    /// machine's offset now, so SQLite reckons it the same way).
+    public static func second(of due: TodoDue, offset: Int) -> Int64 {
+        switch due {
+        case let .day(day): Int64(day.daysSince1970) * 86_400 - Int64(offset)
+        case let .moment(date): Int64((date.timeIntervalSince1970).rounded(.down))
+        }
+    }
+
+    /// The due term's millionths for a todo due `overdue` seconds ago
+    /// (negative: ahead): Taskwarrior's line from 0.2 at 14 days ahead to 1 at 7 days overdue.
+    public static func dueMicros(weight: Int64, overdue seconds: Int64) -> Int64 {
+        if seconds >= 7 * 86_400 { return weight }
+        if seconds >= -14 * 86_400 { return weight * ((seconds + 14 * 86_400) * 4 + 21 * 86_400) / (5 * 21 * 86_400) }
+        return weight / 5
+    }
+
+    /// The tags term's factor, in tenths: 8, 9 or 10 for one, two, three or more tags.
+    public static func tagTenths(_ count: Int) -> Int64 {
+        switch count {
+        case 0: 0
+        case 1: 8
+        case 2: 9
+        default: 10
+        }
+    }
+
+    /// Every term that applies to `item` at `now`, in the order `--why` shows them.
+    public static func terms(of item: TodoItem, weights: UrgencyWeights, now: Date, timeZone: TimeZone) -> [UrgencyTerm] {
+        var terms: [UrgencyTerm] = []
+        func add(_ name: String, _ reason: String, _ value: Int64) {
+            if value != 0 { terms.append(UrgencyTerm(name: name, reason: reason, micros: value)) }
+        }
+        if item.tags.contains("next") { add("next", "tagged next", micros(weights.nextTag)) }
+        if let due = item.due {
+            let nowSecond = Int64((now.timeIntervalSince1970).rounded(.down))
+            let overdue = nowSecond - second(of: due, offset: timeZone.secondsFromGMT(for: now))
+            let days = Double(overdue) / 86_400
+            let reason = days >= 0 ? String(format: "due %.1f days ago", days) : String(format: "due in %.1f days", -days)
+            add("due", reason, dueMicros(weight: micros(weights.due), overdue: overdue))
+        }
+        switch item.priority {
+        case .high?: add("priority", "priority high", micros(weights.priorityHigh))
+        case .medium?: add("priority", "priority medium", micros(weights.priorityMedium))
+        case .low?: add("priority", "priority low", micros(weights.priorityLow))
+        case nil: break
+        }
+        if let scheduled = item.scheduled, scheduled.isReached(now: now, in: timeZone) {
+            add("scheduled", "scheduled for \(scheduled.text), reached", micros(weights.scheduled))
+        }
+        let limit = Int64(max(1, weights.ageLimitDays)) * 86_400_000
+        let age = min(max(now.millisecondsSince1970 - item.createdAt.millisecondsSince1970, 0), limit)
+        add("age", String(format: "created %.0f days ago", Double(age) / 86_400_000), micros(weights.age) * age / limit)
+        if item.note != nil { add("note", "has a note", micros(weights.note) * 8 / 10) }
+        if !item.tags.isEmpty { add("tags", "\(item.tags.count) tag\(item.tags.count == 1 ? "" : "s")", micros(weights.tags) * tagTenths(item.tags.count) / 10) }
+        if let project = item.project { add("project", "in project \(project)", micros(weights.project)) }
+        return terms
+    }
+
+    /// The urgency of `item` at `now`, in millionths.
+    public static func micros(of item: TodoItem, weights: UrgencyWeights, now: Date, timeZone: TimeZone) -> Int64 {
+        terms(of: item, weights: weights, now: now, timeZone: timeZone).reduce(0) { $0 + $1.micros }
+    }
+}
+
+/// What `todo next` asks for: the todos `filter` selects (pending, not
+/// waiting, as `todo list` shows them), ranked by urgency at `now`.
+public struct NextRequest: Sendable, Equatable {
+    public var filter: TodoRequest
+    public var weights: UrgencyWeights
+    public var now: Date
+    public var timeZone: TimeZone
+    public var limit: Int
+
+    public init(filter: TodoRequest, weights: UrgencyWeights = .taskwarrior, now: Date, timeZone: TimeZone, limit: Int) {
+        var filter = filter
+        filter.status = .pending
+        filter.sort = .created
+        filter.limit = nil
+        self.filter = filter
+        self.weights = weights
+        self.now = now.roundedToMilliseconds
+        self.timeZone = timeZone
+        self.limit = limit
+    }
+}
+
+/// A todo `todo next` lists, with its urgency in millionths.
+public struct RankedTodo: Sendable, Equatable {
+    public var todo: ListedTodo
+    public var urgency: Int64
+
+    public init(todo: ListedTodo, urgency: Int64) {
+        self.todo = todo
+        self.urgency = urgency
+    }
+}
+
+/// The todos `request` ranks first, from `items` in list order (newest
+/// first): those its filter selects, most urgent first, ties newest first.
+public func selectNextTodos(items: [TodoItem], request: NextRequest) -> [(item: TodoItem, urgency: Int64)] {
+    let ranked = selectRequestedTodos(items: items, request: request.filter).enumerated().map { index, item in
+        (index: index, item: item, urgency: Urgency.micros(of: item, weights: request.weights, now: request.now, timeZone: request.timeZone))
+    }
+    return ranked.sorted { $0.urgency != $1.urgency ? $0.urgency > $1.urgency : $0.index < $1.index }
+        .prefix(request.limit).map { ($0.item, $0.urgency) }
+}

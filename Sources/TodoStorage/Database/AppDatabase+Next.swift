@@ -1,0 +1,88 @@
+import Foundation
+import GRDB
+import TodoCore
+
+// MARK: - Database Access: todo next
+// The ranking of `selectNextTodos`, computed by SQLite over the todos the
+// filter selects: every term in whole millionths, so the order is exactly
+// the selector's (`NextPropertyTests`).
+
+extension AppDatabase {
+    /// Calls `body` with each todo `request` ranks first, most urgent first.
+    /// Return false to stop early.
+    public func forEachNext(_ request: NextRequest, _ body: (RankedTodo) throws -> Bool) throws {
+        try StorageError.wrap(path: path) {
+            try dbWriter.read { db in
+                var remaining = request.limit
+                let statement = Self.nextSQL(request)
+                let cursor = try Row.fetchCursor(db, sql: statement.sql, arguments: statement.arguments)
+                while remaining > 0, let row = try cursor.next() {
+                    guard let item = TodoItem(row: row), item.matches(request.filter.query) else { continue }
+                    remaining -= 1
+                    let ranked = RankedTodo(todo: ListedTodo(item: item, idPrefixLength: row[6]), urgency: row[TodoItem.selectionCount])
+                    guard try body(ranked) else { return }
+                }
+            }
+        }
+    }
+
+    /// The statement that ranks: the filter's tables and conditions, the
+    /// urgency as a column, sorted by it and then in list order.
+    static func nextSQL(_ request: NextRequest) -> ListStatement {
+        let filtered = filteredSource(request.filter, key: TodoItem.searchKey(request.filter.query))
+        let (urgency, values) = urgencySQL(request)
+        var arguments = values
+        _ = arguments.append(contentsOf: filtered.arguments)
+        // With a query to confirm in Swift, SQLite cannot know how many to keep.
+        let limit = request.filter.query.isEmpty ? " LIMIT \(max(0, request.limit))" : ""
+        return ListStatement(
+            sql: """
+                SELECT \(TodoItem.selection), \(urgency) AS urgency FROM \(filtered.source)\(filtered.whereClause) \
+                ORDER BY urgency DESC, \(filtered.newestFirst)\(limit)
+                """,
+            arguments: arguments
+        )
+    }
+
+    /// `Urgency.micros(of:)` as an SQL expression over a `todo` row, and its values.
+    static func urgencySQL(_ request: NextRequest) -> (String, StatementArguments) {
+        let weights = request.weights
+        let now = request.now
+        let offset = request.timeZone.secondsFromGMT(for: now)
+        let today = CalendarDay(now, in: request.timeZone).description, moment = ISO8601.string(from: now)
+        let limit = Int64(max(1, weights.ageLimitDays)) * 86_400_000
+        let micros: (Double) -> Int64 = { Urgency.micros($0) }
+        // Seconds overdue: `Urgency.second(of:offset:)` from now's second.
+        let overdue = "(? - (CAST(strftime('%s', todo.due) AS INTEGER) - CASE WHEN length(todo.due) = 10 THEN ? ELSE 0 END))"
+        let nowSecond = Int64((now.timeIntervalSince1970).rounded(.down))
+        let due = micros(weights.due)
+        let sql = """
+            (CASE WHEN instr(todo.tags, '"next"') > 0 THEN ? ELSE 0 END
+            + CASE WHEN todo.due IS NULL THEN 0
+                WHEN \(overdue) >= 604800 THEN ?
+                WHEN \(overdue) >= -1209600 THEN ? * ((\(overdue) + 1209600) * 4 + 1814400) / 9072000
+                ELSE ? / 5 END
+            + CASE todo.priority WHEN 1 THEN ? WHEN 2 THEN ? WHEN 3 THEN ? ELSE 0 END
+            + CASE WHEN todo.scheduled IS NOT NULL AND CASE WHEN length(todo.scheduled) = 10 THEN todo.scheduled <= ? ELSE todo.scheduled <= ? END
+                THEN ? ELSE 0 END
+            + ? * min(max(? - todo.createdAt, 0), ?) / ?
+            + CASE WHEN todo.note IS NULL THEN 0 ELSE ? * 8 / 10 END
+            + CASE WHEN todo.tags IS NULL THEN 0 ELSE ? * (CASE json_array_length(todo.tags) WHEN 0 THEN 0 WHEN 1 THEN 8 WHEN 2 THEN 9 ELSE 10 END) / 10 END
+            + CASE WHEN todo.project IS NULL THEN 0 ELSE ? END)
+            """
+        let arguments: StatementArguments = [
+            micros(weights.nextTag),
+            // The due term: WHEN …, THEN ?; WHEN …, THEN ? * ((…)…); ELSE ? / 5.
+            nowSecond, offset, due,
+            nowSecond, offset, due, nowSecond, offset,
+            due,
+            micros(weights.priorityHigh), micros(weights.priorityMedium), micros(weights.priorityLow),
+            today, moment, micros(weights.scheduled),
+            micros(weights.age), now.millisecondsSince1970, limit, limit,
+            micros(weights.note),
+            micros(weights.tags),
+            micros(weights.project),
+        ]
+        return (sql, arguments)
+    }
+}
