@@ -35,6 +35,7 @@ public struct TodoCommand: AsyncParsableCommand {
             ShowCommand.self,
             NextCommand.self,
             ProjectsCommand.self,
+            ContextCommand.self,
             ExportCommand.self,
             ImportCommand.self,
             SyncCommand.self,

@@ -204,6 +204,18 @@ public actor InMemoryStorage: TodoStorage {
         storedQuery = query
     }
 
+    /// The context `activeContext` answers.
+    public var context: TodoContext?
+
+    public func setContext(_ context: TodoContext?) {
+        self.context = context
+    }
+
+    public func activeContext() async throws -> TodoContext? {
+        try check()
+        return context
+    }
+
     /// A `.quick` load of a query at the top of the list reads only this
     /// many todos of the list, as SQLite's bounded walk does, and answers an
     /// incomplete window if it did not find the rows asked for.
@@ -260,7 +272,7 @@ public actor InMemoryStorage: TodoStorage {
         let ids = items.map(\.idString).sorted()
         let indexes = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0) })
         return items
-            .filter { request.status.includes($0) && $0.matches(request.query) }
+            .filter { request.includes($0) }
             .map { item in
                 let index = indexes[item.idString]!
                 return TodoWindow.Row(

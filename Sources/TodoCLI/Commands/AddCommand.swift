@@ -78,7 +78,10 @@ struct AddCommand: AsyncParsableCommand {
     static func add(words: [String], fields: PlanningArguments = PlanningArguments(), db: AppDatabase, json: Bool) async throws {
         let text = words.joined(separator: " ")
         let edit = try fields.edit(text: text, now: Date(), timeZone: .current)
-        let item = try await db.logic.addTodo(text: text, fields: edit)
+        let logic = db.logic
+        // A context that is on gives the todo its project and tags.
+        try await logic.loadContext()
+        let item = try await logic.addTodo(text: text, fields: edit)
         let out = OutputBuffer()
         if json {
             out.write(TodoJSON.object(item) + "\n")

@@ -226,12 +226,14 @@ struct ListCommand: AsyncParsableCommand {
             guard !logic.state.query.isEmpty else { throw ListError.noSavedQuery }
         }
         let now = Date()
-        let request = TodoRequest(
+        let context = try db.savedContexts().active
+        let unnarrowed = TodoRequest(
             status: status.requestStatus, query: logic.state.query, tags: filters.tags, excludedTags: filters.excludedTags,
             due: filters.due, priority: filters.priority, project: filters.project,
             schedule: filters.waiting ? .waiting(at: now, in: .current) : .current(at: now, in: .current),
             sort: filters.sort, limit: limit
         )
+        let request = context?.narrowing(unnarrowed) ?? unnarrowed
         let out = OutputBuffer()
         if json {
             var array = TodoJSON.ArrayWriter(to: out)
@@ -246,8 +248,11 @@ struct ListCommand: AsyncParsableCommand {
                 widest = max(widest, min(row.idPrefixLength, row.id.count))
                 count += 1
             }
+            if let context {
+                out.write("Context \(context.name) (\(context.options)); todo context none lists every todo\n")
+            }
             guard count > 0 else {
-                out.write(emptyListMessage(status: status, query: request.query, filtered: filters.isFiltering) + "\n")
+                out.write(emptyListMessage(status: status, query: request.query, filtered: filters.isFiltering || context != nil) + "\n")
                 return
             }
             let formatter = TodoFormatter(usesColor: Terminal.usesColor(), idWidth: widest, columns: Terminal.columns())

@@ -69,7 +69,10 @@ struct NextCommand: AsyncParsableCommand {
         if let project {
             filter.project = project.lowercased() == PlanningArguments.none ? .unset : .within(try TodoProject.validated(project))
         }
-        let request = NextRequest(filter: filter, weights: config.weights, now: now, timeZone: .current, limit: limit)
+        let context = try db.savedContexts().active
+        let request = NextRequest(
+            filter: context?.narrowing(filter) ?? filter, weights: config.weights, now: now, timeZone: .current, limit: limit
+        )
         let out = OutputBuffer()
         if let why {
             let todo = try db.resolveListed(idPrefixes: [why])[0]

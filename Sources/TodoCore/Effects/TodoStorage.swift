@@ -65,6 +65,9 @@ public protocol TodoStorage: Sendable {
 
     nonisolated(nonsending) func setLastQuery(_ query: String) async throws
 
+    /// The context that is on (`todo context NAME`), if any.
+    nonisolated(nonsending) func activeContext() async throws -> TodoContext?
+
     // MARK: For a view that stays open
 
     /// Part of the list a request selects (its status and query; its limit is

@@ -14,13 +14,14 @@ extension TodoLogic {
     public func loadWindow(
         around anchor: TodoWindow.Anchor, newer: Int, older: Int, effort: TodoWindow.Effort = .complete
     ) async throws(TodoError) {
-        let request = TodoRequest(
+        let context = state.context
+        let request = narrowed(TodoRequest(
             status: state.filter, query: state.query, schedule: .current(at: environment.now(), in: environment.timeZone)
-        )
+        ), to: context)
         do {
             let window = try await storage.fetchWindow(request, around: anchor, newer: newer, older: older, effort: effort)
             // A query typed meanwhile (or a filter changed) asked for another window.
-            guard !Task.isCancelled, request.status == state.filter, request.query == state.query else { return }
+            guard !Task.isCancelled, request.status == state.filter, request.query == state.query, context == state.context else { return }
             state.windowLoaded(window)
         } catch is CancellationError {
             return
@@ -29,6 +30,18 @@ extension TodoLogic {
             state.actionFailed(failure)
             throw failure
         }
+    }
+
+    private func narrowed(_ request: TodoRequest, to context: TodoContext?) -> TodoRequest {
+        context?.narrowing(request) ?? request
+    }
+
+    /// Reads which context is on (a view then loads a window to show it).
+    public func loadContext() async throws(TodoError) {
+        let context = try await run { [storage] in
+            try await storage.activeContext()
+        } then: { _ in }
+        state.contextLoaded(context)
     }
 
     /// Shows pending, done or all todos (load a window to see them).

@@ -23,13 +23,15 @@ public final class TodoLogic {
 extension TodoLogic {
     /// Creates a todo from `text` and the planning fields in `fields` and
     /// stores it; the query is cleared, so a view's next window shows it.
+    /// A context that is on (`loadContext`) gives it its project and tags.
     /// A dry run answers the todo it would store, and changes nothing (this
     /// holds for every action that takes `dryRun`).
     @discardableResult
     public func addTodo(text: String, fields: TodoEdit = TodoEdit(), dryRun: Bool = false) async throws(TodoError) -> TodoItem {
-        try await run { [environment, storage] in
+        let context = state.context
+        return try await run { [environment, storage] in
             let now = environment.now()
-            var fields = fields
+            var fields = context?.filling(fields) ?? fields
             fields.text = text
             var item = try TodoItem(id: environment.uuid(), text: "-", createdAt: now).applying(fields, at: now)
             // As created: none of its fields was edited yet.

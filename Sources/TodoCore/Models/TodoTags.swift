@@ -92,6 +92,7 @@ public enum TodoFieldError: Error, Sendable, Equatable, CustomStringConvertible 
     case noteHasControlCharacters
     case badProject(String)
     case projectTooLong(String, limit: Int)
+    case badContextName(String)
     case badPriority(String)
     case badRepeat(String)
     /// A text that is no due date, with the nearest form that is one, if a word looks mistyped.
@@ -120,6 +121,8 @@ public enum TodoFieldError: Error, Sendable, Equatable, CustomStringConvertible 
             "'\(text)' is not a project: use names joined by dots, e.g. --project home.garden (no spaces, commas or empty parts)"
         case let .projectTooLong(project, limit):
             "project '\(project.prefix(20))…' is longer than \(limit) characters: shorten it"
+        case let .badContextName(text):
+            "'\(text)' is no context name: use one word of letters, digits, - and _ (at most 40), not none"
         case let .badPriority(text):
             "'\(text)' is not a priority: use high, medium, low or none"
         case let .badRepeat(text):

@@ -27,6 +27,9 @@ public final class TodoState {
     public internal(set) var window: TodoWindow = .empty
     /// How many todos are pending and done; nil until loaded.
     public internal(set) var counts: TodoCounts?
+    /// The context that is on: the view's list is narrowed to it, and new
+    /// todos get its project and tags.
+    public internal(set) var context: TodoContext?
 
     @ObservationIgnored
     private var listeners: [Int: @MainActor (TodoState) -> Void] = [:]
@@ -69,6 +72,15 @@ extension TodoState {
         update {
             $0.remove(ids: Set(deleted.map(\.id)))
             $0.error = nil
+        }
+    }
+
+    /// The context that is on was read (nil: none). The loaded window was
+    /// for another list: it is a preview until a window for this one loads.
+    public func contextLoaded(_ context: TodoContext?) {
+        update {
+            if $0.context != context { $0.window.isComplete = false }
+            $0.context = context
         }
     }
 

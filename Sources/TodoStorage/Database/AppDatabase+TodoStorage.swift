@@ -58,6 +58,10 @@ extension AppDatabase: TodoStorage {
         try setSetting(SettingKey.lastQuery, to: query)
     }
 
+    nonisolated(nonsending) public func activeContext() async throws -> TodoContext? {
+        try savedContexts().active
+    }
+
     /// Read on the database's own queue, not the caller's: a view stays
     /// free to draw and read keys while a long search runs, and cancelling
     /// the task interrupts it.
@@ -84,4 +88,7 @@ extension AppDatabase: TodoStorage {
 /// Names of the rows in the `setting` table.
 public enum SettingKey {
     public static let lastQuery = "lastQuery"
+    /// The contexts defined, as a JSON array, and the name of the one on.
+    public static let contexts = "contexts"
+    public static let context = "context"
 }

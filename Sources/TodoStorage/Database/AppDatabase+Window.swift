@@ -106,6 +106,17 @@ extension AppDatabase {
             var conditions = SQLConditions()
             if let isDone { conditions.add("todo.isDone = ?", isDone) }
             if let (condition, values) = scheduleCondition(request.schedule) { conditions.add(condition, values) }
+            // A context's filters: its project, its tags and those it leaves out.
+            if let project = request.project {
+                let (condition, values) = projectCondition(project)
+                conditions.add(condition, values)
+            }
+            for tag in request.tags {
+                conditions.add("EXISTS (SELECT 1 FROM todoTag AS other WHERE other.seq = todo.seq AND other.tag = ?)", tag)
+            }
+            for tag in request.excludedTags {
+                conditions.add("NOT EXISTS (SELECT 1 FROM todoTag AS other WHERE other.seq = todo.seq AND other.tag = ?)", tag)
+            }
             if let position { conditions.add(keyset: position, direction == .newer ? ">" : "<=") }
             let found = try search(db, request, key: key, conditions, direction, count: count, effort: effort, walkLimit: walkLimit)
             rows += found.rows

@@ -51,6 +51,8 @@ public final class TodoUIController {
         // What "changed elsewhere" is measured from.
         _ = try? await logic.storageChangedElsewhere()
         undoStart = (try? await logic.undoPosition()) ?? Int.max
+        // A context that is on narrows the list and fills in new todos.
+        try? await logic.loadContext()
         await reload(around: .top)
     }
 

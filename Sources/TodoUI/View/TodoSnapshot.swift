@@ -12,6 +12,8 @@ public struct TodoSnapshot: Sendable, Equatable {
     public var isComplete: Bool
     public var filter: TodoRequest.Status
     public var query: String
+    /// The name of the context that is on, if any.
+    public var context: String?
     public var counts: TodoCounts?
     public var error: TodoError?
     public var isSyncing: Bool
@@ -29,7 +31,7 @@ public struct TodoSnapshot: Sendable, Equatable {
 
     public init(
         rows: [TodoWindow.Row] = [], hasNewer: Bool = false, hasOlder: Bool = false, isComplete: Bool = true,
-        filter: TodoRequest.Status = .pending, query: String = "", counts: TodoCounts? = nil,
+        filter: TodoRequest.Status = .pending, query: String = "", context: String? = nil, counts: TodoCounts? = nil,
         error: TodoError? = nil, isSyncing: Bool = false, syncProgress: SyncProgress? = nil, lastSync: SyncSummary? = nil,
         lastSyncedAt: Date? = nil, live: LiveSyncStatus? = nil,
         today: CalendarDay = CalendarDay(Date(), in: .current), timeZone: TimeZone = .current
@@ -40,6 +42,7 @@ public struct TodoSnapshot: Sendable, Equatable {
         self.isComplete = isComplete
         self.filter = filter
         self.query = query
+        self.context = context
         self.counts = counts
         self.error = error
         self.isSyncing = isSyncing
@@ -55,7 +58,8 @@ public struct TodoSnapshot: Sendable, Equatable {
     public init(_ state: TodoState) {
         self.init(
             rows: selectWindowRows(state: state), hasNewer: state.window.hasNewer, hasOlder: state.window.hasOlder,
-            isComplete: state.window.isComplete, filter: state.filter, query: state.query, counts: state.counts, error: state.error,
+            isComplete: state.window.isComplete, filter: state.filter, query: state.query, context: state.context?.name, counts: state.counts,
+            error: state.error,
             isSyncing: state.isSyncing, syncProgress: state.syncProgress, lastSync: state.lastSync,
             lastSyncedAt: state.lastSyncedAt, live: state.live
         )

@@ -10,6 +10,9 @@ extension TodoView {
         var spans = [Span(" todo ", TextStyle(bold: true, reverse: true))]
         let counts = snapshot.counts.map { "\($0.pending) pending · \($0.done) done" } ?? "counting…"
         spans.append(Span(" " + counts + "   showing " + filterName(snapshot.filter), headerStyle))
+        if let context = snapshot.context {
+            spans.append(Span("   context \(context)", TextStyle(bold: true, reverse: true)))
+        }
         if !snapshot.query.isEmpty {
             spans.append(Span("   query “\(snapshot.query)”", TextStyle(bold: true, reverse: true)))
         }
