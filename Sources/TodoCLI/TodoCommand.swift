@@ -29,6 +29,7 @@ public struct TodoCommand: AsyncParsableCommand {
             DoneCommand.self,
             UndoneCommand.self,
             EditCommand.self,
+            TagCommand.self,
             RemoveCommand.self,
             UndoCommand.self,
             RedoCommand.self,

@@ -7,23 +7,34 @@ struct DoneCommand: AsyncParsableCommand {
         commandName: "done",
         abstract: "Mark todos done.",
         discussion: """
-            Takes one or more IDs or unique ID prefixes. If any ID is unknown or \
-            ambiguous, nothing is changed.
+            Takes one or more IDs or unique ID prefixes, or filters that select the \
+            todos as todo list does (pending ones, or --all). If any ID is unknown or \
+            ambiguous, nothing is changed. More than three todos selected by filters \
+            are asked about first on a terminal (--yes goes ahead); --dry-run shows \
+            them. One todo undo takes the whole change back.
 
-            Example:
+            Examples:
               todo done 3f2a 91bc
+              todo done --tag errands --due today
+              todo done --project home.garden --dry-run
             """
     )
 
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var output: OutputOptions
 
+    @OptionGroup(title: "Filters (instead of IDs)") var selection: SelectionOptions
+
     @Argument(help: "IDs (or unique prefixes) of the todos.")
-    var ids: [String]
+    var ids: [String] = []
+
+    func validate() throws {
+        try selection.check(ids: ids, command: "done", example: "3f2a, or todo done --tag errands")
+    }
 
     @MainActor
     mutating func run() async throws {
-        try await markDone(true, ids: ids, db: database.open(), json: output.json)
+        try await markDone(true, ids: ids, selection: selection, db: database.open(), json: output.json)
     }
 }
 
@@ -32,24 +43,60 @@ struct UndoneCommand: AsyncParsableCommand {
         commandName: "undone",
         abstract: "Mark todos not done.",
         discussion: """
-            Takes one or more IDs or unique ID prefixes. If any ID is unknown or \
-            ambiguous, nothing is changed.
+            Takes one or more IDs or unique ID prefixes, or filters that select done \
+            todos (--all: pending ones too). If any ID is unknown or ambiguous, nothing \
+            is changed; more than three selected by filters are asked about first.
 
-            Example:
+            Examples:
               todo undone 3f2a
+              todo undone --tag errands --yes
             """
     )
 
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var output: OutputOptions
 
+    @OptionGroup(title: "Filters (instead of IDs)") var selection: SelectionOptions
+
     @Argument(help: "IDs (or unique prefixes) of the todos.")
-    var ids: [String]
+    var ids: [String] = []
+
+    func validate() throws {
+        try selection.check(ids: ids, command: "undone", example: "3f2a, or todo undone --tag errands")
+    }
 
     @MainActor
     mutating func run() async throws {
-        try await markDone(false, ids: ids, db: database.open(), json: output.json)
+        try await markDone(false, ids: ids, selection: selection, db: database.open(), json: output.json)
     }
+}
+
+/// Marks the todos the filters select done or not done, one change, after
+/// asking if they are many; with `--dry-run`, shows them.
+@MainActor
+func markDone(_ done: Bool, ids: [String], selection: SelectionOptions, db: AppDatabase, json: Bool) async throws {
+    let verb = done ? "Mark done" : "Mark not done"
+    let dryVerb = "Would " + verb.prefix(1).lowercased() + verb.dropFirst()
+    guard ids.isEmpty else {
+        if selection.dryRun { return printSelected(try db.resolveListed(idPrefixes: ids), verb: dryVerb, json: json) }
+        return try await markDone(done, ids: ids, db: db, json: json)
+    }
+    let selected = try selection.selected(in: db, pending: done)
+    guard !selected.isEmpty else { throw SelectionError.nothingSelected }
+    if selection.dryRun { return printSelected(selected, verb: dryVerb, json: json) }
+    try selection.confirm(selected, doing: verb)
+    try await markDone(done, ids: selected.map(\.item.idString), db: db, json: json)
+}
+
+/// The todos a change by filter would touch, as `--dry-run` shows them.
+func printSelected(_ todos: [ListedTodo], verb: String, json: Bool) {
+    let out = OutputBuffer()
+    if json {
+        TodoJSON.writeArray(to: out) { emit in todos.forEach { emit($0.item) } }
+        return
+    }
+    let formatter = TodoFormatter(usesColor: Terminal.usesColor(), idWidth: 0)
+    todos.forEach { out.write(formatter.change(verb, $0)) }
 }
 
 /// Marks the todos done or not done and prints them; what `done` and `undone` do,

@@ -14,10 +14,18 @@ struct EditCommand: AsyncParsableCommand {
 
             \(DueDateHelp.grammar)
 
+            --where changes every todo that list's filters, given as one argument, \
+            select (the context that is on included): more than three are asked about \
+            first on a terminal (--yes goes ahead), --dry-run shows the todos as they \
+            would be, and one todo undo takes the whole change back. --untag then \
+            skips the todos without the tag.
+
             Examples:
               todo edit 3f2a "buy oat milk"
               todo edit 3f2a --due tomorrow --priority high
               todo edit 3f2a --tag errands --untag home --note none
+              todo edit --where "--tag errands --due today" --due tomorrow
+              todo edit --where "--project home --all" --project house --yes
             """
     )
 
@@ -57,8 +65,22 @@ struct EditCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp(DueDateHelp.until + " none clears it.", valueName: "date"))
     var until: String?
 
+    // Unconditional: its value starts with a dash (`--where "--tag home"`).
+    @Option(
+        name: .customLong("where"),
+        parsing: .unconditional,
+        help: ArgumentHelp("Change every todo these filters select instead of one ID: list's filters, quoted as one argument.", valueName: "filters")
+    )
+    var filters: String?
+
+    @Flag(help: "With --where: change more than \(SelectionOptions.askAbove) todos without asking.")
+    var yes = false
+
+    @Flag(help: "Show the todos as they would be, and change nothing.")
+    var dryRun = false
+
     @Argument(help: "ID (or unique prefix) of the todo.")
-    var id: String
+    var id: String?
 
     @Argument(help: "The new text (optional).")
     var words: [String] = []
@@ -70,6 +92,19 @@ struct EditCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
+        if let filters {
+            if id != nil {
+                throw ValidationError("give an ID or --where, not both: todo edit --where \(ShellWord.quoted(filters)) changes the todos it selects")
+            }
+            if fields.isEmpty {
+                throw ValidationError("nothing to change: give a field, e.g. todo edit --where \(ShellWord.quoted(filters)) --due fri")
+            }
+            _ = try selection(filters)
+            return
+        }
+        guard let id else {
+            throw ValidationError("give the ID of the todo, or --where with filters, e.g. todo edit 3f2a --due fri")
+        }
         if words.isEmpty && fields.isEmpty {
             throw ValidationError(
                 "nothing to change: give new text or a field, e.g. todo edit \(ShellWord.quoted(id)) --due fri --priority high"
@@ -77,11 +112,39 @@ struct EditCommand: AsyncParsableCommand {
         }
     }
 
+    /// `--where`'s filters read as list's options.
+    func selection(_ filters: String) throws -> SelectionOptions {
+        let words = SelectionOptions.words(filters)
+        var selection: SelectionOptions
+        do {
+            selection = try SelectionOptions.parse(words)
+        } catch {
+            throw ValidationError("--where \(ShellWord.quoted(filters)): \(SelectionOptions.message(for: error))")
+        }
+        guard selection.isFiltering else {
+            throw ValidationError("--where needs a filter, e.g. --where \"--tag errands\"")
+        }
+        if selection.yes || selection.dryRun {
+            throw ValidationError("--yes and --dry-run go outside --where's quotes: todo edit --where \"--tag errands\" --due fri --yes")
+        }
+        selection.yes = yes
+        selection.dryRun = dryRun
+        return selection
+    }
+
     @MainActor
     mutating func run() async throws {
         let (logic, db) = try database.logic()
         let edit = try fields.edit(text: words.isEmpty ? nil : words.joined(separator: " "), now: Date(), timeZone: .current)
-        let edited = try await logic.editTodo(idPrefix: id, edit: edit)
-        try printChanged([edited], verb: "Edited", db: db, json: output.json)
+        if let filters {
+            let selection = try selection(filters)
+            let selected = try selection.selected(in: db, pending: true)
+            guard !selected.isEmpty else { throw SelectionError.nothingSelected }
+            if !dryRun { try selection.confirm(selected, doing: "Edit") }
+            let pairs = try await logic.editTodos(idPrefixes: selected.map(\.item.idString), edit: edit, dryRun: dryRun)
+            return try printChanged(pairs.map(\.after), verb: dryRun ? "Would edit" : "Edited", db: db, json: output.json)
+        }
+        let edited = try await logic.editTodo(idPrefix: id ?? "", edit: edit, dryRun: dryRun)
+        try printChanged([edited], verb: dryRun ? "Would edit" : "Edited", db: db, json: output.json)
     }
 }

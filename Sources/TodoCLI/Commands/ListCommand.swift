@@ -145,19 +145,27 @@ struct ListCommand: AsyncParsableCommand {
 
     /// What `--project` keeps.
     var projectFilter: TodoRequest.ProjectFilter? {
-        get throws {
-            guard let project else { return nil }
-            if project.lowercased() == PlanningArguments.none { return .unset }
-            do {
-                return .within(try TodoProject.validated(project))
-            } catch {
-                throw ValidationError(String(describing: error))
-            }
+        get throws { try Self.projectFilter(project) }
+    }
+
+    /// What `--project` keeps: a project and its sub-projects, or (`none`) no project.
+    static func projectFilter(_ project: String?) throws -> TodoRequest.ProjectFilter? {
+        guard let project else { return nil }
+        if project.lowercased() == PlanningArguments.none { return .unset }
+        do {
+            return .within(try TodoProject.validated(project))
+        } catch {
+            throw ValidationError(String(describing: error))
         }
     }
 
     /// What `--due`, `--due-before` and `--due-after` keep together, read at `now`.
     func dueFilter(now: Date, timeZone: TimeZone) throws -> DueFilter? {
+        try Self.dueFilter(due: due, before: dueBefore, after: dueAfter, now: now, timeZone: timeZone)
+    }
+
+    /// What `--due`, `--due-before` and `--due-after` keep together, read at `now`.
+    static func dueFilter(due: String?, before dueBefore: String?, after dueAfter: String?, now: Date, timeZone: TimeZone) throws -> DueFilter? {
         var filter = try due.map { try Self.dueFilter($0, now: now, timeZone: timeZone) }
         for (option, text, after) in [("--due-before", dueBefore, false), ("--due-after", dueAfter, true)] {
             guard let text else { continue }

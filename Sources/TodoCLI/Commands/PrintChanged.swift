@@ -8,7 +8,10 @@ func printChanged(_ items: [TodoItem], verb: String, db: AppDatabase, json: Bool
         TodoJSON.writeArray(to: out) { emit in items.forEach(emit) }
         return
     }
-    let listed = try db.resolveListed(idPrefixes: items.map(\.idString))
+    // As changed (a dry run's are not stored), with the short IDs stored now.
+    let listed = zip(items, try db.resolveListed(idPrefixes: items.map(\.idString))).map { item, stored in
+        ListedTodo(item: item, idPrefixLength: stored.idPrefixLength)
+    }
     let formatter = TodoFormatter(usesColor: Terminal.usesColor(), idWidth: 0)
     listed.forEach { out.write(formatter.change(verb, $0)) }
 }

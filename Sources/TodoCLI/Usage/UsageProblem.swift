@@ -87,7 +87,11 @@ enum UsageProblem: Error, Equatable, CustomStringConvertible {
     /// The options of `add` and `edit` that take a value: neither they nor their values are text.
     private static let optionsWithValues = [
         "--database", "--due", "--priority", "--tag", "--untag", "--note", "--repeat", "--project", "--wait", "--scheduled", "--until",
+        "--where",
     ]
+
+    /// The flags of `add` and `edit`: neither they nor a value follow as text.
+    private static let flags: Set<String> = ["--json", "--yes", "--dry-run"]
 
     /// A word of `add`'s or `edit`'s text that ArgumentParser would take for an option.
     private static func textProblem(command: String, rest: [String]) -> UsageProblem? {
@@ -104,7 +108,7 @@ enum UsageProblem: Error, Equatable, CustomStringConvertible {
                 index = rest.count
             case _ where optionsWithValues.contains(argument):
                 index += 1
-            case "--json":
+            case _ where flags.contains(argument):
                 break
             case "-h", "--help":
                 help = help ?? argument
@@ -117,8 +121,8 @@ enum UsageProblem: Error, Equatable, CustomStringConvertible {
                 words.append(argument)
             }
         }
-        // The ID `edit` takes first is not text.
-        let idWords = command == "edit" ? Array(words.prefix(1)) : []
+        // The ID `edit` takes first is not text (with --where, there is none).
+        let idWords = command == "edit" && !rest.contains("--where") ? Array(words.prefix(1)) : []
         let textWords = words.dropFirst(idWords.count)
         let corrected = (["todo", command] + idWords + ["--"] + textWords + (help.map { [$0] } ?? []))
             .map(ShellWord.quoted).joined(separator: " ")

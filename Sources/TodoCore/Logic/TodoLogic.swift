@@ -139,6 +139,30 @@ extension TodoLogic {
         return edited
     }
 
+    /// Applies one edit of their fields to many todos, all or none, in one
+    /// change (one undo takes it back): each todo's own tags are removed
+    /// where it has them, so `--untag` over a filter skips those without.
+    /// Returns each todo before and after.
+    @discardableResult
+    public func editTodos(idPrefixes: [String], edit: TodoEdit, dryRun: Bool = false) async throws(TodoError) -> [(before: TodoItem, after: TodoItem)] {
+        let pairs = try await run { [environment, storage] in
+            if let text = edit.text { _ = try TodoText.validated(text) }
+            let items = try await Self.resolveDistinct(idPrefixes, in: storage)
+            let now = environment.now()
+            let pairs = try items.map { item throws(TodoError) in
+                var own = edit
+                own.removeTags = edit.removeTags.filter { raw in item.tags.contains((try? TodoTags.validated(raw)) ?? raw) }
+                return (before: item, after: try item.applying(own, at: now))
+            }
+            let changed = pairs.filter { $0.before != $0.after }.map(\.after)
+            if !dryRun, !changed.isEmpty { try await storage.update(changed) }
+            return pairs
+        } then: { pairs in
+            if !dryRun { self.state.updateTodos(pairs.map(\.after)) }
+        }
+        return pairs
+    }
+
     /// Deletes todos, all or none.
     @discardableResult
     public func deleteTodos(idPrefixes: [String], dryRun: Bool = false) async throws(TodoError) -> [TodoItem] {
