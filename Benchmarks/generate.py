@@ -14,7 +14,10 @@ todo-json also carries planning fields, drawn by a second generator so the texts
 IDs and done marks stay those of the other formats: 30% of todos have a due date
 (a fifth of them with a time), from 30 days before today to 60 days after, so
 about a third of those are overdue; 20% have a priority; 25% have one or two tags
-from a vocabulary of six (`home` on about 6% of todos).
+from a vocabulary of six (`home` on about 6% of todos). A third generator
+gives 20% of todos a project (`home` and its sub-projects on about 8%), 5% a
+scheduled date, and 2% a wait date (half of them still ahead, which hides them
+from lists).
 """
 import argparse
 import datetime
@@ -29,6 +32,7 @@ WORDS = ["Buy", "milk", "Call", "bank", "Crème", "brûlée", "Straße", "ÉCOLE
 BASE = datetime.datetime(2024, 1, 1, tzinfo=datetime.timezone.utc)
 TAGS = ["home", "work", "errands", "bills", "health", "later"]
 PRIORITIES = ["high", "medium", "low"]
+PROJECTS = ["home", "home.garden", "home.kitchen", "homework", "work", "work.q4", "work.hiring", "travel", "health", "admin"]
 
 
 def planning(size, seed, today):
@@ -52,6 +56,16 @@ def planning(size, seed, today):
         yield due, priority, tags
 
 
+def projects(size, seed, today):
+    """Project, scheduled and wait dates for each todo, from a generator of their own."""
+    rng = random.Random(seed * 104729 + 3)
+    for _ in range(size):
+        project = rng.choice(PROJECTS) if rng.random() < 0.20 else None
+        scheduled = (today + datetime.timedelta(days=rng.randint(-20, 20))).isoformat() if rng.random() < 0.05 else None
+        wait = (today + datetime.timedelta(days=rng.choice([-5, 5]))).isoformat() if rng.random() < 0.02 else None
+        yield project, scheduled, wait
+
+
 def todos(size, seed):
     rng = random.Random(seed)
     for i in range(size):
@@ -68,12 +82,18 @@ def iso(moment):
     return moment.strftime("%Y-%m-%dT%H:%M:%S.000Z")
 
 
-def write_todo_json(out, rows, fields):
+def write_todo_json(out, rows, fields, more):
     out.write("[\n")
-    for n, ((todo_id, text, done, created), (due, priority, tags)) in enumerate(zip(rows, fields)):
+    for n, ((todo_id, text, done, created), (due, priority, tags), (project, scheduled, wait)) in enumerate(zip(rows, fields, more)):
         item = {"id": todo_id, "text": text, "done": done, "createdAt": iso(created),
                 "updatedAt": iso(created), "completedAt": iso(created) if done else None,
                 "due": due, "priority": priority, "tags": tags}
+        if project:
+            item["project"] = project
+        if scheduled:
+            item["scheduled"] = scheduled
+        if wait:
+            item["wait"] = wait
         out.write(("," if n else "") + json.dumps(item, ensure_ascii=False) + "\n")
     out.write("]\n")
 
@@ -135,7 +155,7 @@ def main():
         return
     if args.format == "todo-json":
         with open(args.out, "w", encoding="utf-8") as out:
-            write_todo_json(out, todos(args.size, args.seed), planning(args.size, args.seed, today))
+            write_todo_json(out, todos(args.size, args.seed), planning(args.size, args.seed, today), projects(args.size, args.seed, today))
         return
     with open(args.out, "w", encoding="utf-8") as out:
         writers[args.format](out, todos(args.size, args.seed))

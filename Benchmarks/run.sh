@@ -356,9 +356,10 @@ for size in "${size_list[@]}"; do
     echo "== $size todos" >&2
     data=$work/$size
     mkdir -p "$data"
-    # The data set's name changes with what generate.py puts in it: -planning
-    # has due dates, priorities and tags (data sets without them stay unused).
-    pristine=$data/pristine-planning.sqlite
+    # The data set's name changes with what generate.py puts in it: -projects
+    # has due dates, priorities, tags, projects, scheduled and wait dates (data
+    # sets without them stay unused).
+    pristine=$data/pristine-projects.sqlite
     if [ ! -f "$pristine" ]; then
         python3 "$root/Benchmarks/generate.py" --size "$size" --format todo-json --out "$data/todos.json"
         "$todo" import "$data/todos.json" --database "$pristine" >/dev/null
@@ -431,6 +432,30 @@ for size in "${size_list[@]}"; do
     bench sort-due "$size" todo -- "$todo" list --sort due
     bench sort-due "$size" sqlite3 -- sqlite3 "$floor" \
         "SELECT $planned FROM todo WHERE todo.isDone = 0 AND todo.due IS NOT NULL ORDER BY todo.due, todo.createdAt DESC, todo.seq DESC; SELECT $planned FROM todo WHERE todo.isDone = 0 AND todo.due IS NULL ORDER BY todo.createdAt DESC, todo.seq DESC"
+
+    # Projects and todo next (issue 29), against the sqlite3 shell running the SQL
+    # todo runs on the same indexes: the project's range of its index, and the
+    # waiting todos left out as every list leaves them out.
+    current="((todo.wait IS NULL AND todo.until IS NULL) OR ((todo.wait IS NULL OR CASE WHEN length(todo.wait) = 10 THEN todo.wait <= '$today' ELSE todo.wait <= '$now_iso' END) AND (todo.until IS NULL OR todo.isDone OR CASE WHEN length(todo.until) = 10 THEN todo.until >= '$today' ELSE todo.until >= '$now_iso' END)))"
+    bench project "$size" todo -- "$todo" list --project home
+    bench project "$size" sqlite3 -- sqlite3 "$floor" \
+        "SELECT $planned, todo.project FROM todo WHERE todo.isDone = 0 AND todo.project >= 'home' AND todo.project < 'home/' AND (todo.project = 'home' OR substr(todo.project, 1, 5) = 'home.') AND $current ORDER BY todo.createdAt DESC, todo.seq DESC"
+    # todo next: Taskwarrior's urgency over every pending todo, the first 20
+    # (AppDatabase.urgencySQL with the default weights, in millionths).
+    now_s=$(date -u +%s)
+    overdue="($now_s - (CAST(strftime('%s', todo.due) AS INTEGER) - CASE WHEN length(todo.due) = 10 THEN 0 ELSE 0 END))"
+    urgency="(CASE WHEN instr(todo.tags, '\"next\"') > 0 THEN 15000000 ELSE 0 END
+        + CASE WHEN todo.due IS NULL THEN 0 WHEN $overdue >= 604800 THEN 12000000
+            WHEN $overdue >= -1209600 THEN 12000000 * (($overdue + 1209600) * 4 + 1814400) / 9072000 ELSE 12000000 / 5 END
+        + CASE todo.priority WHEN 1 THEN 6000000 WHEN 2 THEN 3900000 WHEN 3 THEN 1800000 ELSE 0 END
+        + CASE WHEN todo.scheduled IS NOT NULL AND CASE WHEN length(todo.scheduled) = 10 THEN todo.scheduled <= '$today' ELSE todo.scheduled <= '$now_iso' END THEN 5000000 ELSE 0 END
+        + 2000000 * min(max($now_ms - todo.createdAt, 0), 31536000000) / 31536000000
+        + CASE WHEN todo.note IS NULL THEN 0 ELSE 1000000 * 8 / 10 END
+        + CASE WHEN todo.tags IS NULL THEN 0 ELSE 1000000 * (CASE json_array_length(todo.tags) WHEN 0 THEN 0 WHEN 1 THEN 8 WHEN 2 THEN 9 ELSE 10 END) / 10 END
+        + CASE WHEN todo.project IS NULL THEN 0 ELSE 1000000 END)"
+    bench next "$size" todo -- "$todo" next
+    bench next "$size" sqlite3 -- sqlite3 "$floor" \
+        "SELECT $planned, todo.project, $urgency AS urgency FROM todo WHERE todo.isDone = 0 AND $current ORDER BY urgency DESC, todo.createdAt DESC, todo.seq DESC LIMIT 20"
 
     # Start-up of commands the quick path does not read (issue 25): ArgumentParser
     # parses the named subcommand alone; the floor runs the same SQL with a LIMIT.

@@ -70,6 +70,13 @@ struct ProjectAndDatesCommandTests {
         _ = try todo.ok(["edit", id, "--project", "none", "--scheduled", "none", "--until", "none", "--wait", "none"])
         let cleared = try #require(try todo.listJSON().first)
         for key in ["project", "scheduled", "wait", "until"] { #expect(cleared[key] is NSNull, "\(key)") }
+        // Undo puts every field back; redo clears them again.
+        _ = try todo.ok(["undo"])
+        let back = try #require(try todo.listJSON(["--waiting"]).first)
+        #expect(back["project"] as? String == "home.garden" && back["until"] as? String == "2030-04-30")
+        #expect((back["wait"] as? String)?.hasPrefix("2030-02-2") == true && back["scheduled"] as? String == "2030-03-01")
+        _ = try todo.ok(["redo"])
+        #expect(try todo.listJSON().first?["project"] is NSNull)
     }
 
     @Test(arguments: [

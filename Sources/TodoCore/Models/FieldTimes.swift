@@ -10,7 +10,9 @@ import Foundation
 /// with each side's edits kept.
 public struct FieldTimes: Sendable, Hashable {
     // Milliseconds since 1970, `Self.never` for none: half the size of
-    // eleven `Date?`, and a todo carries them through every copy a sync makes.
+    // `Date?`, and a todo carries them through every copy a sync makes. The
+    // times of the plan's fields (`TodoPlan`), which most todos never edit,
+    // are boxed as the fields are: nil when none was edited.
     private var textTime = Self.never
     private var doneTime = Self.never
     private var dueTime = Self.never
@@ -18,10 +20,35 @@ public struct FieldTimes: Sendable, Hashable {
     private var tagsTime = Self.never
     private var noteTime = Self.never
     private var recurrenceTime = Self.never
-    private var projectTime = Self.never
-    private var waitTime = Self.never
-    private var scheduledTime = Self.never
-    private var untilTime = Self.never
+    private var planTimes: PlanTimes?
+
+    /// The plan's fields' times, by reference, compared by value.
+    private final class PlanTimes: Sendable, Hashable {
+        let times: [Int64]
+
+        init(_ times: [Int64]) { self.times = times }
+
+        static func == (lhs: PlanTimes, rhs: PlanTimes) -> Bool { lhs.times == rhs.times }
+        func hash(into hasher: inout Hasher) { hasher.combine(times) }
+    }
+
+    /// Whether one of the plan's fields (`TodoPlan`) has an edit time.
+    public var hasPlanTimes: Bool { planTimes != nil }
+
+    /// The plan's field times: project, wait, scheduled, until.
+    private func planTime(_ index: Int) -> Int64 { planTimes?.times[index] ?? Self.never }
+
+    private mutating func setPlanTime(_ index: Int, _ value: Int64) {
+        if value == Self.never, planTimes == nil { return }
+        var times = planTimes?.times ?? Array(repeating: Self.never, count: 4)
+        times[index] = value
+        planTimes = times.allSatisfy { $0 == Self.never } ? nil : PlanTimes(times)
+    }
+
+    private var projectTime: Int64 { planTime(0) }
+    private var waitTime: Int64 { planTime(1) }
+    private var scheduledTime: Int64 { planTime(2) }
+    private var untilTime: Int64 { planTime(3) }
 
     private static let never = Int64.min
 
@@ -80,22 +107,22 @@ public struct FieldTimes: Sendable, Hashable {
 
     public var project: Date? {
         get { Self.date(projectTime) }
-        set { projectTime = Self.milliseconds(newValue) }
+        set { setPlanTime(0, Self.milliseconds(newValue)) }
     }
 
     public var wait: Date? {
         get { Self.date(waitTime) }
-        set { waitTime = Self.milliseconds(newValue) }
+        set { setPlanTime(1, Self.milliseconds(newValue)) }
     }
 
     public var scheduled: Date? {
         get { Self.date(scheduledTime) }
-        set { scheduledTime = Self.milliseconds(newValue) }
+        set { setPlanTime(2, Self.milliseconds(newValue)) }
     }
 
     public var until: Date? {
         get { Self.date(untilTime) }
-        set { untilTime = Self.milliseconds(newValue) }
+        set { setPlanTime(3, Self.milliseconds(newValue)) }
     }
 
     /// The latest of them, if any.

@@ -19,16 +19,13 @@ public struct TodoItem: Sendable, Codable, Identifiable, Hashable {
     public var note: String?
     /// Set only with a due date: completing the todo creates the next one.
     public var recurrence: TodoRepeat?
-    /// Dot-separated, from the widest to the narrowest (`home.garden`), as
-    /// Taskwarrior writes projects; `TodoProject.validated`.
-    public var project: String?
-    /// Hidden from lists and the view until then (`--wait`).
-    public var wait: TodoDue?
-    /// When to start on it (`--scheduled`).
-    public var scheduled: TodoDue?
-    /// The last date it applies: a repeat makes no occurrence after it, and
-    /// unfinished past it, it leaves the lists (`--until`).
-    public var until: TodoDue?
+    /// Its project (dot-separated, the widest first: `home.garden`, as
+    /// Taskwarrior writes projects; `TodoProject.validated`), the date until
+    /// which it is hidden (`--wait`), when to start on it (`--scheduled`) and
+    /// the last date it applies (`--until`: a repeat makes no occurrence
+    /// after it, and unfinished past it, it leaves the lists). Read and set
+    /// as `project`, `wait`, `scheduled`, `until` (`PlanHolding`).
+    public var planBox: PlanBox?
     /// When each field was last edited here or on the machine a sync brought
     /// the edit from; a field never edited since the todo was created has none.
     public var editedAt: FieldTimes
@@ -62,13 +59,15 @@ public struct TodoItem: Sendable, Codable, Identifiable, Hashable {
         self.tags = TodoTags.normalized(tags)
         self.note = note
         self.recurrence = recurrence
-        self.project = project
-        self.wait = wait?.roundedToMilliseconds
-        self.scheduled = scheduled?.roundedToMilliseconds
-        self.until = until?.roundedToMilliseconds
+        self.planBox = PlanBox.holding(TodoPlan(
+            project: project, wait: wait?.roundedToMilliseconds, scheduled: scheduled?.roundedToMilliseconds,
+            until: until?.roundedToMilliseconds
+        ))
         self.editedAt = editedAt
     }
 }
+
+extension TodoItem: PlanHolding {}
 
 // MARK: - JSON
 

@@ -119,12 +119,12 @@ extension AppDatabase {
     /// The planning filters follow `selectRequestedTodos`: `--tag` walks its
     /// tag's run of `todoTag` (already newest first), `--due` a range of the
     /// due index, `--priority` the priority index.
-    static func listSQL(_ request: TodoRequest) -> [ListStatement] {
+    static func listSQL(_ request: TodoRequest, selection: String = TodoItem.selection) -> [ListStatement] {
         // A query made only of combining marks has an empty key: every todo is
         // a candidate then, and Swift decides.
         let key = TodoItem.searchKey(request.query)
         if !key.isEmpty, request.status == .all, Self.trigrams(key).isEmpty, !request.usesPlanningFields {
-            return [scanBothStatusesSQL(key: key, schedule: scheduleCondition(request.schedule))]
+            return [scanBothStatusesSQL(key: key, schedule: scheduleCondition(request.schedule), selection: selection)]
         }
         let filtered = filteredSource(request, key: key)
         let (source, conditions, arguments, newestFirst) = (
@@ -135,7 +135,7 @@ extension AppDatabase {
             let all = conditions + (extra.map { [$0] } ?? [])
             let filter = all.isEmpty ? "" : " WHERE " + all.joined(separator: " AND ")
             return ListStatement(
-                sql: "SELECT \(TodoItem.selection) FROM \(source)\(filter) ORDER BY \(order)\(limit)",
+                sql: "SELECT \(selection) FROM \(source)\(filter) ORDER BY \(order)\(limit)",
                 arguments: arguments
             )
         }
@@ -159,8 +159,8 @@ extension AppDatabase {
     /// merged by SQLite (`MERGE (UNION ALL)`). One walk of the createdAt index
     /// would read each todo's row from the table for its search text: at a
     /// million todos, 1.8 s against 0.35 s.
-    private static func scanBothStatusesSQL(key: String, schedule: (String, StatementArguments)?) -> ListStatement {
-        let side = "SELECT \(TodoItem.selection), todo.seq AS seq FROM todo WHERE todo.isDone = ? AND \(containsKeyCondition)"
+    private static func scanBothStatusesSQL(key: String, schedule: (String, StatementArguments)?, selection: String) -> ListStatement {
+        let side = "SELECT \(selection), todo.seq AS seq FROM todo WHERE todo.isDone = ? AND \(containsKeyCondition)"
             + (schedule.map { " AND " + $0.0 } ?? "")
         let pattern = likePattern(containing: key)
         var arguments: StatementArguments = [false, pattern]

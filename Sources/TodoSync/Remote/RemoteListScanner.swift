@@ -197,7 +197,8 @@ struct RemoteListScanner {
     /// Which fields (a bit each) a key names: several if names coincide.
     private func role(of key: UnsafeBufferPointer<UInt8>) -> UInt32 {
         var roles: UInt32 = 0
-        for (bit, name) in names.enumerated() where key.elementsEqual(name) {
+        // The length first: most names differ in it, and the comparison stops there.
+        for (bit, name) in names.enumerated() where name.count == key.count && key.elementsEqual(name) {
             roles |= 1 << bit
         }
         return roles

@@ -47,8 +47,12 @@ extension AppDatabase {
         guard !bases.isEmpty else { return }
         // Into an empty table (a first sync) nothing can conflict: a plain
         // insert spares SQLite the upsert's conflict handling per row.
+        // Without a plan field in the batch (most todos have none), the plan's
+        // columns are left to their default, NULL: binding eight NULLs a row
+        // made a first sync of 100,000 todos 3% longer.
+        let plans = bases.contains { $0.fields.planBox != nil || $0.editedAt.hasPlanTimes }
         let setBase = try ChunkedInsert(
-            db, into: "syncBase(\(Self.baseColumns))", columns: 27,
+            db, into: "syncBase(\(plans ? Self.baseColumns : Self.basePlanlessColumns))", columns: plans ? 27 : 19,
             then: isEmpty(db, "syncBase") ? "" : setBaseConflictClause
         )
         try setBase.insert(count: bases.count) { statement, row, first in
@@ -73,6 +77,7 @@ extension AppDatabase {
             statement.bind(first + 16, times.recurrence?.millisecondsSince1970)
             statement.bind(first + 17, base.createdAt?.millisecondsSince1970)
             statement.bind(first + 18, base.completedAt?.millisecondsSince1970)
+            guard plans else { return }
             statement.bind(first + 19, fields.project)
             statement.bind(first + 20, fields.wait?.text)
             statement.bind(first + 21, fields.scheduled?.text)
@@ -85,11 +90,15 @@ extension AppDatabase {
     }
 
     /// The columns of a base, as `setBaseSQL` and the bulk insert of pulled bases write them.
-    static let baseColumns = """
+    static let baseColumns = basePlanlessColumns + """
+        , project, wait, scheduled, until, projectEditedAt, waitEditedAt, scheduledEditedAt, untilEditedAt
+        """
+
+    /// The first 19 of them: all but the plan's (`TodoPlan`).
+    static let basePlanlessColumns = """
         todoId, remoteId, text, isDone, remoteVersion, textEditedAt, doneEditedAt, \
         due, priority, tags, note, recurrence, \
-        dueEditedAt, priorityEditedAt, tagsEditedAt, noteEditedAt, recurrenceEditedAt, createdAt, completedAt, \
-        project, wait, scheduled, until, projectEditedAt, waitEditedAt, scheduledEditedAt, untilEditedAt
+        dueEditedAt, priorityEditedAt, tagsEditedAt, noteEditedAt, recurrenceEditedAt, createdAt, completedAt
         """
 
     static let setBaseSQL = """

@@ -12,10 +12,8 @@ public struct SyncFields: Sendable, Hashable {
     public var tags: [String]
     public var note: String?
     public var recurrence: TodoRepeat?
-    public var project: String?
-    public var wait: TodoDue?
-    public var scheduled: TodoDue?
-    public var until: TodoDue?
+    /// The project and the wait, scheduled and until dates (`PlanHolding`).
+    public var planBox: PlanBox?
 
     public init(
         text: String, isDone: Bool, due: TodoDue? = nil, priority: TodoPriority? = nil, tags: [String] = [],
@@ -29,12 +27,11 @@ public struct SyncFields: Sendable, Hashable {
         self.tags = tags
         self.note = note
         self.recurrence = recurrence
-        self.project = project
-        self.wait = wait
-        self.scheduled = scheduled
-        self.until = until
+        self.planBox = PlanBox.holding(TodoPlan(project: project, wait: wait, scheduled: scheduled, until: until))
     }
 }
+
+extension SyncFields: PlanHolding {}
 
 extension SyncFields {
     /// A new todo holding these fields.
