@@ -449,10 +449,12 @@ for size in "${size_list[@]}"; do
             WHEN $overdue >= -1209600 THEN 12000000 * (($overdue + 1209600) * 4 + 1814400) / 9072000 ELSE 12000000 / 5 END
         + CASE todo.priority WHEN 1 THEN 6000000 WHEN 2 THEN 3900000 WHEN 3 THEN 1800000 ELSE 0 END
         + CASE WHEN todo.scheduled IS NOT NULL AND CASE WHEN length(todo.scheduled) = 10 THEN todo.scheduled <= '$today' ELSE todo.scheduled <= '$now_iso' END THEN 5000000 ELSE 0 END
-        + 2000000 * min(max($now_ms - todo.createdAt, 0), 31536000000) / 31536000000
+        + 2000000 * min(max($now_ms - todo.createdAt, 0) / 1000, 31536000) / 31536000
         + CASE WHEN todo.note IS NULL THEN 0 ELSE 1000000 * 8 / 10 END
         + CASE WHEN todo.tags IS NULL THEN 0 ELSE 1000000 * (CASE json_array_length(todo.tags) WHEN 0 THEN 0 WHEN 1 THEN 8 WHEN 2 THEN 9 ELSE 10 END) / 10 END
         + CASE WHEN todo.project IS NULL THEN 0 ELSE 1000000 END)"
+    # One line: hyperfine reads the command as shell words, and a newline would need $'…'.
+    urgency=$(printf '%s' "$urgency" | tr '\n' ' ' | tr -s ' ')
     bench next "$size" todo -- "$todo" next
     bench next "$size" sqlite3 -- sqlite3 "$floor" \
         "SELECT $planned, todo.project, $urgency AS urgency FROM todo WHERE todo.isDone = 0 AND $current ORDER BY urgency DESC, todo.createdAt DESC, todo.seq DESC LIMIT 20"

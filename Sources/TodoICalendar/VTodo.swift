@@ -19,7 +19,8 @@ public struct VTodoFields: Sendable, Equatable {
     public var otherRule: String?
     /// `X-TODO-PROJECT`: no standard property holds a project.
     public var project: String?
-    /// `X-TODO-WAIT`, `DTSTART` and `X-TODO-UNTIL`, dates as DUE is written.
+    /// `X-TODO-WAIT`, `DTSTART` (or `X-TODO-SCHEDULED` where DTSTART would
+    /// not fit DUE) and `X-TODO-UNTIL`, dates as DUE is written.
     public var wait: TodoDue?
     public var scheduled: TodoDue?
     public var until: TodoDue?
@@ -82,7 +83,7 @@ public enum VTodo {
         }
         fields.project = todo.property(projectProperty).map { ICalendarText.unescape($0.value[...]) }.flatMap { $0.isEmpty ? nil : $0 }
         fields.wait = todo.property(waitProperty).flatMap { due($0, timeZone: timeZone) }
-        fields.scheduled = todo.property("DTSTART").flatMap { due($0, timeZone: timeZone) }
+        fields.scheduled = (todo.property(scheduledProperty) ?? todo.property("DTSTART")).flatMap { due($0, timeZone: timeZone) }
         fields.until = todo.property(untilProperty).flatMap { due($0, timeZone: timeZone) }
         fields.createdAt = todo.property("CREATED").flatMap { moment($0, timeZone: timeZone) }
         fields.updatedAt = (todo.property("LAST-MODIFIED") ?? todo.property("DTSTAMP")).flatMap { moment($0, timeZone: timeZone) }
@@ -137,7 +138,15 @@ public enum VTodo {
             set(projectProperty, fields.project.map { ContentLine(name: projectProperty, value: ICalendarText.escape($0)) })
         }
         if old?.wait.map(seconds) != fields.wait.map(seconds) { set(waitProperty, fields.wait.map { dateLine(waitProperty, $0) }) }
-        if old?.scheduled.map(seconds) != fields.scheduled.map(seconds) { set("DTSTART", fields.scheduled.map { dateLine("DTSTART", $0) }) }
+        // DTSTART only where RFC 5545 allows it beside DUE (the same value
+        // type, earlier): servers refuse a task that breaks that rule.
+        let scheduledChanged = old?.scheduled.map(seconds) != fields.scheduled.map(seconds)
+        let dueChanged = old?.due.map(seconds) != fields.due.map(seconds)
+        if scheduledChanged || (dueChanged && fields.scheduled != nil) {
+            let fits = fields.scheduled.map { fitsDTSTART($0, due: fields.due) } ?? true
+            set("DTSTART", fits ? fields.scheduled.map { dateLine("DTSTART", $0) } : nil)
+            set(scheduledProperty, fits ? nil : fields.scheduled.map { dateLine(scheduledProperty, $0) })
+        }
         if old?.until.map(seconds) != fields.until.map(seconds) { set(untilProperty, fields.until.map { dateLine(untilProperty, $0) }) }
         // CREATED is written on a new task, and rewritten only where the client wrote one.
         if let created = fields.createdAt, old == nil || old?.createdAt != nil, old?.createdAt.map(seconds) != seconds(created) {
@@ -255,6 +264,18 @@ public enum VTodo {
 
     /// The properties of ours that hold what iCalendar has no property for.
     static let projectProperty = "X-TODO-PROJECT", waitProperty = "X-TODO-WAIT", untilProperty = "X-TODO-UNTIL"
+    static let scheduledProperty = "X-TODO-SCHEDULED"
+
+    /// Whether a scheduled date can be DTSTART beside `due`: with no DUE, or
+    /// of DUE's value type (a date or a time) and before it (RFC 5545 3.8.2.3).
+    static func fitsDTSTART(_ scheduled: TodoDue, due: TodoDue?) -> Bool {
+        switch (scheduled, due) {
+        case (_, nil): true
+        case let (.day(start), .day(end)?): start < end
+        case let (.moment(start), .moment(end)?): start < end
+        default: false
+        }
+    }
 
     /// A DATE-TIME value as written in a query (`20261201T000000Z`), or a DATE; nil if it is neither.
     public static func dateTime(_ text: String, timeZone: TimeZone = TimeZone(identifier: "UTC")!) -> Date? {

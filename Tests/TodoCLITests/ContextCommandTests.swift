@@ -45,6 +45,7 @@ struct ContextCommandTests {
         (["context", "none", "--tag", "x"], "takes no filters"),
         (["context", "x", "--tag", "a", "--not-tag", "a"], "--tag a and --not-tag a leave nothing"),
         (["context", "x", "--project", "a..b"], "'a..b' is not a project"),
+        (["context", "x", "--project", "none"], "a context keeps one project"),
         (["context", "--delete", "gone"], "there is no context 'gone'"),
     ])
     func mistakesAreOneLine(arguments: [String], message: String) throws {

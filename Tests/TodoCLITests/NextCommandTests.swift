@@ -43,7 +43,7 @@ struct NextCommandTests {
         let why = try todo.ok(["next", "--why", String(rent.prefix(8))])
         #expect(why.contains("priority high") && why.contains("due in") && why.contains("urgency"), "\(why)")
         let report = try #require(try todo.listJSON(["--waiting"]).first?["id"] as? String)
-        #expect(try todo.ok(["next", "--why", report]).contains("todo next leaves it out: it is waiting."))
+        #expect(try todo.ok(["next", "--why", report]).contains("todo next leaves it out: it is waiting until "))
     }
 
     @Test func weightsComeFromConfigToml() throws {
@@ -59,6 +59,7 @@ struct NextCommandTests {
         ("[urgency]\nnxt = 1\n", "urgency.nxt is no weight: the weights are next_tag, due"),
         ("[urgency]\ndue = \"high\"\n", "urgency.due must be a number"),
         ("[urgency]\nage_limit_days = 0\n", "urgency.age_limit_days must be a whole number"),
+        ("[urgency]\nage = 5000\n", "urgency.age must be a number between -1000 and 1000"),
         ("colour = true\n", "has no setting 'colour'"),
     ])
     func aConfigThatCannotBeUsedIsOneLine(config: String, message: String) throws {

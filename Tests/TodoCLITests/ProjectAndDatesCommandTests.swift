@@ -44,14 +44,14 @@ struct ProjectAndDatesCommandTests {
 
     @Test func waitingTodosHideUntilTheirDateAndExpiredOnesForGood() throws {
         let later = try add(["report", "--wait", "in 3 days", "--project", "work"])
-        _ = try add(["old offer", "--until", "yesterday"])
+        _ = try add(["old offer", "--until", "yesterday", "--project", "sales"])
         _ = try add(["gone soon", "--until", "tomorrow", "--scheduled", "today"])
         _ = try add(["shown", "--wait", "yesterday"])
 
         #expect(try texts() == ["shown", "gone soon"])
         #expect(try texts(["--all"]) == ["shown", "gone soon"])
         #expect(try texts(["--waiting"]) == ["report"])
-        // Waiting todos count in `todo projects`.
+        // Waiting todos count in `todo projects`; those past their until date do not.
         #expect(try todo.ok(["projects"]) == "work  1\n")
         // Its wait cleared, it shows.
         _ = try todo.ok(["edit", later, "--wait", "none"])

@@ -80,5 +80,13 @@ struct RepeatTests {
         let last = try #require(next.nextOccurrence(at: monday + 7 * 86_400, in: Self.utc))
         #expect(last.due == .day(Self.day("2026-12-07")))
         #expect(last.nextOccurrence(at: monday + 14 * 86_400, in: Self.utc) == nil, "the next would be due after until")
+
+        // An until with a time ends the repeat at that moment.
+        var timed = todo
+        timed.due = .moment(Self.day("2026-11-23").start(in: Self.utc) + 18 * 3_600)
+        timed.until = .moment(Self.day("2026-11-30").start(in: Self.utc) + 17 * 3_600)
+        #expect(timed.nextOccurrence(at: monday, in: Self.utc) == nil, "due at 18:00, after until at 17:00")
+        timed.until = .moment(Self.day("2026-11-30").start(in: Self.utc) + 18 * 3_600)
+        #expect(timed.nextOccurrence(at: monday, in: Self.utc) != nil)
     }
 }

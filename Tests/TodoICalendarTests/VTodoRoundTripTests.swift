@@ -184,3 +184,39 @@ struct VTodoRoundTripTests {
         return lines
     }
 }
+
+/// The scheduled date is DTSTART only where RFC 5545 allows it beside DUE
+/// (the same value type, earlier); otherwise X-TODO-SCHEDULED. Either way
+/// it reads back the same.
+struct ScheduledDateTests {
+    static let utc = TimeZone(identifier: "UTC")!
+    static let day = CalendarDay(year: 2026, month: 12, day: 10)!
+
+    func written(due: TodoDue?, scheduled: TodoDue) throws -> (text: String, read: TodoDue?) {
+        var fields = VTodoFields(uid: "a")
+        fields.text = "x"
+        fields.due = due
+        fields.scheduled = scheduled
+        let calendar = VTodo.write(fields, over: nil, timeZone: Self.utc, now: Date(timeIntervalSince1970: 1_795_000_000))
+        let text = String(decoding: calendar.bytes(), as: UTF8.self)
+        return (text, try VTodo.fields(of: calendar, timeZone: Self.utc).scheduled)
+    }
+
+    @Test func dtstartOnlyWhereItFitsDue() throws {
+        let morning = TodoDue.moment(Self.day.start(in: Self.utc) + 9 * 3_600)
+        let cases: [(due: TodoDue?, scheduled: TodoDue, dtstart: Bool)] = [
+            (nil, .day(Self.day), true),
+            (.day(Self.day.adding(days: 2)), .day(Self.day), true),
+            (.day(Self.day), .day(Self.day), false),
+            (.day(Self.day.adding(days: 2)), morning, false),
+            (.moment(Self.day.start(in: Self.utc) + 12 * 3_600), morning, true),
+            (.moment(Self.day.start(in: Self.utc) + 8 * 3_600), morning, false),
+        ]
+        for (due, scheduled, dtstart) in cases {
+            let (text, read) = try written(due: due, scheduled: scheduled)
+            #expect(text.contains("\r\nDTSTART") == dtstart, "\(text)")
+            #expect(text.contains("X-TODO-SCHEDULED") == !dtstart, "\(text)")
+            #expect(read == scheduled)
+        }
+    }
+}

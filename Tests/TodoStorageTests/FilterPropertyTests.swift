@@ -64,6 +64,8 @@ struct FilterPropertyTests {
                 try db.insertTodo(item)
                 items.insert(item, at: 0) // newest first, as storage lists them
             }
+            // `todo projects`: each project's own pending count, those past their until date left out.
+            #expect(try db.pendingProjectCounts(now: now, timeZone: zone) == selectPendingProjectCounts(items: items, now: now, timeZone: zone))
             for random in requests {
                 let field = Self.digits(random, [3, 5, 16, 14, 5, 3, 6, 16, 7, 3])
                 let (status, query, tagMask, dueFilter, priority, sort, limit) = (field[0], field[1], field[2], field[3], field[4], field[5], field[6])

@@ -47,10 +47,11 @@ struct NextPropertyTests {
             var weights = UrgencyWeights.taskwarrior
             var seed = weightSeed
             for (_, path) in UrgencyWeights.names where seed % 3 == 0 || { seed /= 3; return false }() {
-                weights[keyPath: path] = Double(seed % 2000 - 1000) / 37
+                // Up to the largest config.toml allows, both ways.
+                weights[keyPath: path] = seed % 5 == 0 ? (seed % 2 == 0 ? 1_000 : -1_000) : Double(seed % 2000 - 1000) / 37
                 seed /= 7
             }
-            weights.ageLimitDays = 1 + weightSeed % 400
+            weights.ageLimitDays = weightSeed % 11 == 0 ? UrgencyWeights.longestAgeLimit : 1 + weightSeed % 400
             let projects: [TodoRequest.ProjectFilter?] = [nil, .within("home"), .unset]
             for (limit, project) in zip([1, 3, 50], projects) {
                 let filter = TodoRequest(project: project, schedule: .current(at: now, in: zone))

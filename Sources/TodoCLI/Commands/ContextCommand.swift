@@ -54,6 +54,9 @@ struct ContextCommand: AsyncParsableCommand {
         }
         do {
             if let name, name.lowercased() != PlanningArguments.none { _ = try TodoContext.validatedName(name) }
+            if let project, project.lowercased() == PlanningArguments.none {
+                throw ValidationError("a context keeps one project and gives it to new todos: name one, e.g. --project work")
+            }
             if let project { _ = try TodoProject.validated(project) }
             for tag in tags + excludedTags { _ = try TodoTags.validated(tag) }
         } catch {

@@ -115,8 +115,10 @@ struct NextCommand: AsyncParsableCommand {
         out += "  " + "urgency".padding(toLength: 10 + width, withPad: " ", startingAt: 0) + "  " + String(format: "%6.2f", Double(total) / 1_000_000) + "\n"
         if item.isDone {
             out += "todo next leaves it out: it is done.\n"
-        } else if !request.filter.schedule.includes(item) {
-            out += item.wait.map { _ in "todo next leaves it out: it is waiting.\n" } ?? "todo next leaves it out: it is past its until date.\n"
+        } else if let wait = item.wait, !wait.isReached(now: request.now, in: request.timeZone) {
+            out += "todo next leaves it out: it is waiting until \(wait.text).\n"
+        } else if let until = item.until, until.isOverdue(now: request.now, in: request.timeZone) {
+            out += "todo next leaves it out: it is past its until date, \(until.text).\n"
         }
         return out
     }

@@ -10,7 +10,7 @@ struct ProjectsCommand: AsyncParsableCommand {
         discussion: """
             Each project's count takes in its sub-projects' todos: home counts those of \
             home and of home.garden. A project shows while one of its todos is pending; \
-            waiting todos count. Give a todo a project with todo add --project home.garden \
+            waiting todos count, those past their until date do not. Give a todo a project with todo add --project home.garden \
             or todo edit ID --project home.garden.
 
             Examples:
@@ -25,7 +25,7 @@ struct ProjectsCommand: AsyncParsableCommand {
     @MainActor
     mutating func run() async throws {
         let db = try database.openForReading()
-        let rows = selectProjectTree(counts: try db.pendingProjectCounts())
+        let rows = selectProjectTree(counts: try db.pendingProjectCounts(now: Date(), timeZone: .current))
         let out = OutputBuffer()
         if output.json {
             let objects = rows.map { row in

@@ -8,10 +8,10 @@ struct TagCommand: AsyncParsableCommand {
         commandName: "tag",
         abstract: "Add tags to todos, or take them off.",
         discussion: """
-            Takes one or more IDs or unique ID prefixes, or filters that select the \\
-            todos as todo list does (pending ones, or --all). --remove skips a todo \\
-            without the tag. More than three todos selected by filters are asked about \\
-            first on a terminal (--yes goes ahead); --dry-run shows the todos as they \\
+            Takes one or more IDs or unique ID prefixes, or filters that select the \
+            todos as todo list does (pending ones, or --all). --remove skips a todo \
+            without the tag. More than three todos selected by filters are asked about \
+            first on a terminal (--yes goes ahead); --dry-run shows the todos as they \
             would be. One todo undo takes the whole change back.
 
             Examples:

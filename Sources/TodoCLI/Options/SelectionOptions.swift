@@ -32,7 +32,7 @@ struct SelectionOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Select the todos of this priority, or none.", valueName: "priority"))
     var priority: PriorityArgument?
 
-    @Flag(help: "Select among done todos too (pending ones only without it).")
+    @Flag(help: "Select among pending and done todos alike (without it: pending ones; for undone, done ones).")
     var all = false
 
     @Flag(help: "Change more than \(SelectionOptions.askAbove) todos without asking.")

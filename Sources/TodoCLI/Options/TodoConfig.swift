@@ -51,8 +51,8 @@ struct TodoConfig: Equatable {
         for key in weights.keys {
             let value = weights[key]
             if key == "age_limit_days" {
-                guard let days = value?.int, days >= 1 else {
-                    throw ConfigError(path: path, "urgency.age_limit_days must be a whole number of days, 1 or more")
+                guard let days = value?.int, days >= 1, days <= UrgencyWeights.longestAgeLimit else {
+                    throw ConfigError(path: path, "urgency.age_limit_days must be a whole number of days, from 1 to \(UrgencyWeights.longestAgeLimit)")
                 }
                 config.weights.ageLimitDays = days
                 continue
@@ -61,7 +61,7 @@ struct TodoConfig: Equatable {
                 let known = (names.map(\.name) + ["age_limit_days"]).joined(separator: ", ")
                 throw ConfigError(path: path, "urgency.\(key) is no weight: the weights are \(known)")
             }
-            guard let number = value?.double ?? value?.int.map(Double.init), number.isFinite, abs(number) <= 1_000 else {
+            guard let number = value?.double ?? value?.int.map(Double.init), number.isFinite, abs(number) <= UrgencyWeights.largestWeight else {
                 throw ConfigError(path: path, "urgency.\(key) must be a number between -1000 and 1000, such as 12.0")
             }
             config.weights[keyPath: weight] = number

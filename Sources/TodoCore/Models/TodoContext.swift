@@ -26,7 +26,8 @@ public struct TodoContext: Sendable, Hashable, Codable {
     }
 
     /// `request` narrowed to the context: its tags and left-out tags added,
-    /// its project where the request names none.
+    /// its project where the request names none. A tag the request asks for
+    /// is no longer left out: asked for by name, it wins over the context.
     public func narrowing(_ request: TodoRequest) -> TodoRequest {
         var request = request
         request.tags = TodoTags.normalized(request.tags + tags)

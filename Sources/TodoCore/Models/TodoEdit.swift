@@ -81,6 +81,16 @@ extension TodoItem {
 // MARK: - Recurrence
 
 extension TodoItem {
+    /// Whether `due` comes after `until`: by days, or by moments where
+    /// `until` has a time (a day due starts at its midnight).
+    static func isPast(_ until: TodoDue, _ due: TodoDue, in timeZone: TimeZone) -> Bool {
+        guard case let .moment(end) = until else { return due.day(in: timeZone) > until.day(in: timeZone) }
+        switch due {
+        case let .day(day): return day.start(in: timeZone) > end
+        case let .moment(date): return date > end
+        }
+    }
+
     /// The todo that follows this one once it is completed at `date`, if it
     /// repeats: the same text, tags, priority, note, project, repeat and
     /// until, due at the next occurrence (`TodoRepeat.next(after:completedOn:in:)`),
@@ -93,7 +103,7 @@ extension TodoItem {
     public func nextOccurrence(at date: Date, in timeZone: TimeZone) -> TodoItem? {
         guard let recurrence, let due else { return nil }
         let nextDue = recurrence.next(after: due, completedOn: CalendarDay(date, in: timeZone), in: timeZone)
-        if let until, nextDue.day(in: timeZone) > until.day(in: timeZone) { return nil }
+        if let until, Self.isPast(until, nextDue, in: timeZone) { return nil }
         let shift = nextDue.day(in: timeZone).daysSince1970 - due.day(in: timeZone).daysSince1970
         func moved(_ other: TodoDue?) -> TodoDue? {
             other.map { $0.moved(to: $0.day(in: timeZone).adding(days: shift), in: timeZone) }

@@ -66,7 +66,8 @@ public enum TodoProject {
     /// Whether `project` is `filter` or one of its sub-projects (`home`
     /// holds `home` and `home.garden`, not `homework`).
     public static func project(_ project: String?, isWithin filter: String) -> Bool {
-        guard let project, project.hasPrefix(filter) else { return false }
+        // Byte by byte, as SQLite compares: canonically equivalent spellings differ here.
+        guard let project, project.utf8.starts(with: filter.utf8) else { return false }
         return project.utf8.count == filter.utf8.count || project.utf8.dropFirst(filter.utf8.count).first == UInt8(ascii: ".")
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The projects of the pending todos as a tree (`todo projects`): a pure
 /// selector from each project's own count of pending todos.
 
@@ -43,11 +45,12 @@ public func selectProjectTree(counts: [String: Int]) -> [ProjectTreeRow] {
     }
 }
 
-/// Each project's own count of pending todos among `items`: what storage
-/// answers with one query, for `selectProjectTree`.
-public func selectPendingProjectCounts(items: [TodoItem]) -> [String: Int] {
+/// Each project's own count of pending todos among `items` at `now`, those
+/// past their until date left out (waiting ones count): what storage answers
+/// with one query, for `selectProjectTree`.
+public func selectPendingProjectCounts(items: [TodoItem], now: Date, timeZone: TimeZone) -> [String: Int] {
     var counts: [String: Int] = [:]
-    for item in items where !item.isDone {
+    for item in items where !item.isDone && !(item.until?.isOverdue(now: now.roundedToMilliseconds, in: timeZone) ?? false) {
         if let project = item.project { counts[project, default: 0] += 1 }
     }
     return counts

@@ -22,6 +22,11 @@ public struct UrgencyWeights: Sendable, Equatable {
     /// Age: 0 when new, 1 at `ageLimitDays` or older.
     public var age = 2.0
     public var ageLimitDays = 365
+
+    /// The bounds config.toml keeps the weights in: with them, no sum of
+    /// terms leaves 64 bits.
+    public static let largestWeight = 1_000.0
+    public static let longestAgeLimit = 36_500
     /// Has a note (0.8, as Taskwarrior counts one annotation).
     public var note = 1.0
     /// Has tags: 0.8 for one, 0.9 for two, 1 for three or more.
@@ -111,9 +116,10 @@ public enum Urgency {
         if let scheduled = item.scheduled, scheduled.isReached(now: now, in: timeZone) {
             add("scheduled", "scheduled for \(scheduled.text), reached", micros(weights.scheduled))
         }
-        let limit = Int64(max(1, weights.ageLimitDays)) * 86_400_000
-        let age = min(max(now.millisecondsSince1970 - item.createdAt.millisecondsSince1970, 0), limit)
-        add("age", String(format: "created %.0f days ago", Double(age) / 86_400_000), micros(weights.age) * age / limit)
+        // In whole seconds: a weight of 1,000 (in millionths) times 100 years of them stays within 64 bits.
+        let limit = Int64(min(max(1, weights.ageLimitDays), UrgencyWeights.longestAgeLimit)) * 86_400
+        let age = min(max(now.millisecondsSince1970 - item.createdAt.millisecondsSince1970, 0) / 1_000, limit)
+        add("age", String(format: "created %.0f days ago", Double(age) / 86_400), micros(weights.age) * age / limit)
         if item.note != nil { add("note", "has a note", micros(weights.note) * 8 / 10) }
         if !item.tags.isEmpty { add("tags", "\(item.tags.count) tag\(item.tags.count == 1 ? "" : "s")", micros(weights.tags) * tagTenths(item.tags.count) / 10) }
         if let project = item.project { add("project", "in project \(project)", micros(weights.project)) }

@@ -50,7 +50,7 @@ extension AppDatabase {
         let now = request.now
         let offset = request.timeZone.secondsFromGMT(for: now)
         let today = CalendarDay(now, in: request.timeZone).description, moment = ISO8601.string(from: now)
-        let limit = Int64(max(1, weights.ageLimitDays)) * 86_400_000
+        let limit = Int64(min(max(1, weights.ageLimitDays), UrgencyWeights.longestAgeLimit)) * 86_400
         let micros: (Double) -> Int64 = { Urgency.micros($0) }
         // Seconds overdue: `Urgency.second(of:offset:)` from now's second.
         let overdue = "(? - (CAST(strftime('%s', todo.due) AS INTEGER) - CASE WHEN length(todo.due) = 10 THEN ? ELSE 0 END))"
@@ -65,7 +65,7 @@ extension AppDatabase {
             + CASE todo.priority WHEN 1 THEN ? WHEN 2 THEN ? WHEN 3 THEN ? ELSE 0 END
             + CASE WHEN todo.scheduled IS NOT NULL AND CASE WHEN length(todo.scheduled) = 10 THEN todo.scheduled <= ? ELSE todo.scheduled <= ? END
                 THEN ? ELSE 0 END
-            + ? * min(max(? - todo.createdAt, 0), ?) / ?
+            + ? * min(max(? - todo.createdAt, 0) / 1000, ?) / ?
             + CASE WHEN todo.note IS NULL THEN 0 ELSE ? * 8 / 10 END
             + CASE WHEN todo.tags IS NULL THEN 0 ELSE ? * (CASE json_array_length(todo.tags) WHEN 0 THEN 0 WHEN 1 THEN 8 WHEN 2 THEN 9 ELSE 10 END) / 10 END
             + CASE WHEN todo.project IS NULL THEN 0 ELSE ? END)

@@ -57,15 +57,19 @@ extension AppDatabase {
         }
     }
 
-    /// Each project's own count of pending todos (`selectPendingProjectCounts`),
-    /// from the project index's pending run.
-    public func pendingProjectCounts() throws -> [String: Int] {
-        try StorageError.wrap(path: path) {
+    /// Each project's own count of pending todos at `now`, those past their
+    /// until date left out (`selectPendingProjectCounts`), from the project
+    /// index's pending run.
+    public func pendingProjectCounts(now: Date, timeZone: TimeZone) throws -> [String: Int] {
+        let today = CalendarDay(now, in: timeZone).description, moment = ISO8601.string(from: now.roundedToMilliseconds)
+        return try StorageError.wrap(path: path) {
             try dbWriter.read { db in
                 var counts: [String: Int] = [:]
                 let rows = try Row.fetchCursor(db, sql: """
-                    SELECT project, count(*) FROM todo WHERE isDone = 0 AND project IS NOT NULL GROUP BY project
-                    """)
+                    SELECT project, count(*) FROM todo WHERE isDone = 0 AND project IS NOT NULL
+                        AND (until IS NULL OR CASE WHEN length(until) = 10 THEN until >= ? ELSE until >= ? END)
+                    GROUP BY project
+                    """, arguments: [today, moment])
                 while let row = try rows.next() { counts[row[0]] = row[1] }
                 return counts
             }

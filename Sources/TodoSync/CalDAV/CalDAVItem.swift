@@ -133,9 +133,13 @@ enum CalDAVItem {
         }
 
         /// The field's edit time if it still holds the value written with
-        /// it (`.some(nil)`: never edited); nil if another app changed it.
+        /// it (`.some(nil)`: never edited); nil if another app changed it. A
+        /// field the record does not name (written before `todo` had it) that
+        /// is empty was never edited: the first sync after an upgrade leaves
+        /// every such task as it is.
         func time(of field: TodoField, holding current: SyncFields) -> Date?? {
-            guard let entry = fields[field], entry.digest == digest(current[field]) else { return nil }
+            guard let entry = fields[field] else { return current[field].isEmpty ? .some(nil) : nil }
+            guard entry.digest == digest(current[field]) else { return nil }
             return .some(entry.time)
         }
     }
