@@ -516,7 +516,7 @@ done
 # size in turns; query keystrokes, moving and idle CPU at the largest.
 ui_dbs=()
 [ "$sync_only" = 1 ] || for size in $(printf '%s\n' "${size_list[0]}" "$largest" | sort -un); do
-    cp "$work/$size/pristine-planning.sqlite" "$work/$size/ui.sqlite"; rm -f "$work/$size/ui.sqlite-wal" "$work/$size/ui.sqlite-shm"
+    cp "$work/$size/pristine-projects.sqlite" "$work/$size/ui.sqlite"; rm -f "$work/$size/ui.sqlite-wal" "$work/$size/ui.sqlite-shm"
     ui_dbs+=(--db "$size=$work/$size/ui.sqlite")
 done
 [ "$sync_only" = 1 ] || echo "== todo ui" >&2

@@ -27,8 +27,9 @@ struct ContextViewTests {
         let ui = TodoUIController(logic: logic, size: Self.size)
         await ui.start()
         #expect(ui.rows.map(\.item.text) == ["call client", "file taxes"])
-        let header = TodoView.render(TodoSnapshot(logic.state), ui.view, size: Self.size).map(\.text).first ?? ""
-        #expect(header.contains("context work"), "\(header)")
+        let screen = TodoView.render(TodoSnapshot(logic.state), ui.view, size: Self.size).map(\.text)
+        #expect(screen.first?.contains("context work") == true, "\(screen)")
+        #expect(screen.contains { $0.contains("call client") && $0.contains("+work #phone") }, "\(screen)")
 
         await ui.handle([.character("a")] + Key.typing("book flights") + [.enter])
         let added = try #require(await storage.items.first { $0.text == "book flights" })

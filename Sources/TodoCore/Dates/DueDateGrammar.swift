@@ -232,44 +232,6 @@ public enum DueDateGrammar {
         return (1...9999).contains(day.year) ? day : nil
     }
 
-    // MARK: - Typos
-
-    /// Every word the grammar knows, for the nearest form to a mistyped one.
-    static let knownWords: [String] = ["today", "tomorrow", "yesterday", "next", "week", "month", "year", "ago", "in",
-                                       "days", "weeks", "months", "years", "noon", "midnight", "eow", "eom"]
-        + weekdays.flatMap { $0 } + months.flatMap { $0 }
-
-    /// `text` with each unknown word replaced by the known word nearest to it
-    /// (at most two edits away), if that reads as a date; nil otherwise.
-    static func suggestion(for text: String, now: Date, in timeZone: TimeZone) -> String? {
-        let words = text.lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
-        guard !words.isEmpty, words.count <= 5 else { return nil }
-        var changed = false
-        let mended = words.map { word -> String in
-            guard word.count >= 3, word.allSatisfy(\.isLetter), !knownWords.contains(word) else { return word }
-            let nearest = knownWords.map { ($0, editDistance(word, $0)) }.filter { $0.1 <= 2 }.min { $0.1 < $1.1 }
-            guard let nearest else { return word }
-            changed = true
-            return nearest.0
-        }
-        let candidate = mended.joined(separator: " ")
-        return changed && read(candidate, now: now, in: timeZone) != nil ? candidate : nil
-    }
-
-    /// Levenshtein distance, for short words.
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        var previous = Array(0...b.count)
-        for i in 1...max(a.count, 1) where !a.isEmpty {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...max(b.count, 1) where !b.isEmpty {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return a.isEmpty ? b.count : previous[b.count]
-    }
-
     /// `2026-12-01T14:30` or `2026-12-01T14:30:15` on the clock of `timeZone`;
     /// nil for anything else.
     static func localMoment(_ word: String, in timeZone: TimeZone) -> Date? {
@@ -301,67 +263,5 @@ public enum DueDateGrammar {
         }
         // None fits: the clock skips this reading; the offset before the change moves it past the gap.
         return candidates.min() ?? local - before
-    }
-}
-
-// MARK: - Filters
-
-/// Which due dates `todo list --due` keeps.
-public enum DueFilter: Sendable, Hashable {
-    /// Overdue at `now`: due on a day before `now`'s date in `timeZone`, or at a moment before `now`.
-    case overdue(now: Date, timeZone: TimeZone)
-    /// Due on one of `days`: a day among them, or a moment that falls on one of them in `timeZone`.
-    case within(ClosedRange<CalendarDay>, timeZone: TimeZone)
-    /// No due date at all (`--due none`).
-    case unset
-
-    /// The first and last days a due date can have.
-    public static let allDays = CalendarDay(year: 1, month: 1, day: 1)!...CalendarDay(year: 9999, month: 12, day: 31)!
-
-    /// Reads `overdue`, `today`, `tomorrow`, `week` (today through this ISO
-    /// week's Sunday), `none` (no due date) or any date of `DueDateGrammar`
-    /// (due on that date).
-    public init(parsing text: String, now: Date, in timeZone: TimeZone) throws(TodoFieldError) {
-        let today = CalendarDay(now, in: timeZone)
-        switch text.trimmingCharacters(in: .whitespaces).lowercased() {
-        case "none":
-            self = .unset
-        case "overdue":
-            // To the millisecond, as storage keeps moments, so storage and the selector agree.
-            self = .overdue(now: now.roundedToMilliseconds, timeZone: timeZone)
-        case "week":
-            self = .within(today...today.adding(days: 7 - today.weekday), timeZone: timeZone)
-        default:
-            let day = try DueDateGrammar.parse(text, now: now, in: timeZone).day(in: timeZone)
-            self = .within(day...day, timeZone: timeZone)
-        }
-    }
-
-    /// Due before the day `text` names (`--due-before`), or after it (`--due-after`).
-    public init(parsing text: String, after: Bool, now: Date, in timeZone: TimeZone) throws(TodoFieldError) {
-        let day = try DueDateGrammar.parse(text, now: now, in: timeZone).day(in: timeZone)
-        if after {
-            self = .within(min(day.adding(days: 1), Self.allDays.upperBound)...Self.allDays.upperBound, timeZone: timeZone)
-        } else {
-            self = .within(Self.allDays.lowerBound...max(day.adding(days: -1), Self.allDays.lowerBound), timeZone: timeZone)
-        }
-    }
-
-    /// The todos both filters keep, as one range of days; nil when no range
-    /// says it (`overdue` or `none` with a range) or no day is in both.
-    public func intersection(_ other: DueFilter) -> DueFilter? {
-        guard case let .within(days, timeZone) = self, case let .within(otherDays, _) = other else { return nil }
-        let lower = max(days.lowerBound, otherDays.lowerBound), upper = min(days.upperBound, otherDays.upperBound)
-        return lower <= upper ? .within(lower...upper, timeZone: timeZone) : nil
-    }
-
-    /// Whether a todo due at `due` passes; a todo with no due date passes `unset` only.
-    public func includes(_ due: TodoDue?) -> Bool {
-        guard let due else { return self == .unset }
-        switch self {
-        case let .overdue(now, timeZone): return due.isOverdue(now: now, in: timeZone)
-        case let .within(days, timeZone): return days.contains(due.day(in: timeZone))
-        case .unset: return false
-        }
     }
 }

@@ -122,3 +122,42 @@ extension AppDatabase {
         """
 
 }
+
+// MARK: - Reading a base
+
+extension SyncBase {
+    init?(row: Row) {
+        guard let id = UUID(parsing: row["todoId"]) else { return nil }
+        self.init(
+            todoId: id,
+            remoteId: row["remoteId"],
+            fields: SyncFields(
+                text: row["text"], isDone: row["isDone"],
+                due: (row["due"] as String?).flatMap(TodoDue.init(text:)),
+                priority: (row["priority"] as Int?).flatMap(TodoPriority.init(rank:)),
+                tags: (row["tags"] as String?).map(TagList.decode) ?? [],
+                note: row["note"],
+                recurrence: (row["recurrence"] as String?).flatMap(TodoRepeat.init(parsing:)),
+                project: row["project"],
+                wait: (row["wait"] as String?).flatMap(TodoDue.init(text:)),
+                scheduled: (row["scheduled"] as String?).flatMap(TodoDue.init(text:)),
+                until: (row["until"] as String?).flatMap(TodoDue.init(text:))
+            ),
+            remoteVersion: row["remoteVersion"],
+            editedAt: FieldTimes(
+                text: Self.time(row["textEditedAt"]), done: Self.time(row["doneEditedAt"]),
+                due: Self.time(row["dueEditedAt"]), priority: Self.time(row["priorityEditedAt"]),
+                tags: Self.time(row["tagsEditedAt"]), note: Self.time(row["noteEditedAt"]),
+                recurrence: Self.time(row["recurrenceEditedAt"]), project: Self.time(row["projectEditedAt"]),
+                wait: Self.time(row["waitEditedAt"]), scheduled: Self.time(row["scheduledEditedAt"]),
+                until: Self.time(row["untilEditedAt"])
+            ),
+            createdAt: Self.time(row["createdAt"]),
+            completedAt: Self.time(row["completedAt"])
+        )
+    }
+
+    private static func time(_ milliseconds: Int64?) -> Date? {
+        milliseconds.map(Date.init(millisecondsSince1970:))
+    }
+}

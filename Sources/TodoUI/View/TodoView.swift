@@ -70,7 +70,7 @@ public enum TodoView {
         return lines
     }
 
-    /// ` 3f2a  [x] call the bank  due 12-01 !high #home`, the selected one in
+    /// ` 3f2a  [x] call the bank  due 12-01 !high +work #home`, the selected one in
     /// reverse video; a due date before `today` in red.
     static func row(
         _ row: TodoWindow.Row, idWidth: Int, selected: Bool, width: Int,
@@ -93,6 +93,9 @@ public enum TodoView {
         }
         if let priority = item.priority {
             fields.append(Span(" !" + priority.rawValue, TextStyle(bold: priority == .high)))
+        }
+        if let project = item.project {
+            fields.append(Span(" +" + project, TextStyle(color: .green)))
         }
         if !item.tags.isEmpty {
             fields.append(Span(" " + item.tags.map { $0.hasPrefix("#") ? $0 : "#" + $0 }.joined(separator: " "), TextStyle(dim: true)))
