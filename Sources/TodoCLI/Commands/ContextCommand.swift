@@ -52,19 +52,14 @@ struct ContextCommand: AsyncParsableCommand {
         if let name, name.lowercased() == PlanningArguments.none, hasFilters {
             throw ValidationError("todo context none switches contexts off and takes no filters; give the context a name")
         }
-        do {
-            if let name, name.lowercased() != PlanningArguments.none { _ = try TodoContext.validatedName(name) }
-            if let project, project.lowercased() == PlanningArguments.none {
-                throw ValidationError("a context keeps one project and gives it to new todos: name one, e.g. --project work")
-            }
-            if let project { _ = try TodoProject.validated(project) }
-            for tag in tags + excludedTags { _ = try TodoTags.validated(tag) }
-        } catch {
-            throw ValidationError(String(describing: error))
+        if let name, name.lowercased() != PlanningArguments.none {
+            do { _ = try TodoContext.validatedName(name) } catch { throw ValidationError(String(describing: error)) }
         }
-        if let both = TodoTags.normalized(tags.map { (try? TodoTags.validated($0)) ?? $0 }).first(where: { excludedTags.contains($0) }) {
-            throw ValidationError("--tag \(both) and --not-tag \(both) leave nothing: give one of them")
+        if let project, project.lowercased() == PlanningArguments.none {
+            throw ValidationError("a context keeps one project and gives it to new todos: name one, e.g. --project work")
         }
+        _ = try ListFilters.projectFilter(project)
+        try ListFilters.validate(tags: tags, excludedTags: excludedTags)
     }
 
     private var filtersText: String {

@@ -114,7 +114,7 @@ struct EditCommand: AsyncParsableCommand {
 
     /// `--where`'s filters read as list's options.
     func selection(_ filters: String) throws -> SelectionOptions {
-        let words = SelectionOptions.words(filters)
+        let words = TodoEdit.words(of: filters)
         var selection: SelectionOptions
         do {
             selection = try SelectionOptions.parse(words)

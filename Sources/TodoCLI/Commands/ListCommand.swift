@@ -129,83 +129,17 @@ struct ListCommand: AsyncParsableCommand {
         if query != nil && lastQuery {
             throw ValidationError("--query and --last-query cannot be used together: pick one")
         }
-        for tag in tags + excludedTags {
-            do {
-                _ = try TodoTags.validated(tag)
-            } catch {
-                throw ValidationError(String(describing: error))
-            }
-        }
-        if let both = TodoTags.normalized(tags).first(where: TodoTags.normalized(excludedTags).contains) {
-            throw ValidationError("--tag \(both) and --not-tag \(both) leave nothing to list: give one of them")
-        }
-        _ = try dueFilter(now: Date(), timeZone: .current)
-        _ = try projectFilter
-    }
-
-    /// What `--project` keeps.
-    var projectFilter: TodoRequest.ProjectFilter? {
-        get throws { try Self.projectFilter(project) }
-    }
-
-    /// What `--project` keeps: a project and its sub-projects, or (`none`) no project.
-    static func projectFilter(_ project: String?) throws -> TodoRequest.ProjectFilter? {
-        guard let project else { return nil }
-        if project.lowercased() == PlanningArguments.none { return .unset }
-        do {
-            return .within(try TodoProject.validated(project))
-        } catch {
-            throw ValidationError(String(describing: error))
-        }
-    }
-
-    /// What `--due`, `--due-before` and `--due-after` keep together, read at `now`.
-    func dueFilter(now: Date, timeZone: TimeZone) throws -> DueFilter? {
-        try Self.dueFilter(due: due, before: dueBefore, after: dueAfter, now: now, timeZone: timeZone)
-    }
-
-    /// What `--due`, `--due-before` and `--due-after` keep together, read at `now`.
-    static func dueFilter(due: String?, before dueBefore: String?, after dueAfter: String?, now: Date, timeZone: TimeZone) throws -> DueFilter? {
-        var filter = try due.map { try Self.dueFilter($0, now: now, timeZone: timeZone) }
-        for (option, text, after) in [("--due-before", dueBefore, false), ("--due-after", dueAfter, true)] {
-            guard let text else { continue }
-            let bound: DueFilter
-            do {
-                bound = try DueFilter(parsing: text, after: after, now: now, in: timeZone)
-            } catch {
-                throw ValidationError("\(option): \(error)")
-            }
-            guard let current = filter else {
-                filter = bound
-                continue
-            }
-            guard let both = current.intersection(bound) else {
-                throw ValidationError(
-                    "--due, --due-before and --due-after together leave no day to be due on (overdue and none are no days): drop one"
-                )
-            }
-            filter = both
-        }
-        return filter
-    }
-
-    /// What `--due` keeps, read at `now`.
-    static func dueFilter(_ text: String, now: Date, timeZone: TimeZone) throws -> DueFilter {
-        do {
-            return try DueFilter(parsing: text, now: now, in: timeZone)
-        } catch {
-            throw ValidationError(
-                "'\(text)' is not a due filter: use overdue, today, tomorrow, week, or a date such as fri, +3d or 2026-12-01"
-            )
-        }
+        try ListFilters.validate(tags: tags, excludedTags: excludedTags)
+        _ = try filters
     }
 
     /// The planning filters and order, read now.
     var filters: ListFilters {
         get throws {
             ListFilters(
-                tags: tags, excludedTags: excludedTags, due: try dueFilter(now: Date(), timeZone: .current),
-                priority: priority?.filter, project: try projectFilter, waiting: waiting, sort: sort.sort
+                tags: tags, excludedTags: excludedTags,
+                due: try ListFilters.dueFilter(due: due, before: dueBefore, after: dueAfter, now: Date(), timeZone: .current),
+                priority: priority?.filter, project: try ListFilters.projectFilter(project), waiting: waiting, sort: sort.sort
             )
         }
     }
@@ -233,15 +167,8 @@ struct ListCommand: AsyncParsableCommand {
             try await logic.recoverLastQuery()
             guard !logic.state.query.isEmpty else { throw ListError.noSavedQuery }
         }
-        let now = Date()
         let context = try db.savedContexts().active
-        let unnarrowed = TodoRequest(
-            status: status.requestStatus, query: logic.state.query, tags: filters.tags, excludedTags: filters.excludedTags,
-            due: filters.due, priority: filters.priority, project: filters.project,
-            schedule: filters.waiting ? .waiting(at: now, in: .current) : .current(at: now, in: .current),
-            sort: filters.sort, limit: limit
-        )
-        let request = context?.narrowing(unnarrowed) ?? unnarrowed
+        let request = filters.request(status: status.requestStatus, query: logic.state.query, limit: limit, context: context)
         let out = OutputBuffer()
         if json {
             var array = TodoJSON.ArrayWriter(to: out)
@@ -294,21 +221,6 @@ struct ListCommand: AsyncParsableCommand {
         case .all: #"No todo contains "\#(query)"."#
         }
     }
-}
-
-/// `list`'s planning filters and order, read from its options.
-struct ListFilters: Equatable, Sendable {
-    var tags: [String] = []
-    var excludedTags: [String] = []
-    var due: DueFilter?
-    var priority: TodoRequest.PriorityFilter?
-    var project: TodoRequest.ProjectFilter?
-    /// Only the todos still waiting; else none of them.
-    var waiting = false
-    var sort: TodoRequest.Sort = .created
-
-    /// Whether a filter (not just an order) is given.
-    var isFiltering: Bool { !tags.isEmpty || !excludedTags.isEmpty || due != nil || priority != nil || project != nil || waiting }
 }
 
 /// Why `list` could not list.

@@ -52,12 +52,8 @@ struct NextCommand: AsyncParsableCommand {
 
     func validate() throws {
         if limit < 1 { throw ValidationError("--limit must be at least 1, got \(limit)") }
-        for tag in tags + excludedTags {
-            do { _ = try TodoTags.validated(tag) } catch { throw ValidationError(String(describing: error)) }
-        }
-        if let project, project.lowercased() != PlanningArguments.none {
-            do { _ = try TodoProject.validated(project) } catch { throw ValidationError(String(describing: error)) }
-        }
+        try ListFilters.validate(tags: tags, excludedTags: excludedTags)
+        _ = try ListFilters.projectFilter(project)
     }
 
     @MainActor
@@ -65,14 +61,9 @@ struct NextCommand: AsyncParsableCommand {
         let config = try TodoConfig.load()
         let db = try database.openForReading()
         let now = Date()
-        var filter = TodoRequest(status: .pending, tags: tags, excludedTags: excludedTags, schedule: .current(at: now, in: .current))
-        if let project {
-            filter.project = project.lowercased() == PlanningArguments.none ? .unset : .within(try TodoProject.validated(project))
-        }
-        let context = try db.savedContexts().active
-        let request = NextRequest(
-            filter: context?.narrowing(filter) ?? filter, weights: config.weights, now: now, timeZone: .current, limit: limit
-        )
+        let filters = ListFilters(tags: tags, excludedTags: excludedTags, project: try ListFilters.projectFilter(project))
+        let filter = filters.request(status: .pending, query: "", now: now, context: try db.savedContexts().active)
+        let request = NextRequest(filter: filter, weights: config.weights, now: now, timeZone: .current, limit: limit)
         let out = OutputBuffer()
         if let why {
             let todo = try db.resolveListed(idPrefixes: [why])[0]

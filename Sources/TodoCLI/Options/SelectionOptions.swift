@@ -41,26 +41,6 @@ struct SelectionOptions: ParsableArguments {
     @Flag(help: "Show what would change, and change nothing.")
     var dryRun = false
 
-    /// A line of options as words: runs of non-spaces, or of anything between double quotes.
-    static func words(_ line: String) -> [String] {
-        var words: [String] = []
-        var current = ""
-        var quoted = false, inQuotes = false
-        for character in line {
-            if character == "\"" {
-                inQuotes.toggle()
-                quoted = true
-            } else if character.isWhitespace, !inQuotes {
-                if !current.isEmpty || quoted { words.append(current) }
-                (current, quoted) = ("", false)
-            } else {
-                current.append(character)
-            }
-        }
-        if !current.isEmpty || quoted { words.append(current) }
-        return words
-    }
-
     /// ArgumentParser's complaint about `--where`'s words, in one line.
     static func message(for error: any Error) -> String {
         var text = SelectionOptions.fullMessage(for: error)
@@ -94,19 +74,13 @@ struct SelectionOptions: ParsableArguments {
     /// What the filters select: `pending` todos, or done ones (`undone`), or
     /// both with `--all`; narrowed by `context`.
     func request(pending: Bool, context: TodoContext?) throws -> TodoRequest {
-        let now = Date()
-        do {
-            for tag in tags + excludedTags { _ = try TodoTags.validated(tag) }
-        } catch {
-            throw ValidationError(String(describing: error))
-        }
-        let request = TodoRequest(
-            status: all ? .all : pending ? .pending : .done, query: query ?? "", tags: tags, excludedTags: excludedTags,
-            due: try ListCommand.dueFilter(due: due, before: dueBefore, after: dueAfter, now: now, timeZone: .current),
-            priority: priority?.filter, project: try ListCommand.projectFilter(project),
-            schedule: .current(at: now, in: .current)
+        try ListFilters.validate(tags: tags, excludedTags: excludedTags)
+        let filters = ListFilters(
+            tags: tags, excludedTags: excludedTags,
+            due: try ListFilters.dueFilter(due: due, before: dueBefore, after: dueAfter, now: Date(), timeZone: .current),
+            priority: priority?.filter, project: try ListFilters.projectFilter(project)
         )
-        return context?.narrowing(request) ?? request
+        return filters.request(status: all ? .all : pending ? .pending : .done, query: query ?? "", context: context)
     }
 
     /// The todos the filters select, in list order.

@@ -85,6 +85,12 @@ extension TodoEdit {
         "--due", "--priority", "--tag", "--untag", "--note", "--repeat", "--project", "--wait", "--scheduled", "--until",
     ]
 
+    /// A line's words as `tokens` reads them: runs of non-spaces, or of
+    /// anything between double quotes (`edit --where`'s filters).
+    public static func words(of line: String) -> [String] {
+        tokens(line).map(\.text)
+    }
+
     /// A word of a line, or a "quoted run" of words.
     struct Token {
         var text: String

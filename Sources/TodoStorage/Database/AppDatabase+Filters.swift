@@ -131,6 +131,10 @@ extension AppDatabase {
         }
     }
 
+    /// A todo's until date not past: a day that is today or later, a moment
+    /// not before now (its values: today, then now).
+    static let untilNotPast = "CASE WHEN length(todo.until) = 10 THEN todo.until >= ? ELSE todo.until >= ? END"
+
     /// The condition of a schedule, nil for `any`. A date in `wait` or
     /// `until` is a day (10 characters) or a moment, each compared with its
     /// own form of now, as `dueCondition` does; most todos have neither, and
@@ -146,7 +150,7 @@ extension AppDatabase {
             let today = CalendarDay(now, in: timeZone).description, moment = ISO8601.string(from: now)
             return (
                 "((todo.wait IS NULL AND todo.until IS NULL) OR ((todo.wait IS NULL OR \(reached("todo.wait"))) "
-                    + "AND (todo.until IS NULL OR todo.isDone OR CASE WHEN length(todo.until) = 10 THEN todo.until >= ? ELSE todo.until >= ? END)))",
+                    + "AND (todo.until IS NULL OR todo.isDone OR \(untilNotPast))))",
                 [today, moment, today, moment]
             )
         case let .waiting(now, timeZone):

@@ -67,7 +67,7 @@ extension AppDatabase {
                 var counts: [String: Int] = [:]
                 let rows = try Row.fetchCursor(db, sql: """
                     SELECT project, count(*) FROM todo WHERE isDone = 0 AND project IS NOT NULL
-                        AND (until IS NULL OR CASE WHEN length(until) = 10 THEN until >= ? ELSE until >= ? END)
+                        AND (todo.until IS NULL OR \(Self.untilNotPast))
                     GROUP BY project
                     """, arguments: [today, moment])
                 while let row = try rows.next() { counts[row[0]] = row[1] }

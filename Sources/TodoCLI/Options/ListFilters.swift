@@ -1,0 +1,90 @@
+import ArgumentParser
+import Foundation
+import TodoCore
+
+/// `list`'s planning filters and order, read from its options; and the
+/// reading of those options, which `next`, `context` and the changes by
+/// filter (`SelectionOptions`) share with `list`, so each says the same
+/// about a bad value.
+struct ListFilters: Equatable, Sendable {
+    var tags: [String] = []
+    var excludedTags: [String] = []
+    var due: DueFilter?
+    var priority: TodoRequest.PriorityFilter?
+    var project: TodoRequest.ProjectFilter?
+    /// Only the todos still waiting; else none of them.
+    var waiting = false
+    var sort: TodoRequest.Sort = .created
+
+    /// Whether a filter (not just an order) is given.
+    var isFiltering: Bool { !tags.isEmpty || !excludedTags.isEmpty || due != nil || priority != nil || project != nil || waiting }
+
+    /// What these filters select at `now`: the waiting todos, or those a list
+    /// shows; narrowed by `context`, the one that is on.
+    func request(status: TodoRequest.Status, query: String, limit: Int? = nil, now: Date = Date(), context: TodoContext?) -> TodoRequest {
+        let request = TodoRequest(
+            status: status, query: query, tags: tags, excludedTags: excludedTags, due: due, priority: priority, project: project,
+            schedule: waiting ? .waiting(at: now, in: .current) : .current(at: now, in: .current), sort: sort, limit: limit
+        )
+        return context?.narrowing(request) ?? request
+    }
+
+    /// Refuses a tag that is no tag, and one both kept and left out.
+    static func validate(tags: [String], excludedTags: [String]) throws {
+        do {
+            for tag in tags + excludedTags { _ = try TodoTags.validated(tag) }
+        } catch {
+            throw ValidationError(String(describing: error))
+        }
+        if let both = TodoTags.normalized(tags).first(where: TodoTags.normalized(excludedTags).contains) {
+            throw ValidationError("--tag \(both) and --not-tag \(both) leave nothing to list: give one of them")
+        }
+    }
+
+    /// What `--project` keeps: a project and its sub-projects, or (`none`) no project.
+    static func projectFilter(_ project: String?) throws -> TodoRequest.ProjectFilter? {
+        guard let project else { return nil }
+        if project.lowercased() == PlanningArguments.none { return .unset }
+        do {
+            return .within(try TodoProject.validated(project))
+        } catch {
+            throw ValidationError(String(describing: error))
+        }
+    }
+
+    /// What `--due`, `--due-before` and `--due-after` keep together, read at `now`.
+    static func dueFilter(due: String?, before dueBefore: String?, after dueAfter: String?, now: Date, timeZone: TimeZone) throws -> DueFilter? {
+        var filter = try due.map { try Self.dueFilter($0, now: now, timeZone: timeZone) }
+        for (option, text, after) in [("--due-before", dueBefore, false), ("--due-after", dueAfter, true)] {
+            guard let text else { continue }
+            let bound: DueFilter
+            do {
+                bound = try DueFilter(parsing: text, after: after, now: now, in: timeZone)
+            } catch {
+                throw ValidationError("\(option): \(error)")
+            }
+            guard let current = filter else {
+                filter = bound
+                continue
+            }
+            guard let both = current.intersection(bound) else {
+                throw ValidationError(
+                    "--due, --due-before and --due-after together leave no day to be due on (overdue and none are no days): drop one"
+                )
+            }
+            filter = both
+        }
+        return filter
+    }
+
+    /// What `--due` keeps, read at `now`.
+    static func dueFilter(_ text: String, now: Date, timeZone: TimeZone) throws -> DueFilter {
+        do {
+            return try DueFilter(parsing: text, now: now, in: timeZone)
+        } catch {
+            throw ValidationError(
+                "'\(text)' is not a due filter: use overdue, today, tomorrow, week, or a date such as fri, +3d or 2026-12-01"
+            )
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import TodoCore
+
+/// The names a server uses for the fields sync reads and writes.
+public struct FieldNames: Sendable, Hashable {
+    public var title: String
+    public var completed: String
+    /// Where sync writes the todo's own UUID, so a create retried after a
+    /// timeout or a crash finds its first copy instead of making a second.
+    public var marker: String
+    public var createdAt: String
+    public var updatedAt: String
+    public var completedAt: String
+    /// Where sync writes when the text and the done mark were last edited,
+    /// on the machine that edited them.
+    public var textEditedAt: String
+    public var doneEditedAt: String
+    public var due: String
+    public var priority: String
+    public var tags: String
+    public var note: String
+    public var recurrence: String
+    /// The project and the wait, scheduled and until dates: under these
+    /// names on every server (no option renames them).
+    public var project = "project"
+    public var wait = "wait"
+    public var scheduled = "scheduled"
+    public var until = "until"
+
+    public init(
+        title: String = "title", completed: String = "completed", marker: String = "clientId",
+        createdAt: String = "createdAt", updatedAt: String = "updatedAt", completedAt: String = "completedAt",
+        textEditedAt: String = "textEditedAt", doneEditedAt: String = "doneEditedAt",
+        due: String = "dueDate", priority: String = "priority", tags: String = "tags", note: String = "note",
+        recurrence: String = "repeat"
+    ) {
+        self.title = title
+        self.completed = completed
+        self.marker = marker
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.completedAt = completedAt
+        self.textEditedAt = textEditedAt
+        self.doneEditedAt = doneEditedAt
+        self.due = due
+        self.priority = priority
+        self.tags = tags
+        self.note = note
+        self.recurrence = recurrence
+    }
+
+    /// The name of the field that holds `field`.
+    public func name(of field: TodoField) -> String {
+        switch field {
+        case .text: title
+        case .done: completed
+        case .due: due
+        case .priority: priority
+        case .tags: tags
+        case .note: note
+        case .recurrence: recurrence
+        case .project: project
+        case .wait: wait
+        case .scheduled: scheduled
+        case .until: until
+        }
+    }
+
+    /// The name of the field that holds when `field` was last edited: the
+    /// field's own name with `EditedAt` (`dueDate` → `dueDateEditedAt`), but
+    /// `textEditedAt` and `doneEditedAt` for the text and the done mark.
+    public func editedAtName(of field: TodoField) -> String {
+        switch field {
+        case .text: textEditedAt
+        case .done: doneEditedAt
+        default: name(of: field) + "EditedAt"
+        }
+    }
+}
