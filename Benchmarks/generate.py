@@ -17,9 +17,11 @@ about a third of those are overdue; 20% have a priority; 25% have one or two tag
 from a vocabulary of six (`home` on about 6% of todos). A third generator
 gives 20% of todos a project (`home` and its sub-projects on about 8%), 5% a
 scheduled date, and 2% a wait date (half of them still ahead, which hides them
-from lists).
+from lists). A fourth makes 1% of todos a subtask and 0.5% blocked, each by one of
+the 50 todos made just before it (so no link makes a cycle).
 """
 import argparse
+import collections
 import datetime
 import json
 import os
@@ -66,6 +68,15 @@ def projects(size, seed, today):
         yield project, scheduled, wait
 
 
+def links(size, seed):
+    """How many todos back each todo's parent and blocker are (None: none), from a fourth generator."""
+    rng = random.Random(seed * 15485863 + 5)
+    for i in range(size):
+        parent = rng.randint(1, 50) if i >= 50 and rng.random() < 0.01 else None
+        blocker = rng.randint(1, 50) if i >= 50 and rng.random() < 0.005 else None
+        yield parent, blocker
+
+
 def todos(size, seed):
     rng = random.Random(seed)
     for i in range(size):
@@ -82,9 +93,11 @@ def iso(moment):
     return moment.strftime("%Y-%m-%dT%H:%M:%S.000Z")
 
 
-def write_todo_json(out, rows, fields, more):
+def write_todo_json(out, rows, fields, more, linked):
     out.write("[\n")
-    for n, ((todo_id, text, done, created), (due, priority, tags), (project, scheduled, wait)) in enumerate(zip(rows, fields, more)):
+    recent = collections.deque(maxlen=50)
+    for n, ((todo_id, text, done, created), (due, priority, tags), (project, scheduled, wait), (parent, blocker)) \
+            in enumerate(zip(rows, fields, more, linked)):
         item = {"id": todo_id, "text": text, "done": done, "createdAt": iso(created),
                 "updatedAt": iso(created), "completedAt": iso(created) if done else None,
                 "due": due, "priority": priority, "tags": tags}
@@ -94,6 +107,11 @@ def write_todo_json(out, rows, fields, more):
             item["scheduled"] = scheduled
         if wait:
             item["wait"] = wait
+        if parent:
+            item["parent"] = recent[-parent]
+        if blocker:
+            item["blockedBy"] = [recent[-blocker]]
+        recent.append(todo_id)
         out.write(("," if n else "") + json.dumps(item, ensure_ascii=False) + "\n")
     out.write("]\n")
 
@@ -155,7 +173,8 @@ def main():
         return
     if args.format == "todo-json":
         with open(args.out, "w", encoding="utf-8") as out:
-            write_todo_json(out, todos(args.size, args.seed), planning(args.size, args.seed, today), projects(args.size, args.seed, today))
+            write_todo_json(out, todos(args.size, args.seed), planning(args.size, args.seed, today),
+                            projects(args.size, args.seed, today), links(args.size, args.seed))
         return
     with open(args.out, "w", encoding="utf-8") as out:
         writers[args.format](out, todos(args.size, args.seed))

@@ -42,6 +42,7 @@ public enum AppMigrations {
             identifier: "0012_project_wait_scheduled_until",
             sql: text(PackageResources._012_project_wait_scheduled_until_sql)
         ),
+        Migration(identifier: "0013_subtasks_and_blockers", sql: text(PackageResources._013_subtasks_and_blockers_sql)),
     ]
 
     private static func text(_ bytes: [UInt8]) -> String {

@@ -24,6 +24,10 @@ public struct VTodoFields: Sendable, Equatable {
     public var wait: TodoDue?
     public var scheduled: TodoDue?
     public var until: TodoDue?
+    /// `RELATED-TO;RELTYPE=PARENT` and `RELATED-TO;RELTYPE=DEPENDS-ON`
+    /// naming a todo's UUID (RFC 9253).
+    public var parent: UUID?
+    public var blockedBy: [UUID] = []
     public var createdAt: Date?
     public var updatedAt: Date?
 
@@ -85,6 +89,7 @@ public enum VTodo {
         fields.wait = todo.property(waitProperty).flatMap { due($0, timeZone: timeZone) }
         fields.scheduled = (todo.property(scheduledProperty) ?? todo.property("DTSTART")).flatMap { due($0, timeZone: timeZone) }
         fields.until = todo.property(untilProperty).flatMap { due($0, timeZone: timeZone) }
+        (fields.parent, fields.blockedBy) = links(of: todo)
         fields.createdAt = todo.property("CREATED").flatMap { moment($0, timeZone: timeZone) }
         fields.updatedAt = (todo.property("LAST-MODIFIED") ?? todo.property("DTSTAMP")).flatMap { moment($0, timeZone: timeZone) }
         return fields
@@ -148,6 +153,14 @@ public enum VTodo {
             set(scheduledProperty, fits ? nil : fields.scheduled.map { dateLine(scheduledProperty, $0) })
         }
         if old?.until.map(seconds) != fields.until.map(seconds) { set(untilProperty, fields.until.map { dateLine(untilProperty, $0) }) }
+        if old?.parent != fields.parent {
+            setLinks(&todo, parent: true, to: fields.parent.map { [$0] } ?? [])
+            changed = true
+        }
+        if Set(old?.blockedBy ?? []) != Set(fields.blockedBy) {
+            setLinks(&todo, parent: false, to: TodoLinks.normalized(fields.blockedBy))
+            changed = true
+        }
         // CREATED is written on a new task, and rewritten only where the client wrote one.
         if let created = fields.createdAt, old == nil || old?.createdAt != nil, old?.createdAt.map(seconds) != seconds(created) {
             set("CREATED", ContentLine(name: "CREATED", value: utc(created)))

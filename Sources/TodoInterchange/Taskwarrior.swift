@@ -16,6 +16,8 @@ import TodoCore
 ///   is no priority.
 /// - `project` is the todo's project (`home.garden`); `wait`, `scheduled`
 ///   and `until` are its dates of those names, read as `due` is.
+/// - `depends` (UUIDs, joined by commas in 2.6, an array in 3) are the
+///   todos that block it: the tasks' own ids, as they are imported.
 /// - `annotations` make the note, one line each: its date, then its text.
 /// - A recurring task: the template (status `recurring`) is left out; its
 ///   earliest pending instance is a todo that repeats by the template's
@@ -26,7 +28,7 @@ import TodoCore
 ///   the note instead.
 public enum Taskwarrior {
     /// What an export held: its todos, and how many tasks had each field a
-    /// todo has no place for (`depends`, `start`), which the import leaves
+    /// todo has no place for (`start`), which the import leaves
     /// out and says so.
     public struct Export: Sendable, Equatable {
         public var todos: [TodoItem]
@@ -40,7 +42,7 @@ public enum Taskwarrior {
     }
 
     /// The fields of a task a todo has no place for, in the order they are reported.
-    static let unkeptFields = ["depends", "start"]
+    static let unkeptFields = ["start"]
 
     public static func todos(fromExport data: Data, timeZone: TimeZone) throws(InterchangeError) -> [TodoItem] {
         try read(data, timeZone: timeZone).todos
@@ -128,12 +130,29 @@ public enum Taskwarrior {
         var wait: String?
         var scheduled: String?
         var until: String?
-        var depends: Present?
+        var depends: Depends?
         var start: Present?
 
         /// The fields of `Taskwarrior.unkeptFields` this task has.
         var unkeptFields: [String] {
-            zip(Taskwarrior.unkeptFields, [depends, start]).compactMap { $1 == nil ? nil : $0 }
+            zip(Taskwarrior.unkeptFields, [start]).compactMap { $1 == nil ? nil : $0 }
+        }
+
+        /// `depends`: `"uuid,uuid"` (Taskwarrior 2.6) or `["uuid", …]` (3).
+        struct Depends: Decodable {
+            var ids: [UUID]
+
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.singleValueContainer()
+                let texts = try (try? container.decode([String].self))
+                    ?? container.decode(String.self).split(separator: ",").map(String.init)
+                ids = try texts.map { text in
+                    guard let id = UUID(parsing: text.trimmingCharacters(in: .whitespaces).lowercased()) else {
+                        throw DecodingError.dataCorruptedError(in: container, debugDescription: "'\(text)' is not a task's UUID")
+                    }
+                    return id
+                }
+            }
         }
 
         /// Any JSON value, read only to know it is there.
@@ -267,7 +286,8 @@ extension Taskwarrior.ExportedTask {
                 completedAt: isDone ? (end ?? updatedAt ?? createdAt) : nil,
                 due: due, priority: priority.flatMap { ["H": TodoPriority.high, "M": .medium, "L": .low][$0] },
                 tags: tags, note: note, recurrence: due == nil ? nil : recurrence, project: projectName,
-                wait: try planned(wait, "wait"), scheduled: try planned(scheduled, "scheduled"), until: try planned(until, "until")
+                wait: try planned(wait, "wait"), scheduled: try planned(scheduled, "scheduled"), until: try planned(until, "until"),
+                blockedBy: (depends?.ids ?? []).filter { $0 != uuid }
             )
         } catch let error as TodoError {
             throw .init(reason: error.description)

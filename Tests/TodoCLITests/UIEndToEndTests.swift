@@ -71,6 +71,32 @@ struct UIEndToEndTests {
 
     /// `u` never takes back work done before the view opened (an import
     /// from the shell); what it takes back, `U` brings back.
+    /// Subtasks start folded under their parent: Enter or → unfolds, ← folds.
+    @Test func subtasksFoldUnderTheirParent() throws {
+        let parent = try todo.ok(["add", "paint the room", "--json"])
+        let id = try #require((try JSONSerialization.jsonObject(with: Data(parent.utf8)) as? [String: Any])?["id"] as? String)
+        _ = try todo.ok(["add", "buy paint", "--parent", String(id.prefix(8))])
+        _ = try todo.ok(["add", "tape the edges", "--parent", String(id.prefix(8))])
+        _ = try todo.ok(["add", "call mum"])
+        let ui = try startUI()
+        try ui.waitForScreen("the parent folded") { $0.contains("▸ 2 paint the room") && !$0.contains("buy paint") }
+        try ui.send("j")
+        try ui.send("Enter")
+        try ui.waitForScreen("the parent unfolded") { $0.contains("▾ paint the room") && $0.contains("[ ]   tape the edges") && $0.contains("buy paint") }
+        try ui.send("j")
+        try ui.send("Left")
+        try ui.waitForScreen("folded again from a subtask") { $0.contains("▸ 2 paint the room") && !$0.contains("tape the edges") }
+        try ui.send("Right")
+        try ui.waitForScreen("unfolded with →") { $0.contains("tape the edges") }
+        // Completing the parent asks about its open subtasks; x again completes them too.
+        try ui.send("x")
+        try ui.waitForScreen("the question") { $0.contains("has 2 open subtasks: press x again to complete them too") }
+        #expect(try todo.listJSON().count == 4, "nothing done yet")
+        try ui.send("x")
+        try ui.waitForScreen("all three done") { $0.contains("1 pending · 3 done") }
+        try ui.send("q")
+    }
+
     @Test func undoTakesBackOnlyThisViewsChangesAndRedoBringsThemBack() throws {
         _ = try todo.ok(["import", "-"], stdin: """
             [{"id":"abcd0000-0000-4000-8000-000000000001","text":"imported one","createdAt":"2026-01-01T00:00:00.000Z"},

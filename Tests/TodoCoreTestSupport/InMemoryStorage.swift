@@ -75,6 +75,22 @@ public actor InMemoryStorage: TodoStorage {
         return selectRequestedTodos(items: listedRows(TodoRequest(status: .all)).map(\.item), request: request)
     }
 
+    public func links() async throws -> [TodoLinks.Node] {
+        try check()
+        return items.filter { $0.parent != nil || !$0.blockedBy.isEmpty }.map(TodoLinks.Node.init)
+    }
+
+    public func todos(ids: [TodoItem.ID]) async throws -> [TodoItem] {
+        try check()
+        let wanted = Set(ids)
+        return items.filter { wanted.contains($0.id) }
+    }
+
+    public func subtasks(of ids: [TodoItem.ID]) async throws -> [TodoItem] {
+        try check()
+        return selectSubtasks(items: items, of: ids)
+    }
+
     public func insert(_ item: TodoItem) async throws {
         try check()
         items.append(item)

@@ -95,6 +95,20 @@ struct RandomVTodo {
             fields.project = ["home", "home.garden", "work.q4", "projekt.é"][random.next(4)]
             mapped.append("X-TODO-PROJECT:" + ICalendarText.escape(fields.project!))
         }
+        // A parent (RELTYPE=PARENT, or none: PARENT is its default) and blockers (DEPENDS-ON) naming UUIDs.
+        if random.next(3) == 0 {
+            let parent = UUID(derivedFrom: "parent-\(random.next(1_000))")
+            fields.parent = parent
+            mapped.append((random.next(2) == 0 ? "RELATED-TO;RELTYPE=PARENT:" : "RELATED-TO:") + parent.lowercasedString)
+        }
+        var blockers: [UUID] = []
+        for _ in 0..<random.next(3) {
+            let blocker = UUID(derivedFrom: "blocker-\(random.next(1_000))")
+            guard !blockers.contains(blocker) else { continue }
+            blockers.append(blocker)
+            mapped.append("RELATED-TO;RELTYPE=DEPENDS-ON:" + blocker.lowercasedString)
+        }
+        fields.blockedBy = TodoLinks.normalized(blockers)
         // DTSTART (scheduled), X-TODO-WAIT and X-TODO-UNTIL: a date or a UTC time each, or none.
         for (name, keyPath) in [("DTSTART", \VTodoFields.scheduled), ("X-TODO-WAIT", \VTodoFields.wait), ("X-TODO-UNTIL", \VTodoFields.until)] {
             switch random.next(3) {
@@ -119,6 +133,7 @@ struct RandomVTodo {
             ["X-APPLE-SORT-ORDER:\(random.next(1_000_000))"],
             ["X-CUSTOM;X-P=\"a:b;c\",plain:" + ICalendarText.escape(Self.text(&random, 0...50))],
             ["RELATED-TO;RELTYPE=PARENT:parent-\(random.next(100))"],
+            ["RELATED-TO;RELTYPE=CHILD:" + UUID(derivedFrom: "child-\(random.next(100))").lowercasedString],
             ["ATTACH;FMTTYPE=text/plain:https://example.com/a?b=c;d"],
             ["BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:-PT\(random.next(60))M", "DESCRIPTION:Reminder é", "END:VALARM"],
         ]

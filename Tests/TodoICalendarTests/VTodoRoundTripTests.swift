@@ -42,6 +42,8 @@ struct VTodoRoundTripTests {
             edited.completedAt = edited.isDone ? Date(timeIntervalSince1970: 1_800_000_000) : nil
             edited.tags = random.next(4) == 0 ? [] : ["new", "set"]
             edited.note = random.next(2) == 0 ? nil : "line one\nline; two, three"
+            edited.parent = random.next(2) == 0 ? nil : UUID(derivedFrom: "new parent \(seed)")
+            edited.blockedBy = random.next(2) == 0 ? [] : TodoLinks.normalized([UUID(derivedFrom: "a \(seed)"), UUID(derivedFrom: "b \(seed)")])
             let written = VTodo.write(edited, over: calendar, timeZone: Self.utc, now: Date(timeIntervalSince1970: 1_900_000_000)).bytes()
             let reread = try ICalendarComponent.read(written)
             var expected = edited

@@ -78,7 +78,8 @@ struct TaskwarriorTests {
     }
 
     /// What a todo has no place for is counted per field, never silently
-    /// lost; wait, scheduled and until are the todo's, read as due is.
+    /// lost; wait, scheduled and until are the todo's, read as due is, and
+    /// depends its blockers.
     @Test func fieldsATodoHasNoPlaceForAreCountedPerField() throws {
         let export = """
             [{"description":"a","entry":"20261123T195611Z","status":"pending","uuid":"cc25735c-9a6d-47b4-a0a7-8289d666cc91","wait":"20261201T000000Z","depends":"f6b6c06b-5129-4964-aab2-ebef61582b67"},
@@ -87,8 +88,12 @@ struct TaskwarriorTests {
             """
         let read = try Taskwarrior.read(Data(export.utf8), timeZone: Self.berlin)
         #expect(read.todos.count == 3)
-        #expect(read.dropped.map(\.field) == ["depends", "start"])
-        #expect(read.dropped.map(\.tasks) == [2, 1])
+        #expect(read.dropped.map(\.field) == ["start"])
+        #expect(read.dropped.map(\.tasks) == [1])
+        // `depends`, joined by commas (2.6) or an array (3), are the todo's blockers.
+        #expect(read.todos.map(\.blockedBy) == [
+            [UUID(parsing: "f6b6c06b-5129-4964-aab2-ebef61582b67")!], [UUID(parsing: "cc25735c-9a6d-47b4-a0a7-8289d666cc91")!], [],
+        ])
         // Midnight UTC is 01:00 in Berlin: moments.
         #expect(read.todos.map(\.wait) == [.moment(Self.date("2026-12-01T00:00:00Z")), .moment(Self.date("2026-12-01T00:00:00Z")), nil])
         #expect(read.todos.map(\.scheduled) == [nil, .moment(Self.date("2026-11-30T00:00:00Z")), nil])

@@ -6,7 +6,8 @@ import TodoCore
 
 /// `todo next` ranks inside SQLite; this property pins that it ranks exactly
 /// as `selectNextTodos` does over the same todos, with random weights, "now"
-/// and time zones: every term in whole millionths on both sides.
+/// and time zones, and todos blocked by open, done and deleted ones: every
+/// term in whole millionths on both sides.
 @Suite("todo next in SQLite equals selectNextTodos")
 struct NextPropertyTests {
     static let zones = ["Europe/Berlin", "America/New_York", "Pacific/Kiritimati", "UTC"].map { TimeZone(identifier: $0)! }
@@ -29,7 +30,15 @@ struct NextPropertyTests {
             let db = try AppDatabase.inMemory()
             var items: [TodoItem] = []
             for (index, random) in todos.enumerated() {
-                let field = FilterPropertyTests.digits(random, [90, 4, 16, 2, 3, 90, 5, 2])
+                let field = FilterPropertyTests.digits(random, [90, 4, 16, 2, 3, 90, 5, 2, 5])
+                // Blocked by an earlier todo (open or done), two of them, or one that is gone.
+                let earlier = items.map(\.id)
+                let blockers: [UUID] = switch field[8] {
+                case 1 where !earlier.isEmpty: [earlier[random % earlier.count]]
+                case 2 where earlier.count > 1: [earlier[random % earlier.count], earlier[(random / 7) % earlier.count]]
+                case 3: [UUID()]
+                default: []
+                }
                 let created = ISO8601.date(from: "2025-10-01T00:00:00.000Z")! + Double(field[7] == 0 ? index / 2 : index) * 1_234_567.891
                 let item = TodoItem(
                     id: UUID(), text: "todo \(index)", createdAt: created,
@@ -37,7 +46,7 @@ struct NextPropertyTests {
                     tags: Self.tagVocabulary.enumerated().filter { field[2] & (1 << $0.offset) != 0 }.map(\.element),
                     note: field[3] == 1 ? "a note" : nil, project: [nil, "home", "work.q4"][field[4]],
                     wait: field[6] == 0 ? Self.date(field[5]) : nil, scheduled: Self.date(field[5]),
-                    until: field[6] == 1 ? Self.date(field[0]) : nil
+                    until: field[6] == 1 ? Self.date(field[0]) : nil, blockedBy: blockers
                 )
                 try db.insertTodo(field[6] == 4 ? item.marking(done: true, at: now) : item)
                 items.insert(field[6] == 4 ? item.marking(done: true, at: now) : item, at: 0)

@@ -46,6 +46,23 @@ struct TodoServerCalDAVSyncTests {
         #expect(try await run(calDAV, "a").status == 0)
         #expect(try await texts("a") == ["through caldav open high", "through json done low"])
         #expect(try await texts("b") == ["through caldav open high", "through json done low"])
+        // A subtask made through CalDAV keeps its parent on the JSON side; a blocker added there comes back.
+        #expect(try await run(["add", "a subtask", "--parent", String(shared.prefix(8))], "a").status == 0)
+        #expect(try await run(calDAV, "a").status == 0)
+        #expect(try await run(json, "b").status == 0)
+        func subtask(_ replica: String) async throws -> [String: Any] {
+            let out = try await run(["list", "--query", "subtask", "--json"], replica).out
+            return try #require((try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [[String: Any]])?.first)
+        }
+        #expect(try await subtask("b")["parent"] as? String == shared)
+        let other = try await run(["list", "--query", "caldav", "--json"], "b").out
+        let blocker = try #require((try JSONSerialization.jsonObject(with: Data(other.utf8)) as? [[String: Any]])?.first?["id"] as? String)
+        let subtaskID = try #require(try await subtask("b")["id"] as? String)
+        #expect(try await run(["edit", String(subtaskID.prefix(8)), "--blocked-by", String(blocker.prefix(8))], "b").status == 0)
+        #expect(try await run(json, "b").status == 0)
+        #expect(try await run(calDAV, "a").status == 0)
+        #expect(try await subtask("a")["blockedBy"] as? [String] == [blocker])
+        #expect(try await subtask("a")["parent"] as? String == shared)
     }
 }
 

@@ -61,6 +61,26 @@ struct PlanningFieldsSyncTests {
         #expect(step.conflicts.isEmpty)
     }
 
+    /// A CalDAV list that cannot say whether our last write was lost or
+    /// overwritten since: merged without the base, the tags are settled by
+    /// the newer edit; joined, a tag removed there would come back.
+    @Test func tagsWithABaseInDoubtGoToTheNewerEdit() throws {
+        var entry = Self.entry(
+            base: Self.fields(tags: ["bills", "errands"]),
+            local: Self.fields(tags: ["bills", "errands"]),
+            remote: Self.fields(tags: ["errands"]),
+            localTime: 10, remoteTime: 20
+        )
+        entry.local?.editedAt.tags = Date(timeIntervalSince1970: 10)
+        entry.base = nil
+        entry.baseInDoubt = true
+        let step = try #require(SyncPlanner.plan([entry], now: Self.now).steps.first)
+        #expect(step.local.savedFields?.tags == ["errands"])
+        // Two copies made apart (no base, and none in doubt) are still joined.
+        entry.baseInDoubt = false
+        #expect(SyncPlanner.plan([entry], now: Self.now).steps.first?.local.savedFields?.tags == ["bills", "errands"])
+    }
+
     @Test func tagsOfTwoCopiesWithoutABaseAreJoined() {
         #expect(SyncPlanner.mergedTags(base: nil, local: ["a", "b"], remote: ["b", "c"]) == ["a", "b", "c"])
         #expect(SyncPlanner.mergedTags(base: ["a"], local: [], remote: ["a"]) == [])

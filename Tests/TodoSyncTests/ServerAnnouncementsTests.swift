@@ -46,13 +46,14 @@ struct ServerAnnouncementsTests {
             #expect(try await iterator.next() == .listening)
             // Told where the feed stands, then of each change.
             #expect(try await iterator.next() == .changed(cursor: "0"))
-            _ = try runProgram(URL(fileURLWithPath: "/usr/bin/curl"), ["-s", "-d", #"{"title":"a"}"#, url + "/todos"])
+            // Off the shared threads: the stream's reader must run while curl waits for its answer.
+            _ = try await Radicale.offPool { try runProgram(URL(fileURLWithPath: "/usr/bin/curl"), ["-s", "-d", #"{"title":"a"}"#, url + "/todos"]) }
             #expect(try await iterator.next() == .changed(cursor: "1"))
 
             // A new connection resumes from the last event: nothing to say until the next change.
             var again = announcements.announcements().makeAsyncIterator()
             #expect(try await again.next() == .listening)
-            _ = try runProgram(URL(fileURLWithPath: "/usr/bin/curl"), ["-s", "-d", #"{"title":"b"}"#, url + "/todos"])
+            _ = try await Radicale.offPool { try runProgram(URL(fileURLWithPath: "/usr/bin/curl"), ["-s", "-d", #"{"title":"b"}"#, url + "/todos"]) }
             #expect(try await again.next() == .changed(cursor: "2"))
         }
     }

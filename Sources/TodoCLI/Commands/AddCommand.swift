@@ -18,6 +18,7 @@ struct AddCommand: AsyncParsableCommand {
               todo add "buy milk"
               todo add "pay rent" --due fri --priority high --tag home --tag bills --note "IBAN in mail"
               todo add water the plants --due today --repeat 3d
+              todo add "buy paint" --parent 3f2a --blocked-by 91bc
               todo add call the bank --json
               todo add -- -5 degrees
             """
@@ -59,12 +60,18 @@ struct AddCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp(DueDateHelp.until, valueName: "date"))
     var until: String?
 
+    @Option(help: ArgumentHelp(DueDateHelp.parent, valueName: "id"))
+    var parent: String?
+
+    @Option(help: ArgumentHelp(DueDateHelp.blockedBy, valueName: "id"))
+    var blockedBy: [String] = []
+
     @Argument(help: "The todo's text.")
     var words: [String]
 
     var fields: PlanningArguments {
         PlanningArguments(due: due, priority: priority, tags: tags, note: note, recurrence: recurrence,
-            project: project, wait: wait, scheduled: scheduled, until: until
+            project: project, wait: wait, scheduled: scheduled, until: until, parent: parent, blockedBy: blockedBy
         )
     }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import TodoCore
 import TodoStorage
 
@@ -13,8 +14,13 @@ struct DoneCommand: AsyncParsableCommand {
             are asked about first on a terminal (--yes goes ahead); --dry-run shows \
             them. One todo undo takes the whole change back.
 
+            A todo with open subtasks is asked about on a terminal; --with-subtasks \
+            completes them too, without asking. Completing a repeating todo makes \
+            its next occurrence, with fresh copies of its subtasks.
+
             Examples:
               todo done 3f2a 91bc
+              todo done 3f2a --with-subtasks
               todo done --tag errands --due today
               todo done --project home.garden --dry-run
             """
@@ -25,6 +31,9 @@ struct DoneCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Filters (instead of IDs)") var selection: SelectionOptions
 
+    @Flag(help: "Complete the todos' open subtasks too (else a terminal asks, and elsewhere it is refused).")
+    var withSubtasks = false
+
     @Argument(help: "IDs (or unique prefixes) of the todos.")
     var ids: [String] = []
 
@@ -34,7 +43,9 @@ struct DoneCommand: AsyncParsableCommand {
 
     @MainActor
     mutating func run() async throws {
-        try await markDone(true, ids: ids, selection: selection, db: database.open(), json: output.json)
+        try await markDone(
+            true, ids: ids, selection: selection, db: database.open(), json: output.json, withSubtasks: withSubtasks
+        )
     }
 }
 
@@ -74,18 +85,20 @@ struct UndoneCommand: AsyncParsableCommand {
 /// Marks the todos the filters select done or not done, one change, after
 /// asking if they are many; with `--dry-run`, shows them.
 @MainActor
-func markDone(_ done: Bool, ids: [String], selection: SelectionOptions, db: AppDatabase, json: Bool) async throws {
+func markDone(
+    _ done: Bool, ids: [String], selection: SelectionOptions, db: AppDatabase, json: Bool, withSubtasks: Bool = false
+) async throws {
     let verb = done ? "Mark done" : "Mark not done"
     let dryVerb = "Would " + verb.prefix(1).lowercased() + verb.dropFirst()
     guard ids.isEmpty else {
         if selection.dryRun { return printSelected(try db.resolveListed(idPrefixes: ids), verb: dryVerb, json: json) }
-        return try await markDone(done, ids: ids, db: db, json: json)
+        return try await markDone(done, ids: ids, db: db, json: json, withSubtasks: withSubtasks)
     }
     let selected = try selection.selected(in: db, pending: done)
     guard !selected.isEmpty else { throw SelectionError.nothingSelected }
     if selection.dryRun { return printSelected(selected, verb: dryVerb, json: json) }
     try selection.confirm(selected, doing: verb)
-    try await markDone(done, ids: selected.map(\.item.idString), db: db, json: json)
+    try await markDone(done, ids: selected.map(\.item.idString), db: db, json: json, withSubtasks: withSubtasks)
 }
 
 /// The todos a change by filter would touch, as `--dry-run` shows them.
@@ -102,11 +115,31 @@ func printSelected(_ todos: [ListedTodo], verb: String, json: Bool) {
 /// Marks the todos done or not done and prints them; what `done` and `undone` do,
 /// with plain values (see `QuickInvocation`).
 @MainActor
-func markDone(_ done: Bool, ids: [String], db: AppDatabase, json: Bool) async throws {
-    let (changed, next) = try await db.logic.setDoneBringingNext(done, idPrefixes: ids)
+func markDone(_ done: Bool, ids: [String], db: AppDatabase, json: Bool, withSubtasks: Bool = false) async throws {
+    let changed: [TodoItem], next: [TodoItem]
+    do {
+        (changed, next) = try await db.logic.setDoneBringingNext(done, idPrefixes: ids, withSubtasks: withSubtasks)
+    } catch {
+        // A person at a terminal is asked; a script gets the error, which names --with-subtasks.
+        guard case let .openSubtasks(parent, open) = error, Terminal.isTerminal(STDIN_FILENO),
+              Terminal.isTerminal(STDERR_FILENO) else { throw error }
+        try askToCompleteSubtasks(of: parent, open: open)
+        (changed, next) = try await db.logic.setDoneBringingNext(done, idPrefixes: ids, withSubtasks: true)
+    }
     try printChanged(changed, verb: done ? "Done" : "Not done", db: db, json: json)
     // Where a repeating todo went next: its ID and due date (not in --json, whose shape is the todos changed).
     if !json, !next.isEmpty {
         try printChanged(next, verb: "Next", db: db, json: false)
+    }
+}
+
+/// Asks whether to complete a parent's open subtasks too; throws `.declined` unless a person says yes.
+private func askToCompleteSubtasks(of parent: IDMatch, open: Int) throws {
+    let them = open == 1 ? "it" : "them"
+    FileHandle.standardError.write(Data(
+        "“\(parent.text)” (\(parent.shortID)) has \(open) open subtask\(open == 1 ? "" : "s"): complete \(them) too? [y/N] ".utf8
+    ))
+    guard let answer = readLine(), ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased()) else {
+        throw SelectionError.declined
     }
 }

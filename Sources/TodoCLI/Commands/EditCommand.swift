@@ -24,6 +24,7 @@ struct EditCommand: AsyncParsableCommand {
               todo edit 3f2a "buy oat milk"
               todo edit 3f2a --due tomorrow --priority high
               todo edit 3f2a --tag errands --untag home --note none
+              todo edit 3f2a --parent 91bc --blocked-by 77e0
               todo edit --where "--tag errands --due today" --due tomorrow
               todo edit --where "--project home --all" --project house --yes
             """
@@ -65,6 +66,15 @@ struct EditCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp(DueDateHelp.until + " none clears it.", valueName: "date"))
     var until: String?
 
+    @Option(help: ArgumentHelp(DueDateHelp.parent + " none makes it a todo of its own.", valueName: "id"))
+    var parent: String?
+
+    @Option(help: ArgumentHelp(DueDateHelp.blockedBy, valueName: "id"))
+    var blockedBy: [String] = []
+
+    @Option(help: ArgumentHelp("A todo that no longer blocks it; give --unblock again for more.", valueName: "id"))
+    var unblock: [String] = []
+
     // Unconditional: its value starts with a dash (`--where "--tag home"`).
     @Option(
         name: .customLong("where"),
@@ -87,7 +97,8 @@ struct EditCommand: AsyncParsableCommand {
 
     var fields: PlanningArguments {
         PlanningArguments(due: due, priority: priority, tags: tags, untags: untags, note: note, recurrence: recurrence,
-            project: project, wait: wait, scheduled: scheduled, until: until
+            project: project, wait: wait, scheduled: scheduled, until: until, parent: parent, blockedBy: blockedBy,
+            unblock: unblock
         )
     }
 

@@ -191,11 +191,25 @@ struct ListCommand: AsyncParsableCommand {
                 return
             }
             let formatter = TodoFormatter(usesColor: Terminal.usesColor(), idWidth: widest, columns: Terminal.columns())
-            try db.forEachRawTodo(request) { formatter.write($0, to: out) }
+            try write(request, db: db, formatter: formatter, to: out)
         } else {
             // Piped: one pass, streamed, the ID column as wide as the widest in the database.
             let formatter = TodoFormatter(usesColor: Terminal.usesColor(), idWidth: try db.widestShortID())
-            try db.forEachRawTodo(request) { formatter.write($0, to: out) }
+            try write(request, db: db, formatter: formatter, to: out)
+        }
+    }
+
+    /// The lines of the todos `request` selects, subtasks under their
+    /// parents (`TreeListing`) once any todo has one.
+    private static func write(_ request: TodoRequest, db: AppDatabase, formatter: TodoFormatter, to out: OutputBuffer) throws {
+        guard let tree = try TreeListing(db: db, request: request) else {
+            return try db.forEachRawTodo(request) { formatter.write($0, to: out) }
+        }
+        if request.limit != nil {
+            return try TreeListing.writeLimited(db.fetchListed(request), db: db, formatter: formatter, to: out)
+        }
+        try db.forEachRawTodo(request) { row in
+            if !tree.handles(row, formatter: formatter, to: out) { formatter.write(row, to: out) }
         }
     }
 

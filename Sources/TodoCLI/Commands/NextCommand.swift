@@ -67,7 +67,10 @@ struct NextCommand: AsyncParsableCommand {
         let out = OutputBuffer()
         if let why {
             let todo = try db.resolveListed(idPrefixes: [why])[0]
-            out.write(Self.explain(todo, request: request))
+            // The linked todos and the blockers of this one: enough to count what it blocks and what blocks it.
+            let nodes = try db.linkedTodos()
+            let linked = try db.listedTodos(withIDs: Array(Set(nodes.map(\.id) + todo.item.blockedBy)))
+            out.write(Self.explain(todo, request: request, linked: linked))
             return
         }
         var ranked: [RankedTodo] = []
@@ -93,10 +96,13 @@ struct NextCommand: AsyncParsableCommand {
     }
 
     /// A todo's urgency, term by term, and whether `todo next` lists it.
-    static func explain(_ todo: ListedTodo, request: NextRequest) -> String {
+    static func explain(_ todo: ListedTodo, request: NextRequest, linked: [ListedTodo] = []) -> String {
         let item = todo.item
         var out = "\(todo.shortID)  \(item.text)\n"
-        let terms = Urgency.terms(of: item, weights: request.weights, now: request.now, timeZone: request.timeZone)
+        let blocks = BlockCounts(linked.map(\.item) + [item])
+        let terms = Urgency.terms(
+            of: item, weights: request.weights, now: request.now, timeZone: request.timeZone, blocking: blocks.blocking[item.id] ?? 0
+        )
         let width = max(terms.map(\.reason.count).max() ?? 0, 5)
         for term in terms {
             out += "  " + term.name.padding(toLength: 10, withPad: " ", startingAt: 0)
@@ -110,6 +116,10 @@ struct NextCommand: AsyncParsableCommand {
             out += "todo next leaves it out: it is waiting until \(wait.text).\n"
         } else if let until = item.until, until.isOverdue(now: request.now, in: request.timeZone) {
             out += "todo next leaves it out: it is past its until date, \(until.text).\n"
+        } else if blocks.isBlocked(item) {
+            let open = linked.filter { item.blockedBy.contains($0.item.id) && !$0.item.isDone }
+            out += "todo next leaves it out: it is blocked by "
+                + open.map { "\($0.shortID) “\($0.item.text)”" }.joined(separator: ", ") + ".\n"
         }
         return out
     }

@@ -25,7 +25,8 @@ struct ShowCommand: AsyncParsableCommand {
         if output.json {
             out.write(TodoJSON.object(todo.item) + "\n")
         } else {
-            out.write(TodoFormatter(usesColor: Terminal.usesColor(), idWidth: 0).details(todo))
+            let relatives = try await logic.relatives(of: todo.item)
+            out.write(TodoFormatter(usesColor: Terminal.usesColor(), idWidth: 0).details(todo, relatives: relatives))
         }
     }
 }

@@ -196,8 +196,13 @@ final class TodoToolCalls {
         let ids = try arguments.ids()
         let dryRun = try arguments.bool("dry_run")
         try await logic.checkPrefixesForChange(ids)
-        let before = TodoID.distinct(try await logic.todos(idPrefixes: ids).map(\.item), by: \.id)
-        let (changed, next) = try await logic.setDoneBringingNext(done, idPrefixes: ids, dryRun: dryRun)
+        let withSubtasks = try arguments.bool("with_subtasks")
+        var before = TodoID.distinct(try await logic.todos(idPrefixes: ids).map(\.item), by: \.id)
+        if done, withSubtasks {
+            let named = Set(before.map(\.id))
+            before += try await logic.subtasks(of: before.map(\.id)).filter { !$0.isDone && !named.contains($0.id) }
+        }
+        let (changed, next) = try await logic.setDoneBringingNext(done, idPrefixes: ids, withSubtasks: withSubtasks, dryRun: dryRun)
         let verb = done ? (dryRun ? "Would complete " : "Completed ") : (dryRun ? "Would reopen " : "Reopened ")
         return Self.change(
             dryRun: dryRun, summary: verb + Self.naming(changed),
@@ -257,6 +262,9 @@ final class TodoToolCalls {
         planning.wait = try field("wait")
         planning.scheduled = try field("scheduled")
         planning.until = try field("until")
+        planning.parent = try field("parent")
+        planning.blockedBy = try arguments.strings("blocked_by")
+        if untags != nil { planning.unblock = try arguments.strings("unblock") }
         return planning
     }
 

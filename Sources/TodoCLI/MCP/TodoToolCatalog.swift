@@ -66,6 +66,7 @@ enum TodoToolCatalog {
             "note": ["type": "string", "description": "A longer note; may span lines."],
             "repeat": repeatSchema, "project": projectSchema, "wait": dateSchema("Hidden from lists until then."),
             "scheduled": dateSchema("When to start on it."), "until": dateSchema("The last date it applies; a repeat stops there."),
+            "parent": parentSchema, "blocked_by": blockersSchema("Todos that must be done first."),
             "dry_run": dryRunSchema,
         ], required: ["text"]),
         annotations: .init(readOnly: false, destructive: false, idempotent: false, openWorld: false),
@@ -88,18 +89,29 @@ enum TodoToolCatalog {
             "note": ["type": ["string", "null"], "description": "The new note; null removes it."],
             "repeat": repeatSchema, "project": projectSchema, "wait": dateSchema("Hidden from lists until then."),
             "scheduled": dateSchema("When to start on it."), "until": dateSchema("The last date it applies; a repeat stops there."),
+            "parent": parentSchema, "blocked_by": blockersSchema("Todos to add to those that must be done first."),
+            "unblock": blockersSchema("Todos that no longer block it."),
             "dry_run": dryRunSchema,
         ], required: ["id"]),
         annotations: .init(readOnly: false, destructive: true, idempotent: true, openWorld: false),
         outputSchema: changeSchema
     )
 
-    static let completeTodo = changingIDs(
-        "complete_todo", "Complete todos",
-        """
-        Marks todos done, all or none. Completing a repeating todo adds its next occurrence \
-        (in the answer with no `before`). `todo undo` takes it back.
-        """
+    static let completeTodo = MCPTool(
+        name: "complete_todo", title: "Complete todos",
+        description: """
+            Marks todos done, all or none. A todo with open subtasks is refused unless \
+            `with_subtasks` completes them too. Completing a repeating todo adds its next \
+            occurrence, with fresh copies of its subtasks (in the answer with no `before`). \
+            `todo undo` takes it back.
+            """,
+        inputSchema: object([
+            "ids": idsSchema,
+            "with_subtasks": ["type": "boolean", "description": "Complete the todos' open subtasks too."],
+            "dry_run": dryRunSchema,
+        ], required: ["ids"]),
+        annotations: .init(readOnly: false, destructive: true, idempotent: true, openWorld: false),
+        outputSchema: changeSchema
     )
 
     static let reopenTodo = changingIDs(
@@ -175,9 +187,11 @@ enum TodoToolCatalog {
         "wait": ["type": ["string", "null"], "description": "Hidden from lists until then: a date or a moment."],
         "scheduled": ["type": ["string", "null"], "description": "When to start on it: a date or a moment."],
         "until": ["type": ["string", "null"], "description": "The last date it applies: a date or a moment."],
+        "parent": ["type": ["string", "null"], "description": "The UUID of the todo it is a subtask of."],
+        "blockedBy": ["type": "array", "items": ["type": "string"], "description": "The UUIDs of the todos that must be done first."],
     ], required: [
         "id", "text", "done", "createdAt", "updatedAt", "completedAt", "due", "priority", "tags", "note", "repeat",
-        "project", "wait", "scheduled", "until",
+        "project", "wait", "scheduled", "until", "parent", "blockedBy",
     ])
 
     static let changeSchema: JSONValue = object([
@@ -207,6 +221,14 @@ enum TodoToolCatalog {
             2026-12-01 14:30). Null removes it.
             """,
     ]
+    static let parentSchema: JSONValue = [
+        "type": ["string", "null"], "description": "The todo to make it a subtask of: its UUID or a unique prefix. Null: none.",
+    ]
+
+    static func blockersSchema(_ meaning: String) -> JSONValue {
+        ["type": "array", "items": ["type": "string"], "description": .string(meaning + " UUIDs or unique prefixes.")]
+    }
+
     static let projectSchema: JSONValue = [
         "type": ["string", "null"], "description": "The project: names joined by dots, the widest first (home.garden). Null removes it.",
     ]

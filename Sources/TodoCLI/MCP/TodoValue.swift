@@ -22,6 +22,8 @@ enum TodoValue {
             "wait": item.wait.map { .string($0.text) } ?? .null,
             "scheduled": item.scheduled.map { .string($0.text) } ?? .null,
             "until": item.until.map { .string($0.text) } ?? .null,
+            "parent": item.parent.map { .string($0.lowercasedString) } ?? .null,
+            "blockedBy": .array(item.blockedBy.map { .string($0.lowercasedString) }),
         ])
     }
 }

@@ -63,6 +63,11 @@ struct PlanningArguments: Equatable, Sendable {
     var wait: String?
     var scheduled: String?
     var until: String?
+    /// `--parent`: an ID (or prefix), or none.
+    var parent: String?
+    /// `--blocked-by` and `--unblock`: IDs (or prefixes).
+    var blockedBy: [String] = []
+    var unblock: [String] = []
 
     /// The word that clears a field.
     static let none = "none"
@@ -70,7 +75,8 @@ struct PlanningArguments: Equatable, Sendable {
     /// The edit these arguments ask for, with dates read at `now` in
     /// `timeZone`; `none` clears a field (on a new todo: leaves it empty).
     func edit(text: String?, now: Date, timeZone: TimeZone) throws(TodoError) -> TodoEdit {
-        var edit = TodoEdit(text: text, addTags: tags, removeTags: untags)
+        var edit = TodoEdit(text: text, addTags: tags, removeTags: untags, addBlockers: blockedBy, removeBlockers: unblock)
+        if let parent { edit.parent = parent.lowercased() == Self.none ? .some(nil) : .some(parent) }
         do throws(TodoFieldError) {
             if let due {
                 if due.lowercased() == Self.none {
@@ -115,7 +121,8 @@ struct PlanningArguments: Equatable, Sendable {
     /// Whether any field is given.
     var isEmpty: Bool {
         due == nil && priority == nil && tags.isEmpty && untags.isEmpty && note == nil && recurrence == nil
-            && project == nil && wait == nil && scheduled == nil && until == nil
+            && project == nil && wait == nil && scheduled == nil && until == nil && parent == nil && blockedBy.isEmpty
+            && unblock.isEmpty
     }
 }
 
@@ -125,6 +132,8 @@ enum DueDateHelp {
     static let wait = "Hide it from lists and the view until this date (list --waiting shows it)."
     static let scheduled = "When to start on it: a date, as --due takes."
     static let until = "The last date it applies: a repeat makes none after it; unfinished past it, it leaves lists."
+    static let parent = "Make it a subtask of this todo (an ID or unique prefix)."
+    static let blockedBy = "A todo that must be done first (an ID or unique prefix); give --blocked-by again for more."
 
     static let grammar = """
         Dates (--due): today, tomorrow, yesterday; a weekday, mon..sun or \

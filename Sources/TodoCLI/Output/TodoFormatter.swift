@@ -107,7 +107,7 @@ struct TodoFormatter {
     }
 
     /// Every detail of one todo, every field named, the note on lines of its own.
-    func details(_ todo: ListedTodo) -> String {
+    func details(_ todo: ListedTodo, relatives: TodoRelatives = TodoRelatives()) -> String {
         let item = todo.item
         var out = ""
         out += "ID         \(item.idString) (short: \(todo.shortID))\n"
@@ -121,6 +121,10 @@ struct TodoFormatter {
         out += "Scheduled  \(item.scheduled.map { longForm($0, isDone: true) } ?? "none")\n"
         out += "Wait       \(item.wait.map { longForm($0, isDone: true) } ?? "none")\n"
         out += "Until      \(item.until.map { longForm($0, isDone: true) } ?? "none")\n"
+        out += "Parent     \(relatives.parent.map(Self.mention) ?? "none")\n"
+        let blockers = relatives.blockers.map { Self.mention($0) + ($0.isDone ? " (done)" : "") }
+        out += "Blocked by \(blockers.isEmpty ? "none" : blockers.joined(separator: ", "))\n"
+        out += "Subtasks   \(relatives.subtasks.isEmpty ? "none" : relatives.subtasks.map(Self.mention).joined(separator: ", "))\n"
         out += "Created    \(ISO8601.string(from: item.createdAt))\n"
         out += "Updated    \(ISO8601.string(from: item.updatedAt))\n"
         if let completedAt = item.completedAt {
@@ -135,6 +139,11 @@ struct TodoFormatter {
             out += "Note       none\n"
         }
         return out
+    }
+
+    /// Another todo named in a todo's details: `91bc2a07 “buy paint”`.
+    private static func mention(_ item: TodoItem) -> String {
+        "\(item.idString.prefix(8)) “\(item.text)”"
     }
 
     /// `2026-12-01 (Tue)`, or `2026-12-01 14:30 Europe/Berlin (Tue), 2026-12-01T13:30:00.000Z` for a time,

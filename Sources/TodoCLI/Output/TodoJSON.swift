@@ -4,9 +4,9 @@ import TodoCore
 /// The JSON form of todos, stable for scripts: an object per todo with the
 /// keys `id`, `text`, `done`, `createdAt`, `updatedAt`, `completedAt`, `due`,
 /// `priority`, `tags`, `note`, `repeat`, `project`, `wait`, `scheduled`,
-/// `until`, in that order; times are ISO 8601 UTC
+/// `until`, `parent`, `blockedBy`, in that order; times are ISO 8601 UTC
 /// with milliseconds, `completedAt` is null when not done; `due` is
-/// `2026-12-01` or such a time; `tags` is a sorted array, the others null when
+/// `2026-12-01` or such a time; `tags` and `blockedBy` are sorted arrays, the others null when
 /// unset. Written by hand so a million todos stream out quickly;
 /// `TodoItem`'s `Codable` conformance reads the same form back.
 enum TodoJSON {
@@ -44,7 +44,16 @@ enum TodoJSON {
         appendOptional(item.scheduled?.text, to: &out)
         out += ",\"until\":"
         appendOptional(item.until?.text, to: &out)
-        out += "}"
+        if let parent = item.parent {
+            out += ",\"parent\":\"" + parent.lowercasedString + "\""
+        } else {
+            out += ",\"parent\":null"
+        }
+        out += ",\"blockedBy\":["
+        for (index, blocker) in item.blockedBy.enumerated() {
+            out += (index > 0 ? ",\"" : "\"") + blocker.lowercasedString + "\""
+        }
+        out += "]}"
         return out
     }
 

@@ -87,7 +87,7 @@ enum UsageProblem: Error, Equatable, CustomStringConvertible {
     /// The options of `add` and `edit` that take a value: neither they nor their values are text.
     private static let optionsWithValues = [
         "--database", "--due", "--priority", "--tag", "--untag", "--note", "--repeat", "--project", "--wait", "--scheduled", "--until",
-        "--where",
+        "--parent", "--blocked-by", "--unblock", "--where",
     ]
 
     /// The flags of `add` and `edit`: neither they nor a value follow as text.

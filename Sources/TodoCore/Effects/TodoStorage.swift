@@ -13,6 +13,18 @@ public protocol TodoStorage: Sendable {
     /// them one at a time; `body` returns false to stop.
     nonisolated(nonsending) func readTodos(_ request: TodoRequest, _ body: (TodoItem) throws -> Bool) async throws
 
+    /// The links of every todo that has a parent or blockers (`TodoLinks`),
+    /// done ones too: what a new link is checked against for cycles.
+    nonisolated(nonsending) func links() async throws -> [TodoLinks.Node]
+
+    /// The todos `ids` names that exist, in no particular order: a blocked
+    /// todo's blockers, to say which are still open.
+    nonisolated(nonsending) func todos(ids: [TodoItem.ID]) async throws -> [TodoItem]
+
+    /// The subtasks of the todos `ids` names, theirs, and so on down, each
+    /// once, done ones too; parents before their subtasks.
+    nonisolated(nonsending) func subtasks(of ids: [TodoItem.ID]) async throws -> [TodoItem]
+
     /// Stores a new todo.
     nonisolated(nonsending) func insert(_ item: TodoItem) async throws
 

@@ -21,4 +21,24 @@ extension TodoLogic {
             try await storage.readTodos(request, body)
         } then: { _ in }
     }
+
+    /// The subtasks of the todos `ids` names, down every level, parents first.
+    public func subtasks(of ids: [TodoItem.ID]) async throws(TodoError) -> [TodoItem] {
+        try await run { [storage] in
+            try await storage.subtasks(of: ids)
+        } then: { _ in }
+    }
+
+    /// The todos `item` is linked with: its parent and the todos that block
+    /// it (those that still exist), and its subtasks, for `todo show`.
+    public func relatives(of item: TodoItem) async throws(TodoError) -> TodoRelatives {
+        try await run { [storage] in
+            let linked = try await storage.todos(ids: (item.parent.map { [$0] } ?? []) + item.blockedBy)
+            let byID = Dictionary(linked.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            let subtasks = try await storage.subtasks(of: [item.id]).filter { $0.parent == item.id }
+            return TodoRelatives(
+                parent: item.parent.flatMap { byID[$0] }, blockers: item.blockedBy.compactMap { byID[$0] }, subtasks: subtasks
+            )
+        } then: { _ in }
+    }
 }

@@ -31,7 +31,7 @@ extension TodoLogic {
         let context = state.context
         return try await run { [environment, storage] in
             let now = environment.now()
-            var fields = context?.filling(fields) ?? fields
+            var fields = try await Self.resolvingIDs(context?.filling(fields) ?? fields, in: storage)
             fields.text = text
             var item = try TodoItem(id: environment.uuid(), text: "-", createdAt: now).applying(fields, at: now)
             // As created: none of its fields was edited yet.
@@ -93,18 +93,33 @@ extension TodoLogic {
     }
 
     /// Marks todos done (or not done), all or none; returns them, and the next
-    /// occurrences completing repeating ones brought.
+    /// occurrences completing repeating ones brought, with fresh copies of
+    /// their subtasks. Completing a todo with open subtasks throws
+    /// `.openSubtasks`, unless `withSubtasks`: then they are completed too.
     @discardableResult
     public func setDoneBringingNext(
-        _ done: Bool, idPrefixes: [String], dryRun: Bool = false
+        _ done: Bool, idPrefixes: [String], withSubtasks: Bool = false, dryRun: Bool = false
     ) async throws(TodoError) -> (changed: [TodoItem], next: [TodoItem]) {
         let (_, changed, next) = try await run { [environment, storage] in
-            let items = try await Self.resolveDistinct(idPrefixes, in: storage)
+            var items = try await Self.resolveDistinct(idPrefixes, in: storage)
             let now = environment.now()
+            let subtasks = done ? try await storage.subtasks(of: items.map(\.id)) : []
+            if !subtasks.isEmpty {
+                let named = Set(items.map(\.id))
+                let open = subtasks.filter { !$0.isDone && !named.contains($0.id) }
+                if !open.isEmpty, !withSubtasks {
+                    let parent = items.first { !selectSubtasks(items: open, of: [$0.id]).isEmpty } ?? items[0]
+                    throw TodoError.openSubtasks(parent: IDMatch(shortID: String(parent.idString.prefix(8)), text: parent.text), open: open.count)
+                }
+                items += open
+            }
             let changed = items.map { $0.marking(done: done, at: now) }
-            // Completing a repeating todo brings its next occurrence.
-            let next = done ? zip(items, changed).compactMap { original, item in
-                original.isDone ? nil : item.nextOccurrence(at: now, in: environment.timeZone)
+            // Completing a repeating todo brings its next occurrence, and
+            // fresh copies of its subtasks under it.
+            let next = done ? zip(items, changed).flatMap { original, item -> [TodoItem] in
+                guard !original.isDone, let next = item.nextOccurrence(at: now, in: environment.timeZone) else { return [] }
+                let own = selectSubtasks(items: subtasks, of: [item.id])
+                return [next] + item.subtaskCopies(own, under: next, at: now, in: environment.timeZone)
             } : []
             if !dryRun { try await storage.update(changed, addingIfAbsent: next) }
             return (items, changed, next)
@@ -130,7 +145,9 @@ extension TodoLogic {
             let prefixes = try Self.normalized([idPrefix])
             try await Self.refuseShortPrefixes(prefixes, in: storage)
             let items = try await storage.resolve(idPrefixes: prefixes).map(\.item)
+            let edit = try await Self.resolvingIDs(edit, in: storage)
             let edited = try items[0].applying(edit, at: environment.now())
+            if edit.addsLinks { try await Self.refuseCycles([edited], in: storage) }
             if !dryRun { try await storage.update([edited]) }
             return (items[0], edited)
         } then: { _, edited in
@@ -148,6 +165,7 @@ extension TodoLogic {
         let pairs = try await run { [environment, storage] in
             if let text = edit.text { _ = try TodoText.validated(text) }
             let items = try await Self.resolveDistinct(idPrefixes, in: storage)
+            let edit = try await Self.resolvingIDs(edit, in: storage)
             let now = environment.now()
             let pairs = try items.map { item throws(TodoError) in
                 var own = edit
@@ -155,6 +173,7 @@ extension TodoLogic {
                 return (before: item, after: try item.applying(own, at: now))
             }
             let changed = pairs.filter { $0.before != $0.after }.map(\.after)
+            if edit.addsLinks { try await Self.refuseCycles(changed, in: storage) }
             if !dryRun, !changed.isEmpty { try await storage.update(changed) }
             return pairs
         } then: { pairs in
@@ -172,6 +191,25 @@ extension TodoLogic {
             return items
         } then: { deleted in
             if !dryRun { self.state.deleteTodos(deleted) }
+        }
+    }
+
+    /// `edit` with the todos it links to (`--parent`, `--blocked-by`) named
+    /// by whole IDs, each prefix resolved as a change's are.
+    nonisolated(nonsending) static func resolvingIDs(_ edit: TodoEdit, in storage: any TodoStorage) async throws -> TodoEdit {
+        guard edit.parent != nil || !edit.addBlockers.isEmpty || !edit.removeBlockers.isEmpty else { return edit }
+        return try await edit.resolvingIDs { prefix in try await resolveDistinct([prefix], in: storage)[0].idString }
+    }
+
+    /// Throws `.linkCycle` if the todos, stored as `changed`, would make a
+    /// cycle of parents or of blockers.
+    nonisolated(nonsending) static func refuseCycles(_ changed: [TodoItem], in storage: any TodoStorage) async throws {
+        let replaced = Set(changed.map(\.id))
+        let nodes = try await storage.links().filter { !replaced.contains($0.id) } + changed.map(TodoLinks.Node.init)
+        for relation in [TodoLinks.Relation.parent, .blockedBy] {
+            guard let cycle = TodoLinks.cycle(in: nodes, relation) else { continue }
+            let todos = try await storage.resolve(idPrefixes: cycle.map(\.lowercasedString))
+            throw TodoError.linkCycle(relation, todos.map { IDMatch(shortID: $0.shortID, text: $0.item.text) })
         }
     }
 

@@ -35,12 +35,12 @@ public struct FieldTimes: Sendable, Hashable {
     /// Whether one of the plan's fields (`TodoPlan`) has an edit time.
     public var hasPlanTimes: Bool { planTimes != nil }
 
-    /// The plan's field times: project, wait, scheduled, until.
+    /// The plan's field times: project, wait, scheduled, until, parent, blockedBy.
     private func planTime(_ index: Int) -> Int64 { planTimes?.times[index] ?? Self.never }
 
     private mutating func setPlanTime(_ index: Int, _ value: Int64) {
         if value == Self.never, planTimes == nil { return }
-        var times = planTimes?.times ?? Array(repeating: Self.never, count: 4)
+        var times = planTimes?.times ?? Array(repeating: Self.never, count: 6)
         times[index] = value
         planTimes = times.allSatisfy { $0 == Self.never } ? nil : PlanTimes(times)
     }
@@ -49,13 +49,15 @@ public struct FieldTimes: Sendable, Hashable {
     private var waitTime: Int64 { planTime(1) }
     private var scheduledTime: Int64 { planTime(2) }
     private var untilTime: Int64 { planTime(3) }
+    private var parentTime: Int64 { planTime(4) }
+    private var blockedByTime: Int64 { planTime(5) }
 
     private static let never = Int64.min
 
     public init(
         text: Date? = nil, done: Date? = nil, due: Date? = nil, priority: Date? = nil, tags: Date? = nil,
         note: Date? = nil, recurrence: Date? = nil, project: Date? = nil, wait: Date? = nil, scheduled: Date? = nil,
-        until: Date? = nil
+        until: Date? = nil, parent: Date? = nil, blockedBy: Date? = nil
     ) {
         self.text = text
         self.done = done
@@ -68,6 +70,8 @@ public struct FieldTimes: Sendable, Hashable {
         self.wait = wait
         self.scheduled = scheduled
         self.until = until
+        self.parent = parent
+        self.blockedBy = blockedBy
     }
 
     public var text: Date? {
@@ -125,11 +129,21 @@ public struct FieldTimes: Sendable, Hashable {
         set { setPlanTime(3, Self.milliseconds(newValue)) }
     }
 
+    public var parent: Date? {
+        get { Self.date(parentTime) }
+        set { setPlanTime(4, Self.milliseconds(newValue)) }
+    }
+
+    public var blockedBy: Date? {
+        get { Self.date(blockedByTime) }
+        set { setPlanTime(5, Self.milliseconds(newValue)) }
+    }
+
     /// The latest of them, if any.
     public var latest: Date? {
         Self.date(max(
             textTime, doneTime, dueTime, priorityTime, tagsTime, noteTime, recurrenceTime, projectTime, waitTime,
-            scheduledTime, untilTime
+            scheduledTime, untilTime, parentTime, blockedByTime
         ))
     }
 

@@ -5,7 +5,8 @@ extension TodoEdit {
     /// options `todo add` and `todo edit` take, read the same way: `--due fri`,
     /// `--priority high`, `--tag home` or `#home`, `--untag home`, `--note "call
     /// first"`, `--repeat weekly`, `--project home.garden`, `--wait`,
-    /// `--scheduled` and `--until` dates, each with `none` to clear. Dates are read at
+    /// `--scheduled` and `--until` dates, each with `none` to clear, `--parent`
+    /// (or none), `--blocked-by` and `--unblock` IDs. Dates are read at
     /// `now` in `timeZone`. The text is the words left (nil: none, fields only).
     /// A `#` word is a tag when a letter follows the `#` and it is not a word
     /// of `text`, the todo's text before the edit (`fix #frontend build` keeps it).
@@ -53,6 +54,9 @@ extension TodoEdit {
                     default: until = .some(date)
                     }
                 case "--project": project = clears ? .some(nil) : .some(value)
+                case "--parent": parent = clears ? .some(nil) : .some(value)
+                case "--blocked-by": addBlockers.append(value)
+                case "--unblock": removeBlockers.append(value)
                 case "--priority":
                     if clears {
                         priority = .some(nil)
@@ -83,6 +87,7 @@ extension TodoEdit {
     /// The options a line may hold.
     static let lineOptions: Set<String> = [
         "--due", "--priority", "--tag", "--untag", "--note", "--repeat", "--project", "--wait", "--scheduled", "--until",
+        "--parent", "--blocked-by", "--unblock",
     ]
 
     /// A line's words as `tokens` reads them: runs of non-spaces, or of

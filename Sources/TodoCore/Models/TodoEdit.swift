@@ -14,11 +14,19 @@ public struct TodoEdit: Sendable, Hashable {
     public var wait: TodoDue??
     public var scheduled: TodoDue??
     public var until: TodoDue??
+    /// The todo to become a subtask of, as an ID or a prefix of one (none:
+    /// no parent); `TodoLogic` resolves prefixes to whole IDs before applying.
+    public var parent: String??
+    /// Todos to add to, and take from, the todos that block this one; IDs
+    /// or prefixes, as `parent`.
+    public var addBlockers: [String]
+    public var removeBlockers: [String]
 
     public init(
         text: String? = nil, due: TodoDue?? = nil, priority: TodoPriority?? = nil,
         addTags: [String] = [], removeTags: [String] = [], note: String?? = nil, recurrence: TodoRepeat?? = nil,
-        project: String?? = nil, wait: TodoDue?? = nil, scheduled: TodoDue?? = nil, until: TodoDue?? = nil
+        project: String?? = nil, wait: TodoDue?? = nil, scheduled: TodoDue?? = nil, until: TodoDue?? = nil,
+        parent: String?? = nil, addBlockers: [String] = [], removeBlockers: [String] = []
     ) {
         self.text = text
         self.due = due
@@ -31,12 +39,34 @@ public struct TodoEdit: Sendable, Hashable {
         self.wait = wait
         self.scheduled = scheduled
         self.until = until
+        self.parent = parent
+        self.addBlockers = addBlockers
+        self.removeBlockers = removeBlockers
     }
 
     /// Nothing to change.
     public var isEmpty: Bool {
         text == nil && due == nil && priority == nil && addTags.isEmpty && removeTags.isEmpty
             && note == nil && recurrence == nil && project == nil && wait == nil && scheduled == nil && until == nil
+            && parent == nil && addBlockers.isEmpty && removeBlockers.isEmpty
+    }
+
+    /// Whether it sets a parent or adds blockers: links to check for cycles.
+    public var addsLinks: Bool {
+        (parent.map { $0 != nil } ?? false) || !addBlockers.isEmpty
+    }
+
+    /// This edit with every ID it names as `resolve` answers it (a whole ID
+    /// for a prefix).
+    public func resolvingIDs(_ resolve: (String) async throws -> String) async rethrows -> TodoEdit {
+        var edit = self
+        if case let .some(.some(parent)) = parent { edit.parent = .some(try await resolve(parent)) }
+        var added: [String] = []
+        for id in addBlockers { added.append(try await resolve(id)) }
+        var removed: [String] = []
+        for id in removeBlockers { removed.append(try await resolve(id)) }
+        (edit.addBlockers, edit.removeBlockers) = (added, removed)
+        return edit
     }
 }
 
@@ -66,6 +96,13 @@ extension TodoItem {
             if let wait = edit.wait { item.wait = wait?.roundedToMilliseconds }
             if let scheduled = edit.scheduled { item.scheduled = scheduled?.roundedToMilliseconds }
             if let until = edit.until { item.until = until?.roundedToMilliseconds }
+            if let parent = edit.parent { item.parent = try parent.map { raw throws(TodoError) in try Self.wholeID(raw) } }
+            if !edit.addBlockers.isEmpty || !edit.removeBlockers.isEmpty {
+                var blockers = Set(item.blockedBy)
+                for raw in edit.removeBlockers { blockers.remove(try Self.wholeID(raw)) }
+                for raw in edit.addBlockers { blockers.insert(try Self.wholeID(raw)) }
+                item.blockedBy = Array(blockers)
+            }
             if let violation = item.ruleViolation { throw violation }
         } catch let error as TodoFieldError {
             throw .invalidField(error)
@@ -75,6 +112,14 @@ extension TodoItem {
             throw .failed(String(describing: error))
         }
         return stamping(item, at: date)
+    }
+}
+
+extension TodoItem {
+    /// A whole ID, as a resolved edit holds it.
+    fileprivate static func wholeID(_ text: String) throws(TodoError) -> UUID {
+        guard let id = UUID(parsing: text) else { throw .invalidID(text) }
+        return id
     }
 }
 
@@ -114,5 +159,36 @@ extension TodoItem {
             text: text, createdAt: date, due: nextDue, priority: priority, tags: tags, note: note,
             recurrence: recurrence, project: project, wait: moved(wait), scheduled: moved(scheduled), until: until
         )
+    }
+}
+
+extension TodoItem {
+    /// Fresh copies of this repeating todo's subtasks (`subtasks`: all of
+    /// them, down every level, parents first) under its next occurrence
+    /// `next`: not done, created at `date`, their dates moved as the
+    /// parent's due date moved, blockers among them pointing at the copies.
+    ///
+    /// Each copy's id is derived from `next`'s and the subtask's, so however
+    /// many machines complete the parent, a sync finds each copy once.
+    public func subtaskCopies(_ subtasks: [TodoItem], under next: TodoItem, at date: Date, in timeZone: TimeZone) -> [TodoItem] {
+        guard let due, let nextDue = next.due else { return [] }
+        let shift = nextDue.day(in: timeZone).daysSince1970 - due.day(in: timeZone).daysSince1970
+        func moved(_ other: TodoDue?) -> TodoDue? {
+            other.map { $0.moved(to: $0.day(in: timeZone).adding(days: shift), in: timeZone) }
+        }
+        var copied: [UUID: UUID] = [id: next.id]
+        for subtask in subtasks {
+            copied[subtask.id] = UUID(derivedFrom: "subtask|" + next.idString + "|" + subtask.idString)
+        }
+        return subtasks.compactMap { subtask in
+            guard let copyID = copied[subtask.id], let parent = subtask.parent.flatMap({ copied[$0] }) else { return nil }
+            let copyDue = moved(subtask.due)
+            return TodoItem(
+                id: copyID, text: subtask.text, createdAt: date, due: copyDue, priority: subtask.priority,
+                tags: subtask.tags, note: subtask.note, recurrence: copyDue == nil ? nil : subtask.recurrence,
+                project: subtask.project, wait: moved(subtask.wait), scheduled: moved(subtask.scheduled),
+                until: subtask.until, parent: parent, blockedBy: subtask.blockedBy.map { copied[$0] ?? $0 }
+            )
+        }
     }
 }

@@ -22,6 +22,12 @@ public enum TodoError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The change undo would take back touched a todo that was changed since
     /// (by a sync, or another program): what the change was, and that todo.
     case undoConflict(change: String, text: String, id: String)
+    /// A link that would close a cycle (`TodoLinks.cycle`): the relation
+    /// and the todos around it, the first again at the end.
+    case linkCycle(TodoLinks.Relation, [IDMatch])
+    /// Completing todos with open subtasks, which were not asked for: the
+    /// first such parent and how many open subtasks they have in all.
+    case openSubtasks(parent: IDMatch, open: Int)
     /// A storage or service failure, already worded for the user.
     case failed(String)
     /// A service (a sync server) could not be reached; nothing here changed.
@@ -57,6 +63,13 @@ public enum TodoError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .undoConflict(change, text, id):
             "cannot undo the \(change): “\(text)” (\(id)) was changed since, by a sync or another program; "
                 + "see it with todo show \(id), then todo undo --force to put back its earlier values anyway"
+        case let .linkCycle(relation, todos):
+            "refused: that would make a cycle, "
+                + todos.map { "\($0.shortID) “\($0.text)”" }.joined(separator: " \(relation.rawValue) ")
+                + "; remove one of these links first (todo edit ID --\(relation == .parent ? "parent none" : "unblock ID"))"
+        case let .openSubtasks(parent, open):
+            "“\(parent.text)” (\(parent.shortID)) has \(open) open subtask\(open == 1 ? "" : "s"): "
+                + "add --with-subtasks to complete \(open == 1 ? "it" : "them") too, or complete \(open == 1 ? "it" : "them") first"
         case let .failed(message), let .unavailable(message):
             message
         }

@@ -6,11 +6,12 @@ public enum TodoField: String, Sendable, Hashable, CaseIterable, Comparable {
     case text, done, due, priority, tags, note
     case recurrence = "repeat"
     case project, wait, scheduled, until
+    case parent, blockedBy
 
     public static func < (lhs: TodoField, rhs: TodoField) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// The fields people plan with, beyond the text and the done mark.
-    public static let planning: [TodoField] = [.due, .priority, .tags, .note, .recurrence, .project, .wait, .scheduled, .until]
+    public static let planning: [TodoField] = [.due, .priority, .tags, .note, .recurrence, .project, .wait, .scheduled, .until, .parent, .blockedBy]
 }
 
 extension FieldTimes {
@@ -28,6 +29,8 @@ extension FieldTimes {
             case .wait: wait
             case .scheduled: scheduled
             case .until: until
+            case .parent: parent
+            case .blockedBy: blockedBy
             }
         }
         set {
@@ -44,6 +47,8 @@ extension FieldTimes {
             case .wait: wait = value
             case .scheduled: scheduled = value
             case .until: until = value
+            case .parent: parent = value
+            case .blockedBy: blockedBy = value
             }
         }
     }
@@ -63,6 +68,8 @@ public protocol TodoFieldValues {
     var wait: TodoDue? { get }
     var scheduled: TodoDue? { get }
     var until: TodoDue? { get }
+    var parent: UUID? { get }
+    var blockedBy: [UUID] { get }
 }
 
 extension TodoFieldValues {
@@ -80,6 +87,8 @@ extension TodoFieldValues {
         case .wait: wait == other.wait
         case .scheduled: scheduled == other.scheduled
         case .until: until == other.until
+        case .parent: parent == other.parent
+        case .blockedBy: blockedBy == other.blockedBy
         }
     }
 
@@ -97,6 +106,8 @@ extension TodoFieldValues {
         case .wait: wait?.text ?? ""
         case .scheduled: scheduled?.text ?? ""
         case .until: until?.text ?? ""
+        case .parent: parent?.lowercasedString ?? ""
+        case .blockedBy: blockedBy.map(\.lowercasedString).joined(separator: " ")
         }
     }
 }
@@ -118,6 +129,8 @@ extension TodoItem: TodoFieldValues {
         case .wait: wait = other.wait
         case .scheduled: scheduled = other.scheduled
         case .until: until = other.until
+        case .parent: parent = other.parent
+        case .blockedBy: blockedBy = other.blockedBy
         }
     }
 }

@@ -23,8 +23,10 @@ public struct TodoItem: Sendable, Codable, Identifiable, Hashable {
     /// Taskwarrior writes projects; `TodoProject.validated`), the date until
     /// which it is hidden (`--wait`), when to start on it (`--scheduled`) and
     /// the last date it applies (`--until`: a repeat makes no occurrence
-    /// after it, and unfinished past it, it leaves the lists). Read and set
-    /// as `project`, `wait`, `scheduled`, `until` (`PlanHolding`).
+    /// after it, and unfinished past it, it leaves the lists), the todo it
+    /// is a subtask of and the todos that block it (`TodoLinks`). Read and
+    /// set as `project`, `wait`, `scheduled`, `until`, `parent`, `blockedBy`
+    /// (`PlanHolding`).
     public var planBox: PlanBox?
     /// When each field was last edited here or on the machine a sync brought
     /// the edit from; a field never edited since the todo was created has none.
@@ -46,6 +48,8 @@ public struct TodoItem: Sendable, Codable, Identifiable, Hashable {
         wait: TodoDue? = nil,
         scheduled: TodoDue? = nil,
         until: TodoDue? = nil,
+        parent: UUID? = nil,
+        blockedBy: [UUID] = [],
         editedAt: FieldTimes = FieldTimes()
     ) {
         self.id = id
@@ -61,7 +65,7 @@ public struct TodoItem: Sendable, Codable, Identifiable, Hashable {
         self.recurrence = recurrence
         self.planBox = PlanBox.holding(TodoPlan(
             project: project, wait: wait?.roundedToMilliseconds, scheduled: scheduled?.roundedToMilliseconds,
-            until: until?.roundedToMilliseconds
+            until: until?.roundedToMilliseconds, parent: parent, blockedBy: blockedBy
         ))
         self.editedAt = editedAt
     }
@@ -79,7 +83,7 @@ extension TodoItem {
         case createdAt, updatedAt, completedAt
         case due, priority, tags, note
         case recurrence = "repeat"
-        case project, wait, scheduled, until
+        case project, wait, scheduled, until, parent, blockedBy
     }
 
     public init(from decoder: any Decoder) throws {
@@ -100,7 +104,17 @@ extension TodoItem {
             project: try Self.decodeField(container, .project) { try? TodoProject.validated($0) },
             wait: try Self.decodeField(container, .wait) { TodoDue(text: $0) },
             scheduled: try Self.decodeField(container, .scheduled) { TodoDue(text: $0) },
-            until: try Self.decodeField(container, .until) { TodoDue(text: $0) }
+            until: try Self.decodeField(container, .until) { TodoDue(text: $0) },
+            parent: try Self.decodeField(container, .parent) { UUID(parsing: $0) },
+            blockedBy: try container.decodeIfPresent([String].self, forKey: .blockedBy).map { texts in
+                try texts.map { text in
+                    guard let id = UUID(parsing: text) else {
+                        throw DecodingError.dataCorruptedError(
+                            forKey: .blockedBy, in: container, debugDescription: "'\(text)' is not a todo's ID")
+                    }
+                    return id
+                }
+            } ?? []
         )
     }
 
@@ -121,6 +135,8 @@ extension TodoItem {
         try container.encode(wait?.text, forKey: .wait)
         try container.encode(scheduled?.text, forKey: .scheduled)
         try container.encode(until?.text, forKey: .until)
+        try container.encode(parent?.lowercasedString, forKey: .parent)
+        try container.encode(blockedBy.map { $0.lowercasedString }, forKey: .blockedBy)
     }
 
     /// A text field read by `parse`: missing or null is nil, text it cannot read is an error.
@@ -185,6 +201,8 @@ extension TodoItem {
     /// are the ones a merge of two valid todos, field by field, can break.
     public var ruleViolation: TodoFieldError? {
         if recurrence != nil, due == nil { return .repeatNeedsDue }
+        if parent == id { return .ownParent }
+        if blockedBy.contains(id) { return .blocksItself }
         return nil
     }
 }

@@ -1,5 +1,8 @@
-/// What a Taskwarrior user plans with beyond the due date: a project and
-/// the wait, scheduled and until dates. Most todos have none of them.
+import Foundation
+
+/// What a Taskwarrior user plans with beyond the due date: a project, the
+/// wait, scheduled and until dates, the todo it is a subtask of and the
+/// todos that block it. Most todos have none of them.
 ///
 /// Todos and what sync carries hold them boxed (`PlanBox`), nil when all are
 /// empty: held inline they made every todo, base and server item 112 bytes
@@ -10,15 +13,28 @@ public struct TodoPlan: Sendable, Hashable {
     public var wait: TodoDue?
     public var scheduled: TodoDue?
     public var until: TodoDue?
+    /// The todo this one is a subtask of. One that is gone (deleted here or
+    /// elsewhere) is no parent: its subtasks stand on their own.
+    public var parent: UUID?
+    /// The todos that must be done before this one (`--blocked-by`), distinct
+    /// and sorted (`TodoLinks.normalized`). One done or gone blocks nothing.
+    public var blockedBy: [UUID]
 
-    public init(project: String? = nil, wait: TodoDue? = nil, scheduled: TodoDue? = nil, until: TodoDue? = nil) {
+    public init(
+        project: String? = nil, wait: TodoDue? = nil, scheduled: TodoDue? = nil, until: TodoDue? = nil,
+        parent: UUID? = nil, blockedBy: [UUID] = []
+    ) {
         self.project = project
         self.wait = wait
         self.scheduled = scheduled
         self.until = until
+        self.parent = parent
+        self.blockedBy = TodoLinks.normalized(blockedBy)
     }
 
-    public var isEmpty: Bool { project == nil && wait == nil && scheduled == nil && until == nil }
+    public var isEmpty: Bool {
+        project == nil && wait == nil && scheduled == nil && until == nil && parent == nil && blockedBy.isEmpty
+    }
 }
 
 /// A value held by reference, compared and hashed by value: copying what
@@ -68,5 +84,15 @@ extension PlanHolding {
     public var until: TodoDue? {
         get { planBox?.plan.until }
         set { plan.until = newValue }
+    }
+
+    public var parent: UUID? {
+        get { planBox?.plan.parent }
+        set { plan.parent = newValue }
+    }
+
+    public var blockedBy: [UUID] {
+        get { planBox?.plan.blockedBy ?? [] }
+        set { plan.blockedBy = TodoLinks.normalized(newValue) }
     }
 }

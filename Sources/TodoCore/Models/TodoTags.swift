@@ -101,6 +101,10 @@ public enum TodoFieldError: Error, Sendable, Equatable, CustomStringConvertible 
     /// A text that is no date, given to `option` (`--wait`, `--scheduled`, `--until`).
     case badDate(String, option: String, suggestion: String? = nil)
     case repeatNeedsDue
+    /// `--parent` naming the todo itself.
+    case ownParent
+    /// `--blocked-by` naming the todo itself.
+    case blocksItself
     /// An option typed last on a line, with no value after it.
     case missingValue(String)
     /// `--untag` of a tag the todo does not have: its tags, to pick from.
@@ -144,6 +148,10 @@ public enum TodoFieldError: Error, Sendable, Equatable, CustomStringConvertible 
             "the todo has no tag '\(tag)'" + (tags.isEmpty ? ": it has no tags" : ": its tags are " + tags.joined(separator: ", "))
         case .repeatNeedsDue:
             "a repeating todo needs a due date: add --due, e.g. --due mon --repeat weekly"
+        case .ownParent:
+            "a todo cannot be its own parent: give --parent another todo's ID"
+        case .blocksItself:
+            "a todo cannot block itself: give --blocked-by another todo's ID"
         }
     }
 }

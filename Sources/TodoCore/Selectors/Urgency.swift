@@ -33,6 +33,8 @@ public struct UrgencyWeights: Sendable, Equatable {
     public var tags = 1.0
     /// Has a project.
     public var project = 1.0
+    /// Blocks an open todo (`--blocked-by`): finishing it frees another.
+    public var blocking = 8.0
 
     public init() {}
 
@@ -44,7 +46,7 @@ public struct UrgencyWeights: Sendable, Equatable {
         [
             ("next_tag", \.nextTag), ("due", \.due), ("priority_high", \.priorityHigh), ("priority_medium", \.priorityMedium),
             ("priority_low", \.priorityLow), ("scheduled", \.scheduled), ("age", \.age), ("note", \.note), ("tags", \.tags),
-            ("project", \.project),
+            ("project", \.project), ("blocking", \.blocking),
         ]
     }
 }
@@ -93,8 +95,11 @@ public enum Urgency {
         }
     }
 
-    /// Every term that applies to `item` at `now`, in the order `--why` shows them.
-    public static func terms(of item: TodoItem, weights: UrgencyWeights, now: Date, timeZone: TimeZone) -> [UrgencyTerm] {
+    /// Every term that applies to `item` at `now`, in the order `--why` shows
+    /// them; `blocking`: how many open todos it blocks.
+    public static func terms(
+        of item: TodoItem, weights: UrgencyWeights, now: Date, timeZone: TimeZone, blocking: Int = 0
+    ) -> [UrgencyTerm] {
         var terms: [UrgencyTerm] = []
         func add(_ name: String, _ reason: String, _ value: Int64) {
             if value != 0 { terms.append(UrgencyTerm(name: name, reason: reason, micros: value)) }
@@ -123,12 +128,15 @@ public enum Urgency {
         if item.note != nil { add("note", "has a note", micros(weights.note) * 8 / 10) }
         if !item.tags.isEmpty { add("tags", "\(item.tags.count) tag\(item.tags.count == 1 ? "" : "s")", micros(weights.tags) * tagTenths(item.tags.count) / 10) }
         if let project = item.project { add("project", "in project \(project)", micros(weights.project)) }
+        if blocking > 0 { add("blocking", "blocks \(blocking) open todo\(blocking == 1 ? "" : "s")", micros(weights.blocking)) }
         return terms
     }
 
     /// The urgency of `item` at `now`, in millionths.
-    public static func micros(of item: TodoItem, weights: UrgencyWeights, now: Date, timeZone: TimeZone) -> Int64 {
-        terms(of: item, weights: weights, now: now, timeZone: timeZone).reduce(0) { $0 + $1.micros }
+    public static func micros(
+        of item: TodoItem, weights: UrgencyWeights, now: Date, timeZone: TimeZone, blocking: Int = 0
+    ) -> Int64 {
+        terms(of: item, weights: weights, now: now, timeZone: timeZone, blocking: blocking).reduce(0) { $0 + $1.micros }
     }
 }
 
@@ -165,12 +173,42 @@ public struct RankedTodo: Sendable, Equatable {
     }
 }
 
-/// The todos `request` ranks first, from `items` in list order (newest
-/// first): those its filter selects, most urgent first, ties newest first.
+/// The todos `request` ranks first, from `items` (every todo, done ones
+/// too) in list order (newest first): those its filter selects that no open
+/// todo blocks, most urgent first, ties newest first.
 public func selectNextTodos(items: [TodoItem], request: NextRequest) -> [(item: TodoItem, urgency: Int64)] {
-    let ranked = selectRequestedTodos(items: items, request: request.filter).enumerated().map { index, item in
-        (index: index, item: item, urgency: Urgency.micros(of: item, weights: request.weights, now: request.now, timeZone: request.timeZone))
-    }
+    let blocks = BlockCounts(items)
+    let ranked = selectRequestedTodos(items: items, request: request.filter).filter { !blocks.isBlocked($0) }
+        .enumerated().map { index, item in
+            (index: index, item: item, urgency: Urgency.micros(
+                of: item, weights: request.weights, now: request.now, timeZone: request.timeZone,
+                blocking: blocks.blocking[item.id] ?? 0
+            ))
+        }
     return ranked.sorted { $0.urgency != $1.urgency ? $0.urgency > $1.urgency : $0.index < $1.index }
         .prefix(request.limit).map { ($0.item, $0.urgency) }
+}
+
+/// Which todos are blocked, and how many open todos each one blocks, among
+/// every todo: a blocker done or gone blocks nothing.
+public struct BlockCounts: Sendable {
+    /// The open todos.
+    public let open: Set<UUID>
+    /// For each todo, how many open todos list it as a blocker.
+    public let blocking: [UUID: Int]
+
+    public init(_ items: [TodoItem]) {
+        let open = Set(items.lazy.filter { !$0.isDone }.map(\.id))
+        var blocking: [UUID: Int] = [:]
+        for item in items where !item.isDone {
+            for blocker in item.blockedBy { blocking[blocker, default: 0] += 1 }
+        }
+        self.open = open
+        self.blocking = blocking
+    }
+
+    /// Whether an open todo blocks `item`.
+    public func isBlocked(_ item: TodoItem) -> Bool {
+        item.blockedBy.contains(where: open.contains)
+    }
 }

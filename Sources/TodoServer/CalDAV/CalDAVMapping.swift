@@ -13,6 +13,7 @@ enum CalDAVMapping {
         /// An RRULE `repeat` cannot say, kept as the client wrote it.
         static let otherRule = "repeatRule"
         static let project = "project", wait = "wait", scheduled = "scheduled", until = "until"
+        static let parent = "parent", blockedBy = "blockedBy"
         static let createdAt = "createdAt", updatedAt = "updatedAt"
 
         /// Where `todo sync` reads when a field was last edited.
@@ -44,6 +45,8 @@ enum CalDAVMapping {
         fields.wait = (object[Key.wait] as? String).flatMap(TodoDue.init(text:))
         fields.scheduled = (object[Key.scheduled] as? String).flatMap(TodoDue.init(text:))
         fields.until = (object[Key.until] as? String).flatMap(TodoDue.init(text:))
+        fields.parent = (object[Key.parent] as? String).flatMap(UUID.init(parsing:))
+        fields.blockedBy = TodoLinks.normalized(((object[Key.blockedBy] as? [Any]) ?? []).compactMap { ($0 as? String).flatMap(UUID.init(parsing:)) })
         fields.createdAt = (object[Key.createdAt] as? String).flatMap(ISO8601.date(from:))
         return fields
     }
@@ -84,6 +87,9 @@ enum CalDAVMapping {
         put(Key.wait, fields.wait?.text, changed: fields.wait.map(wholeSeconds) != current?.wait.map(wholeSeconds))
         put(Key.scheduled, fields.scheduled?.text, changed: fields.scheduled.map(wholeSeconds) != current?.scheduled.map(wholeSeconds))
         put(Key.until, fields.until?.text, changed: fields.until.map(wholeSeconds) != current?.until.map(wholeSeconds))
+        put(Key.parent, fields.parent?.lowercasedString, changed: fields.parent != current?.parent)
+        put(Key.blockedBy, fields.blockedBy.isEmpty && current == nil ? nil : fields.blockedBy.map(\.lowercasedString),
+            changed: Set(fields.blockedBy) != Set(current?.blockedBy ?? []))
         if let rule = fields.otherRule, current?.otherRule != rule {
             members[Key.otherRule] = rule
         } else if fields.otherRule == nil, current?.otherRule != nil {

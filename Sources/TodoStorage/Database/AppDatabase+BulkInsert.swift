@@ -129,6 +129,10 @@ extension AppDatabase {
             for (offset, field) in [TodoField.project, .wait, .scheduled, .until].enumerated() {
                 statement.bind(first + 23 + Int32(offset), item.editedAt[field]?.millisecondsSince1970)
             }
+            statement.bind(first + 27, item.parent?.lowercasedString)
+            statement.bind(first + 28, IDList.encode(item.blockedBy))
+            statement.bind(first + 29, item.editedAt.parent?.millisecondsSince1970)
+            statement.bind(first + 30, item.editedAt.blockedBy?.millisecondsSince1970)
             statement.bind(first + Int32(TodoItem.writtenCount), Int64(lengths.new[index]))
         }
         // Rowids are handed out above the largest: the new rows are exactly these.

@@ -79,6 +79,7 @@ extension AppDatabase {
                 completedAt = excluded.completedAt, due = excluded.due, priority = excluded.priority,
                 tags = excluded.tags, note = excluded.note, recurrence = excluded.recurrence,
                 project = excluded.project, wait = excluded.wait, scheduled = excluded.scheduled, until = excluded.until,
+                parent = excluded.parent, blockedBy = excluded.blockedBy,
                 \(Self.importedEditTimes)
             WHERE \(replaces.upsert)
             """)
@@ -107,7 +108,8 @@ extension AppDatabase {
         ("text", "textEditedAt"), ("isDone", "doneEditedAt"), ("due", "dueEditedAt"),
         ("priority", "priorityEditedAt"), ("tags", "tagsEditedAt"), ("note", "noteEditedAt"),
         ("recurrence", "recurrenceEditedAt"), ("project", "projectEditedAt"), ("wait", "waitEditedAt"),
-        ("scheduled", "scheduledEditedAt"), ("until", "untilEditedAt"),
+        ("scheduled", "scheduledEditedAt"), ("until", "untilEditedAt"), ("parent", "parentEditedAt"),
+        ("blockedBy", "blockedByEditedAt"),
     ].map { column, time in
         "\(time) = CASE WHEN excluded.\(column) IS NOT todo.\(column) THEN excluded.updatedAt ELSE todo.\(time) END"
     }.joined(separator: ", ")

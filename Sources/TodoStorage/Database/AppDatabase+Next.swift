@@ -35,14 +35,30 @@ extension AppDatabase {
         _ = arguments.append(contentsOf: filtered.arguments)
         // With a query to confirm in Swift, SQLite cannot know how many to keep.
         let limit = request.filter.query.isEmpty ? " LIMIT \(max(0, request.limit))" : ""
+        // A todo an open todo blocks waits for it.
+        let unblocked = "(todo.blockedBy IS NULL OR \(notBlocked))"
+        let whereClause = filtered.whereClause.isEmpty ? " WHERE \(unblocked)" : filtered.whereClause + " AND \(unblocked)"
         return ListStatement(
             sql: """
-                SELECT \(TodoItem.selection), \(urgency) AS urgency FROM \(filtered.source)\(filtered.whereClause) \
+                SELECT \(TodoItem.selection), \(urgency) AS urgency FROM \(filtered.source)\(whereClause) \
                 ORDER BY urgency DESC, \(filtered.newestFirst)\(limit)
                 """,
             arguments: arguments
         )
     }
+
+    /// No open todo among the row's blockers.
+    static let notBlocked = """
+        NOT EXISTS (SELECT 1 FROM json_each(todo.blockedBy) AS blocker JOIN todo AS other ON other.id = blocker.value \
+        WHERE other.isDone = 0)
+        """
+
+    /// The ids open todos name as blockers, each as often as it is named:
+    /// from the index of blocked todos (`todo_on_isDone_blockedBy`).
+    static let blockingIDs = """
+        SELECT blocker.value FROM todo AS other, json_each(other.blockedBy) AS blocker \
+        WHERE other.blockedBy IS NOT NULL AND other.isDone = 0
+        """
 
     /// `Urgency.micros(of:)` as an SQL expression over a `todo` row, and its values.
     static func urgencySQL(_ request: NextRequest) -> (String, StatementArguments) {
@@ -68,7 +84,8 @@ extension AppDatabase {
             + ? * min(max(? - todo.createdAt, 0) / 1000, ?) / ?
             + CASE WHEN todo.note IS NULL THEN 0 ELSE ? * 8 / 10 END
             + CASE WHEN todo.tags IS NULL THEN 0 ELSE ? * (CASE json_array_length(todo.tags) WHEN 0 THEN 0 WHEN 1 THEN 8 WHEN 2 THEN 9 ELSE 10 END) / 10 END
-            + CASE WHEN todo.project IS NULL THEN 0 ELSE ? END)
+            + CASE WHEN todo.project IS NULL THEN 0 ELSE ? END
+            + CASE WHEN todo.id IN (\(blockingIDs)) THEN ? ELSE 0 END)
             """
         let arguments: StatementArguments = [
             micros(weights.nextTag),
@@ -82,6 +99,7 @@ extension AppDatabase {
             micros(weights.note),
             micros(weights.tags),
             micros(weights.project),
+            micros(weights.blocking),
         ]
         return (sql, arguments)
     }

@@ -11,6 +11,18 @@ extension AppDatabase: TodoStorage {
         try forEachTodo(request) { try body($0.item) }
     }
 
+    nonisolated(nonsending) public func links() async throws -> [TodoLinks.Node] {
+        try linkedTodos()
+    }
+
+    nonisolated(nonsending) public func todos(ids: [TodoItem.ID]) async throws -> [TodoItem] {
+        try listedTodos(withIDs: ids).map(\.item)
+    }
+
+    nonisolated(nonsending) public func subtasks(of ids: [TodoItem.ID]) async throws -> [TodoItem] {
+        try subtasks(ofIDs: ids)
+    }
+
     nonisolated(nonsending) public func insert(_ item: TodoItem) async throws {
         try insertTodo(item)
     }

@@ -183,7 +183,7 @@ extension AppDatabase {
     /// change a sync already sent from one nobody else saw.
     private static func published(_ db: Database, id: String) throws -> TodoItem? {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT text, isDone, due, priority, tags, note, recurrence, project, wait, scheduled, until
+            SELECT text, isDone, due, priority, tags, note, recurrence, project, wait, scheduled, until, parent, blockedBy
             FROM syncBase WHERE todoId = ?
             """), arguments: [id]), let uuid = UUID(parsing: id) else { return nil }
         return TodoItem(
@@ -196,7 +196,9 @@ extension AppDatabase {
             project: row[7],
             wait: (row[8] as String?).flatMap(TodoDue.init(text:)),
             scheduled: (row[9] as String?).flatMap(TodoDue.init(text:)),
-            until: (row[10] as String?).flatMap(TodoDue.init(text:))
+            until: (row[10] as String?).flatMap(TodoDue.init(text:)),
+            parent: (row[11] as String?).flatMap(UUID.init(parsing:)),
+            blockedBy: (row[12] as String?).map(IDList.decode) ?? []
         )
     }
 }

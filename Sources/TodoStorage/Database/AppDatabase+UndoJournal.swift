@@ -75,6 +75,7 @@ extension AppDatabase {
     /// Eight null keys a row made an import of 1,000,000 todos 1.2x as long.
     static let moreSnapshotFields = [
         "project", "wait", "scheduled", "until", "projectEditedAt", "waitEditedAt", "scheduledEditedAt", "untilEditedAt",
+        "parent", "blockedBy", "parentEditedAt", "blockedByEditedAt",
     ]
 
     /// A snapshot's JSON: `value(field)` is the SQL of each field's value.
@@ -89,7 +90,7 @@ extension AppDatabase {
     static let rowSnapshot = snapshot { $0 }
 
     /// The same JSON object made from `TodoItem.databaseValues` bound as
-    /// `?1`…`?27`: each field by its place in `TodoItem.writtenColumns`.
+    /// `?1`…`?31`: each field by its place in `TodoItem.writtenColumns`.
     static let boundSnapshot: String = {
         let written = TodoItem.writtenColumns.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         return snapshot { field in "?\(written.firstIndex(of: field)! + 1)" }

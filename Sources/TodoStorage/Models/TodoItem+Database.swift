@@ -16,21 +16,23 @@ extension TodoItem {
         todo.textEditedAt, todo.doneEditedAt, todo.dueEditedAt, todo.priorityEditedAt, todo.tagsEditedAt, \
         todo.noteEditedAt, todo.recurrenceEditedAt, \
         todo.project, todo.wait, todo.scheduled, todo.until, \
-        todo.projectEditedAt, todo.waitEditedAt, todo.scheduledEditedAt, todo.untilEditedAt
+        todo.projectEditedAt, todo.waitEditedAt, todo.scheduledEditedAt, todo.untilEditedAt, \
+        todo.parent, todo.blockedBy, todo.parentEditedAt, todo.blockedByEditedAt
         """
 
     /// How many columns `selection` names: a column selected after them is at this index.
-    package static let selectionCount = 27
+    package static let selectionCount = 31
 
     /// The columns `databaseValues` fills, in its order.
     package static let writtenColumns = """
         id, text, searchText, isDone, createdAt, updatedAt, completedAt, due, priority, tags, note, recurrence, \
         textEditedAt, doneEditedAt, dueEditedAt, priorityEditedAt, tagsEditedAt, noteEditedAt, recurrenceEditedAt, \
-        project, wait, scheduled, until, projectEditedAt, waitEditedAt, scheduledEditedAt, untilEditedAt
+        project, wait, scheduled, until, projectEditedAt, waitEditedAt, scheduledEditedAt, untilEditedAt, \
+        parent, blockedBy, parentEditedAt, blockedByEditedAt
         """
 
     /// How many values `databaseValues` holds: a value bound after them is `?` this plus one.
-    package static let writtenCount = 27
+    package static let writtenCount = 31
 
     /// The placeholders of an insert of `writtenColumns` and `idPrefixLength`.
     package static let insertMarks = Array(repeating: "?", count: writtenCount + 1).joined(separator: ", ")
@@ -43,7 +45,8 @@ extension TodoItem {
         textEditedAt = ?13, doneEditedAt = ?14, dueEditedAt = ?15, priorityEditedAt = ?16, tagsEditedAt = ?17, \
         noteEditedAt = ?18, recurrenceEditedAt = ?19, \
         project = ?20, wait = ?21, scheduled = ?22, until = ?23, \
-        projectEditedAt = ?24, waitEditedAt = ?25, scheduledEditedAt = ?26, untilEditedAt = ?27
+        projectEditedAt = ?24, waitEditedAt = ?25, scheduledEditedAt = ?26, untilEditedAt = ?27, \
+        parent = ?28, blockedBy = ?29, parentEditedAt = ?30, blockedByEditedAt = ?31
         """
 
     /// Decodes a row selected with `selection`; nil if its ID is not a UUID.
@@ -66,11 +69,14 @@ extension TodoItem {
             wait: (row[20] as String?).flatMap(TodoDue.init(text:)),
             scheduled: (row[21] as String?).flatMap(TodoDue.init(text:)),
             until: (row[22] as String?).flatMap(TodoDue.init(text:)),
+            parent: (row[27] as String?).flatMap(UUID.init(parsing:)),
+            blockedBy: (row[28] as String?).map(IDList.decode) ?? [],
             editedAt: FieldTimes(
                 text: Self.time(row[12]), done: Self.time(row[13]), due: Self.time(row[14]),
                 priority: Self.time(row[15]), tags: Self.time(row[16]), note: Self.time(row[17]),
                 recurrence: Self.time(row[18]), project: Self.time(row[23]), wait: Self.time(row[24]),
-                scheduled: Self.time(row[25]), until: Self.time(row[26])
+                scheduled: Self.time(row[25]), until: Self.time(row[26]), parent: Self.time(row[29]),
+                blockedBy: Self.time(row[30])
             )
         )
     }
@@ -110,6 +116,10 @@ extension TodoItem {
             editedAt.wait?.millisecondsSince1970,
             editedAt.scheduled?.millisecondsSince1970,
             editedAt.until?.millisecondsSince1970,
+            parent?.lowercasedString,
+            IDList.encode(blockedBy),
+            editedAt.parent?.millisecondsSince1970,
+            editedAt.blockedBy?.millisecondsSince1970,
         ]
     }
 }
@@ -146,5 +156,19 @@ package enum TagList {
         guard let data = text.data(using: .utf8),
               let tags = try? JSONDecoder().decode([String].self, from: data) else { return [] }
         return tags
+    }
+}
+
+/// Blockers as the `blockedBy` column holds them: a JSON array of ids, which
+/// `todo next` reads with `json_each`; NULL for none.
+package enum IDList {
+    package static func encode(_ ids: [UUID]) -> String? {
+        guard !ids.isEmpty else { return nil }
+        return "[" + ids.map { "\"" + $0.lowercasedString + "\"" }.joined(separator: ",") + "]"
+    }
+
+    /// The ids in a column value; what is not one is left out.
+    package static func decode(_ text: String) -> [UUID] {
+        TagList.decode(text).compactMap(UUID.init(parsing:))
     }
 }

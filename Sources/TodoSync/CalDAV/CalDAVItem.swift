@@ -49,7 +49,7 @@ enum CalDAVItem {
             due: vtodo.due, priority: vtodo.priority, tags: TodoTags.normalized(vtodo.tags.compactMap { try? TodoTags.validated($0) }),
             note: vtodo.note.flatMap { RemoteTodo.note(.string($0)) }, recurrence: vtodo.recurrence,
             project: vtodo.project.flatMap { try? TodoProject.validated($0) }, wait: vtodo.wait, scheduled: vtodo.scheduled,
-            until: vtodo.until
+            until: vtodo.until, parent: vtodo.parent, blockedBy: vtodo.blockedBy
         )
     }
 
@@ -189,6 +189,8 @@ extension VTodoFields {
             case .wait: wait = fields.wait
             case .scheduled: scheduled = fields.scheduled
             case .until: until = fields.until
+            case .parent: parent = fields.parent
+            case .blockedBy: blockedBy = fields.blockedBy
             }
         }
     }

@@ -10,6 +10,11 @@ public struct SyncEntry: Sendable, Hashable {
     public var remote: RemoteTodo?
     /// The queued local change the sync read, checked again when writing.
     public var pendingRev: Int64?
+    /// The base was left out because the write it records may be lost or
+    /// overwritten (a CalDAV list cannot say which): merged without it, a set
+    /// (tags, blockers) is settled by its newer edit, as every field is,
+    /// never joined, which would bring back what either side removed.
+    public var baseInDoubt = false
 
     public init(todoId: UUID, base: SyncBase?, local: TodoItem?, remote: RemoteTodo?, pendingRev: Int64?) {
         self.todoId = todoId
@@ -107,10 +112,12 @@ extension SyncFields {
         if wait != nil { fields.insert(.wait) }
         if scheduled != nil { fields.insert(.scheduled) }
         if until != nil { fields.insert(.until) }
+        if parent != nil { fields.insert(.parent) }
+        if !blockedBy.isEmpty { fields.insert(.blockedBy) }
         return fields
     }
 
-    /// A planning field's value as JSON: text, an array of tags, or null.
+    /// A planning field's value as JSON: text, an array of tags or ids, or null.
     func json(_ field: TodoField) -> JSONValue {
         func optional(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
         return switch field {
@@ -125,6 +132,8 @@ extension SyncFields {
         case .wait: optional(wait?.text)
         case .scheduled: optional(scheduled?.text)
         case .until: optional(until?.text)
+        case .parent: optional(parent?.lowercasedString)
+        case .blockedBy: .array(blockedBy.map { .string($0.lowercasedString) })
         }
     }
 }

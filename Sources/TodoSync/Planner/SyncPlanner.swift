@@ -98,19 +98,24 @@ public enum SyncPlanner {
                 merged.take(field, from: theirs)
             } else if !remoteChanged {
                 continue
-            } else if field == .tags, base != nil || (ourTime == nil) == (theirTime == nil) {
-                // A set: what either side added is in, what either removed is
-                // out; two copies with no base, both edited or neither, keep every tag.
-                merged.tags = mergedTags(base: base?.tags, local: ours.tags, remote: theirs.tags)
+            } else if Self.setFields.contains(field),
+                      base != nil || (!entry.baseInDoubt && (ourTime == nil) == (theirTime == nil)) {
+                // A set (tags, blockers): what either side added is in, what
+                // either removed is out; two copies with no base, both edited
+                // or neither, keep every element.
+                if field == .tags {
+                    merged.tags = mergedTags(base: base?.tags, local: ours.tags, remote: theirs.tags)
+                } else {
+                    merged.blockedBy = mergedSet(base: base?.blockedBy, local: ours.blockedBy, remote: theirs.blockedBy)
+                }
                 // A set neither side held is an edit of its own, made just
                 // after the later of the two: never mistaken for the server's
                 // own value changed by a client that leaves no trace.
-                merged.editedAt.tags = later(ourTime, theirTime).map {
-                    merged.tags == theirs.tags ? $0 : $0.addingTimeInterval(0.001)
-                }
+                let same = merged.holdsSame(field, as: theirs)
+                merged.editedAt[field] = later(ourTime, theirTime).map { same ? $0 : $0.addingTimeInterval(0.001) }
             } else {
                 let localWins = wins(.local, ourTime, theirTime, prefer: prefer)
-                if field != .tags {
+                if !Self.setFields.contains(field) {
                     conflicts.append(SyncConflict(
                         todoId: entry.todoId, field: field.rawValue,
                         localValue: ourFields[field], remoteValue: theirFields[field],
@@ -255,10 +260,20 @@ public enum SyncPlanner {
     /// Tags merged as a set, three-way: kept where both sides kept them,
     /// added where either side added them; with no base, every tag of either side.
     static func mergedTags(base: [String]?, local: [String], remote: [String]) -> [String] {
+        TodoTags.normalized(mergedSet(base: base, local: local, remote: remote))
+    }
+
+    /// The fields merged as sets, element by element.
+    static let setFields: Set<TodoField> = [.tags, .blockedBy]
+
+    /// Elements merged as a set, three-way: kept where both sides kept them,
+    /// added where either side added them; with no base, every element of
+    /// either side. In no particular order.
+    static func mergedSet<Element: Hashable>(base: [Element]?, local: [Element], remote: [Element]) -> [Element] {
         let local = Set(local), remote = Set(remote)
-        guard let base = base.map(Set.init) else { return TodoTags.normalized(local.union(remote)) }
+        guard let base = base.map(Set.init) else { return Array(local.union(remote)) }
         let kept = local.intersection(remote)
-        return TodoTags.normalized(kept.union(local.subtracting(base)).union(remote.subtracting(base)))
+        return Array(kept.union(local.subtracting(base)).union(remote.subtracting(base)))
     }
 }
 
@@ -283,9 +298,12 @@ extension RemoteTodo {
             completedAt: fields.isDone ? completedAt ?? editedAt.done ?? updatedAt ?? now : nil,
             due: fields.due, priority: fields.priority, tags: fields.tags, note: fields.note,
             recurrence: fields.recurrence, project: fields.project, wait: fields.wait, scheduled: fields.scheduled,
-            until: fields.until, editedAt: times
+            until: fields.until, parent: fields.parent, blockedBy: fields.blockedBy, editedAt: times
         )
         if item.ruleViolation == .repeatNeedsDue { item.recurrence = nil }
+        // Another client's link of a todo to itself is no link.
+        if item.parent == todoId { item.parent = nil }
+        if item.blockedBy.contains(todoId) { item.blockedBy.removeAll { $0 == todoId } }
         item.updatedAt = item.lastChanged
         return item
     }

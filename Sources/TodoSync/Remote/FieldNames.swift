@@ -25,6 +25,9 @@ public struct FieldNames: Sendable, Hashable {
     public var wait = "wait"
     public var scheduled = "scheduled"
     public var until = "until"
+    /// The parent's and the blockers' ids, as fixed.
+    public var parent = "parent"
+    public var blockedBy = "blockedBy"
 
     public init(
         title: String = "title", completed: String = "completed", marker: String = "clientId",
@@ -62,6 +65,8 @@ public struct FieldNames: Sendable, Hashable {
         case .wait: wait
         case .scheduled: scheduled
         case .until: until
+        case .parent: parent
+        case .blockedBy: blockedBy
         }
     }
 

@@ -27,7 +27,8 @@ struct RemoteListScanner {
          names.editedAtName(of: .note), names.editedAtName(of: .recurrence),
          names.project, names.wait, names.scheduled, names.until,
          names.editedAtName(of: .project), names.editedAtName(of: .wait), names.editedAtName(of: .scheduled),
-         names.editedAtName(of: .until)]
+         names.editedAtName(of: .until),
+         names.parent, names.blockedBy, names.editedAtName(of: .parent), names.editedAtName(of: .blockedBy)]
     }
 
     /// Each element read: the item, or nil if it has no usable id. Nil if the body is not read here.
@@ -149,8 +150,8 @@ struct RemoteListScanner {
             } else {
                 guard seen & roles == 0 else { throw GiveUp() }
                 seen |= roles
-                // Tags may be an array: of strings only, else the decoder reads it.
-                let value = roles & Self.tagsRole != 0 && reader.peek() == UInt8(ascii: "[")
+                // Tags and blockers may be an array: of strings only, else the decoder reads it.
+                let value = roles & Self.arrayRoles != 0 && reader.peek() == UInt8(ascii: "[")
                     ? try reader.stringArray()
                     : try reader.fieldValue()
                 if roles & 1 != 0 { fields.id = value }
@@ -181,6 +182,10 @@ struct RemoteListScanner {
                 if roles & 1 << 25 != 0 { fields.waitEditedAt = value }
                 if roles & 1 << 26 != 0 { fields.scheduledEditedAt = value }
                 if roles & 1 << 27 != 0 { fields.untilEditedAt = value }
+                if roles & 1 << 28 != 0 { fields.parent = value }
+                if roles & 1 << 29 != 0 { fields.blockedBy = value }
+                if roles & 1 << 30 != 0 { fields.parentEditedAt = value }
+                if roles & 1 << 31 != 0 { fields.blockedByEditedAt = value }
             }
             reader.skipWhitespace()
             let separator = try reader.next()
@@ -193,6 +198,9 @@ struct RemoteListScanner {
 
     /// The bit of the tags field (the thirteenth key of `keys`).
     private static let tagsRole: UInt32 = 4096
+
+    /// The bits of the fields that may hold an array of strings: tags and blockers.
+    private static let arrayRoles: UInt32 = tagsRole | 1 << 29
 
     /// Which fields (a bit each) a key names: several if names coincide.
     private func role(of key: UnsafeBufferPointer<UInt8>) -> UInt32 {

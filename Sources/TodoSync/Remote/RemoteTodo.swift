@@ -64,6 +64,10 @@ struct RemoteFields {
     var waitEditedAt: JSONValue?
     var scheduledEditedAt: JSONValue?
     var untilEditedAt: JSONValue?
+    var parent: JSONValue?
+    var blockedBy: JSONValue?
+    var parentEditedAt: JSONValue?
+    var blockedByEditedAt: JSONValue?
 
     /// The fields of an object, by these names.
     init(object: [String: JSONValue], names: FieldNames) {
@@ -95,6 +99,10 @@ struct RemoteFields {
         waitEditedAt = object[names.editedAtName(of: .wait)]
         scheduledEditedAt = object[names.editedAtName(of: .scheduled)]
         untilEditedAt = object[names.editedAtName(of: .until)]
+        parent = object[names.parent]
+        blockedBy = object[names.blockedBy]
+        parentEditedAt = object[names.editedAtName(of: .parent)]
+        blockedByEditedAt = object[names.editedAtName(of: .blockedBy)]
     }
 
     init() {}
@@ -128,7 +136,7 @@ extension RemoteTodo {
                 due: Self.due(raw.due), priority: Self.priority(raw.priority), tags: Self.tags(raw.tags),
                 note: Self.note(raw.note), recurrence: Self.recurrence(raw.recurrence),
                 project: Self.project(raw.project), wait: Self.due(raw.wait), scheduled: Self.due(raw.scheduled),
-                until: Self.due(raw.until)
+                until: Self.due(raw.until), parent: Self.todoID(raw.parent), blockedBy: Self.todoIDs(raw.blockedBy)
             ),
             clientId: clientId,
             createdAt: Self.date(raw.createdAt),
@@ -140,7 +148,8 @@ extension RemoteTodo {
                 tags: Self.date(raw.tagsEditedAt), note: Self.date(raw.noteEditedAt),
                 recurrence: Self.date(raw.recurrenceEditedAt), project: Self.date(raw.projectEditedAt),
                 wait: Self.date(raw.waitEditedAt), scheduled: Self.date(raw.scheduledEditedAt),
-                until: Self.date(raw.untilEditedAt)
+                until: Self.date(raw.untilEditedAt), parent: Self.date(raw.parentEditedAt),
+                blockedBy: Self.date(raw.blockedByEditedAt)
             ),
             version: number
         )
@@ -194,6 +203,17 @@ extension RemoteTodo {
     /// A project (`home.garden`); what is not one is none.
     static func project(_ value: JSONValue?) -> String? {
         if case let .string(text) = value { try? TodoProject.validated(text) } else { nil }
+    }
+
+    /// A todo's id (a UUID); what is not one is none.
+    static func todoID(_ value: JSONValue?) -> UUID? {
+        if case let .string(text) = value { UUID(parsing: text) } else { nil }
+    }
+
+    /// An array of todos' ids; what is not one is left out.
+    static func todoIDs(_ value: JSONValue?) -> [UUID] {
+        guard case let .array(elements) = value else { return [] }
+        return elements.compactMap { todoID($0) }
     }
 
     static func recurrence(_ value: JSONValue?) -> TodoRepeat? {

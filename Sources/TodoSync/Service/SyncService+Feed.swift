@@ -69,6 +69,7 @@ extension SyncService {
             // The base describes a write the server lost: merged as if never
             // synced. A lost delete keeps its base, so it is sent again.
             entries[index].base = nil
+            entries[index].baseInDoubt = true
         }
         return Snapshot(entries: entries, kind: kind, cursor: cursor, skipped: skipped, confirmed: confirmed)
     }

@@ -161,6 +161,7 @@ extension SyncService {
             || unsure.contains(entries[index].todoId) {
             // Sent again, or merged, as if never synced.
             entries[index].base = nil
+            entries[index].baseInDoubt = true
         }
         return Snapshot(entries: entries, kind: kind, cursor: listing.cursor, skipped: skipped, confirmed: confirmed)
     }

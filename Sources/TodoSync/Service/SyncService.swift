@@ -78,6 +78,12 @@ public struct SyncService: TodoSyncing {
                 summary: &summary, progress: progress
             )
             known = outcome.known
+            // Two links each side allowed may close a cycle together: broken
+            // here as everywhere, and the next pass sends the change.
+            if outcome.complete, try await store.breakLinkCycles(at: now()) > 0 {
+                reason = "a cycle of subtasks or blockers was broken, and the change is still to send"
+                continue
+            }
             if outcome.complete {
                 try await finish(snapshot, summary: summary, listIsCurrent: !plan.writesToServer)
                 return summary

@@ -52,7 +52,7 @@ extension AppDatabase {
         // made a first sync of 100,000 todos 3% longer.
         let plans = bases.contains { $0.fields.planBox != nil || $0.editedAt.hasPlanTimes }
         let setBase = try ChunkedInsert(
-            db, into: "syncBase(\(plans ? Self.baseColumns : Self.basePlanlessColumns))", columns: plans ? 27 : 19,
+            db, into: "syncBase(\(plans ? Self.baseColumns : Self.basePlanlessColumns))", columns: plans ? 31 : 19,
             then: isEmpty(db, "syncBase") ? "" : setBaseConflictClause
         )
         try setBase.insert(count: bases.count) { statement, row, first in
@@ -86,12 +86,17 @@ extension AppDatabase {
             statement.bind(first + 24, times.wait?.millisecondsSince1970)
             statement.bind(first + 25, times.scheduled?.millisecondsSince1970)
             statement.bind(first + 26, times.until?.millisecondsSince1970)
+            statement.bind(first + 27, fields.parent?.lowercasedString)
+            statement.bind(first + 28, IDList.encode(fields.blockedBy))
+            statement.bind(first + 29, times.parent?.millisecondsSince1970)
+            statement.bind(first + 30, times.blockedBy?.millisecondsSince1970)
         }
     }
 
     /// The columns of a base, as `setBaseSQL` and the bulk insert of pulled bases write them.
     static let baseColumns = basePlanlessColumns + """
-        , project, wait, scheduled, until, projectEditedAt, waitEditedAt, scheduledEditedAt, untilEditedAt
+        , project, wait, scheduled, until, projectEditedAt, waitEditedAt, scheduledEditedAt, untilEditedAt, \
+        parent, blockedBy, parentEditedAt, blockedByEditedAt
         """
 
     /// The first 19 of them: all but the plan's (`TodoPlan`).
@@ -103,7 +108,7 @@ extension AppDatabase {
 
     static let setBaseSQL = """
         INSERT INTO syncBase(\(baseColumns))
-        VALUES (\(Array(repeating: "?", count: 27).joined(separator: ", ")))
+        VALUES (\(Array(repeating: "?", count: 31).joined(separator: ", ")))
         \(setBaseConflictClause)
         """
 
@@ -118,7 +123,9 @@ extension AppDatabase {
             createdAt = excluded.createdAt, completedAt = excluded.completedAt,
             project = excluded.project, wait = excluded.wait, scheduled = excluded.scheduled, until = excluded.until,
             projectEditedAt = excluded.projectEditedAt, waitEditedAt = excluded.waitEditedAt,
-            scheduledEditedAt = excluded.scheduledEditedAt, untilEditedAt = excluded.untilEditedAt
+            scheduledEditedAt = excluded.scheduledEditedAt, untilEditedAt = excluded.untilEditedAt,
+            parent = excluded.parent, blockedBy = excluded.blockedBy,
+            parentEditedAt = excluded.parentEditedAt, blockedByEditedAt = excluded.blockedByEditedAt
         """
 
 }
@@ -141,7 +148,9 @@ extension SyncBase {
                 project: row["project"],
                 wait: (row["wait"] as String?).flatMap(TodoDue.init(text:)),
                 scheduled: (row["scheduled"] as String?).flatMap(TodoDue.init(text:)),
-                until: (row["until"] as String?).flatMap(TodoDue.init(text:))
+                until: (row["until"] as String?).flatMap(TodoDue.init(text:)),
+                parent: (row["parent"] as String?).flatMap(UUID.init(parsing:)),
+                blockedBy: (row["blockedBy"] as String?).map(IDList.decode) ?? []
             ),
             remoteVersion: row["remoteVersion"],
             editedAt: FieldTimes(
@@ -150,7 +159,8 @@ extension SyncBase {
                 tags: Self.time(row["tagsEditedAt"]), note: Self.time(row["noteEditedAt"]),
                 recurrence: Self.time(row["recurrenceEditedAt"]), project: Self.time(row["projectEditedAt"]),
                 wait: Self.time(row["waitEditedAt"]), scheduled: Self.time(row["scheduledEditedAt"]),
-                until: Self.time(row["untilEditedAt"])
+                until: Self.time(row["untilEditedAt"]), parent: Self.time(row["parentEditedAt"]),
+                blockedBy: Self.time(row["blockedByEditedAt"])
             ),
             createdAt: Self.time(row["createdAt"]),
             completedAt: Self.time(row["completedAt"])

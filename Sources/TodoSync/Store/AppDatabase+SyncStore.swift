@@ -215,6 +215,8 @@ extension AppDatabase: SyncStore {
                 fields.project, fields.wait?.text, fields.scheduled?.text, fields.until?.text,
                 times.project?.millisecondsSince1970, times.wait?.millisecondsSince1970,
                 times.scheduled?.millisecondsSince1970, times.until?.millisecondsSince1970,
+                fields.parent?.lowercasedString, IDList.encode(fields.blockedBy),
+                times.parent?.millisecondsSince1970, times.blockedBy?.millisecondsSince1970,
             ])
         case .remove:
             try db.executeCached(sql: "DELETE FROM syncBase WHERE todoId = ?", arguments: [key])

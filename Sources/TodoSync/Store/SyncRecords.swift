@@ -12,13 +12,14 @@ public struct SyncFields: Sendable, Hashable {
     public var tags: [String]
     public var note: String?
     public var recurrence: TodoRepeat?
-    /// The project and the wait, scheduled and until dates (`PlanHolding`).
+    /// The project, the wait, scheduled and until dates, the parent and the
+    /// blockers (`PlanHolding`).
     public var planBox: PlanBox?
 
     public init(
         text: String, isDone: Bool, due: TodoDue? = nil, priority: TodoPriority? = nil, tags: [String] = [],
         note: String? = nil, recurrence: TodoRepeat? = nil, project: String? = nil, wait: TodoDue? = nil,
-        scheduled: TodoDue? = nil, until: TodoDue? = nil
+        scheduled: TodoDue? = nil, until: TodoDue? = nil, parent: UUID? = nil, blockedBy: [UUID] = []
     ) {
         self.text = text
         self.isDone = isDone
@@ -27,7 +28,9 @@ public struct SyncFields: Sendable, Hashable {
         self.tags = tags
         self.note = note
         self.recurrence = recurrence
-        self.planBox = PlanBox.holding(TodoPlan(project: project, wait: wait, scheduled: scheduled, until: until))
+        self.planBox = PlanBox.holding(TodoPlan(
+            project: project, wait: wait, scheduled: scheduled, until: until, parent: parent, blockedBy: blockedBy
+        ))
     }
 }
 
@@ -39,7 +42,7 @@ extension SyncFields {
         TodoItem(
             id: id, text: text, isDone: isDone, createdAt: createdAt,
             due: due, priority: priority, tags: tags, note: note, recurrence: recurrence, project: project, wait: wait,
-            scheduled: scheduled, until: until
+            scheduled: scheduled, until: until, parent: parent, blockedBy: blockedBy
         )
     }
 }
@@ -48,7 +51,7 @@ extension TodoItem {
     public var syncFields: SyncFields {
         SyncFields(
             text: text, isDone: isDone, due: due, priority: priority, tags: tags, note: note, recurrence: recurrence,
-            project: project, wait: wait, scheduled: scheduled, until: until
+            project: project, wait: wait, scheduled: scheduled, until: until, parent: parent, blockedBy: blockedBy
         )
     }
 }
@@ -101,7 +104,8 @@ public struct SyncPull: Sendable, Hashable {
             id: base.todoId, text: fields.text, isDone: fields.isDone, createdAt: time,
             completedAt: fields.isDone ? time : nil, due: fields.due, priority: fields.priority, tags: fields.tags,
             note: fields.note, recurrence: fields.recurrence, project: fields.project, wait: fields.wait,
-            scheduled: fields.scheduled, until: fields.until, editedAt: base.editedAt
+            scheduled: fields.scheduled, until: fields.until, parent: fields.parent, blockedBy: fields.blockedBy,
+            editedAt: base.editedAt
         ))
     }
 }

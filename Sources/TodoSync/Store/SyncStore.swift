@@ -16,6 +16,13 @@ public protocol SyncStore: Sendable {
     /// The bases of these remote ids.
     func bases(remoteIds: [String]) async throws -> [String: SyncBase]
 
+    /// Breaks every cycle of parents or blockers (which two links a sync
+    /// brought together can make: `a` under `b` here, `b` under `a` there)
+    /// as every replica breaks it (`TodoLinks.breakingCycles`), each link
+    /// dropped as an edit made at `date`, which the next pass sends. Returns
+    /// how many todos changed.
+    func breakLinkCycles(at date: Date) async throws -> Int
+
     /// Applies steps in one transaction; for each, false if its todo changed
     /// meanwhile and nothing was written for it.
     func apply(_ writes: [SyncWrite]) async throws -> [Bool]

@@ -32,9 +32,23 @@ extension TodoUIController {
 
     /// Marks the selected todo done or not done; completing a repeating one
     /// selects the next occurrence it brought (the query, if any, is kept).
-    func toggleSelected() async {
+    /// Completes (or reopens) the selected todo. A parent with open subtasks
+    /// asks first: `x` again (`confirming` its id) completes them too.
+    func toggleSelected(confirming: TodoItem.ID? = nil) async {
         guard let row = selectedRow else { return }
-        guard let (_, next) = try? await logic.setDoneBringingNext(!row.item.isDone, idPrefixes: [row.item.idString]) else { return }
+        let next: [TodoItem]
+        do {
+            (_, next) = try await logic.setDoneBringingNext(
+                !row.item.isDone, idPrefixes: [row.item.idString], withSubtasks: confirming == row.id
+            )
+        } catch let .openSubtasks(_, open) {
+            state.dismissError()
+            view.confirmingSubtasksOf = row.id
+            view.message = "“\(row.item.text)” has \(open) open subtask\(open == 1 ? "" : "s"): press x again to complete \(open == 1 ? "it" : "them") too"
+            return
+        } catch {
+            return
+        }
         if let occurrence = next.first {
             let position = TodoPosition(createdAt: occurrence.createdAt.millisecondsSince1970, sequence: .max)
             select(occurrence.id, position: position, row: view.selectionRow)

@@ -5,7 +5,9 @@ extension TodoUIController {
     // MARK: - Moving
 
     /// The rows the view shows, from the loaded window.
-    var rows: [TodoWindow.Row] { selectWindowRows(state: state) }
+    var rows: [TodoWindow.Row] {
+        TodoView.visibleRows(selectWindowRows(state: state), unfolded: view.unfolded).map(\.row)
+    }
 
     var selectedRow: TodoWindow.Row? {
         let rows = rows
@@ -113,5 +115,26 @@ extension TodoUIController {
         let rows = rows
         let index = view.selectedID.flatMap { id in rows.firstIndex { $0.id == id } } ?? 0
         return index <= view.selectionRow
+    }
+}
+
+// MARK: - Folding subtasks
+
+extension TodoUIController {
+    /// Unfolds the selected todo if it is a folded parent; false if it is not.
+    func unfoldSelected() -> Bool {
+        guard let row = selectedRow, !view.unfolded.contains(row.id),
+              selectWindowRows(state: state).contains(where: { $0.item.parent == row.id }) else { return false }
+        view.unfolded.insert(row.id)
+        return true
+    }
+
+    /// Folds the selected parent, or the parent of the selected subtask (and selects it).
+    func foldSelected() {
+        guard let row = selectedRow else { return }
+        if view.unfolded.remove(row.id) != nil { return }
+        guard let parent = row.item.parent, let parentRow = selectWindowRows(state: state).first(where: { $0.id == parent }) else { return }
+        view.unfolded.remove(parent)
+        select(parentRow.id, position: parentRow.position, row: max(0, view.selectionRow - 1))
     }
 }

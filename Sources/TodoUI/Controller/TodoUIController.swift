@@ -64,11 +64,14 @@ public final class TodoUIController {
             return
         }
         view.message = nil
+        // Asked about a parent's subtasks: only the very next key answers.
+        let confirming = view.confirmingSubtasksOf
+        view.confirmingSubtasksOf = nil
         switch view.mode {
         case .help, .details:
             view.mode = .browsing
         case .browsing:
-            await browse(key)
+            await browse(key, confirming: confirming)
         case .searching, .adding, .editing:
             await type(key)
         }
@@ -80,7 +83,7 @@ public final class TodoUIController {
         }
     }
 
-    func browse(_ key: Key) async {
+    func browse(_ key: Key, confirming: TodoItem.ID? = nil) async {
         switch key {
         case .character("j"), .down: await move(by: 1)
         case .character("k"), .up: await move(by: -1)
@@ -98,7 +101,7 @@ public final class TodoUIController {
             guard let row = selectedRow else { return }
             view.input = row.item.text
             view.mode = .editing(row.id)
-        case .character("x"), .character(" "): await toggleSelected()
+        case .character("x"), .character(" "): await toggleSelected(confirming: confirming)
         case .character("d"), .delete: await deleteSelected()
         case .character("u"): await undo()
         case .character("U"), .control("r"): await redo()
@@ -108,7 +111,10 @@ public final class TodoUIController {
             await reloadAroundSelection()
             await refreshCounts()
         case .character("?"): view.mode = .help
-        case .enter where selectedRow != nil: view.mode = .details
+        case .enter where selectedRow != nil:
+            if !unfoldSelected() { view.mode = .details }
+        case .right: _ = unfoldSelected()
+        case .left: foldSelected()
         case .character("q"): wantsToQuit = true
         case .escape:
             if state.error != nil { state.dismissError() }

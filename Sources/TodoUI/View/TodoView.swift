@@ -43,7 +43,7 @@ public enum TodoView {
 
     static func list(_ snapshot: TodoSnapshot, _ view: ViewState, width: Int, height: Int) -> [Line] {
         guard height > 0 else { return [] }
-        let rows = snapshot.rows
+        let rows = visibleRows(snapshot.rows, unfolded: view.unfolded)
         guard !rows.isEmpty else {
             let empty = !snapshot.isComplete
                 ? "Searching…"
@@ -53,17 +53,18 @@ public enum TodoView {
             return [Line("  " + empty, TextStyle(dim: true)).fitted(toWidth: width)]
                 + Array(repeating: Line("").fitted(toWidth: width), count: height - 1)
         }
-        let selectedIndex = view.selectedID.flatMap { id in rows.firstIndex { $0.id == id } }
+        let selectedIndex = view.selectedID.flatMap { id in rows.firstIndex { $0.row.id == id } }
         let layout = ListLayout(
             count: rows.count, selected: selectedIndex ?? 0, preferredRow: view.selectionRow,
             height: height, hasOlder: snapshot.hasOlder
         )
         let shown = rows[layout.top..<min(rows.count, layout.top + height)]
-        let idWidth = shown.map(\.shortIDLength).max() ?? TodoID.minimumPrefixLength
-        var lines = shown.enumerated().map { offset, row in
+        let idWidth = shown.map(\.row.shortIDLength).max() ?? TodoID.minimumPrefixLength
+        var lines = shown.enumerated().map { offset, tree in
             self.row(
-                row, idWidth: idWidth, selected: layout.top + offset == layout.selected, width: width,
-                today: snapshot.today, timeZone: snapshot.timeZone
+                tree.row, idWidth: idWidth, selected: layout.top + offset == layout.selected, width: width,
+                today: snapshot.today, timeZone: snapshot.timeZone,
+                tree: (tree.depth, tree.subtasks, view.unfolded.contains(tree.row.id))
             )
         }
         lines += Array(repeating: Line("").fitted(toWidth: width), count: height - lines.count)
@@ -72,9 +73,12 @@ public enum TodoView {
 
     /// ` 3f2a  [x] call the bank  due 12-01 !high +work #home`, the selected one in
     /// reverse video; a due date before `today` in red.
+    ///
+    /// A subtask is indented two spaces a level; a parent shows `▸ 2` while
+    /// its subtasks are folded away, `▾` while they show.
     static func row(
         _ row: TodoWindow.Row, idWidth: Int, selected: Bool, width: Int,
-        today: CalendarDay, timeZone: TimeZone
+        today: CalendarDay, timeZone: TimeZone, tree: (depth: Int, subtasks: Int, unfolded: Bool) = (0, 0, false)
     ) -> Line {
         let item = row.item
         let done = item.isDone
@@ -84,8 +88,11 @@ public enum TodoView {
             Span(id, TextStyle(color: .yellow, reverse: selected)),
             Span(String(repeating: " ", count: max(0, idWidth - id.count) + 2)),
             Span(done ? "[x]" : "[ ]", TextStyle(color: done ? .green : nil, reverse: selected)),
-            Span(" "),
+            Span(" " + String(repeating: "  ", count: min(tree.depth, 10))),
         ]
+        if tree.subtasks > 0 {
+            spans.append(Span(tree.unfolded ? "▾ " : "▸ \(tree.subtasks) ", TextStyle(color: .cyan)))
+        }
         var fields: [Span] = []
         if let due = item.due {
             let overdue = !done && due.day(in: timeZone) < today
@@ -226,7 +233,8 @@ public enum TodoView {
         "  PgUp, PgDn        a page up, down",
         "  /                 search: the list filters as you type; Enter keeps it, Esc clears it",
         "  a                 add a todo: buy sushi --due fri #errands (Enter saves, Esc cancels)",
-        "  Enter             every field of the selected todo, and its note",
+        "  Enter             every field of the selected todo, and its note (of a folded parent: unfolds it)",
+        "  → / ←             unfold / fold a parent's subtasks (← on a subtask folds its parent)",
         "  e                 edit the selected todo (text, and --due, --priority, #tag…)",
         "  x, Space          mark the selected todo done or not done",
         "  d                 delete the selected todo",

@@ -39,6 +39,12 @@ public struct ViewState: Sendable, Equatable {
     public var message: String?
     /// When the database last synced, as stored (before this session's syncs).
     public var lastSyncAt: String?
+    /// The parents whose subtasks are shown (`Enter` or `→` unfolds, `←`
+    /// folds); every other parent's are folded away.
+    public var unfolded: Set<TodoItem.ID> = []
+    /// A parent whose completion asked about its open subtasks: `x` again,
+    /// as the next key, completes them too.
+    public var confirmingSubtasksOf: TodoItem.ID?
 
     public init(lastSyncAt: String? = nil) {
         self.lastSyncAt = lastSyncAt

@@ -82,8 +82,11 @@ struct SyncModel {
                     // Completing a repeating todo brings its next occurrence, as `todo done` does.
                     let done = pick.marking(done: true, at: now)
                     let next = pick.isDone ? nil : done.nextOccurrence(at: now, in: Self.zone)
-                    try replica.db.updateTodos([done], addingIfAbsent: next.map { [$0] } ?? [])
+                    // With fresh copies of its subtasks, ids derived as the occurrence's.
+                    let copies = try next.map { done.subtaskCopies(try replica.db.subtasks(ofIDs: [pick.id]), under: $0, at: now, in: Self.zone) } ?? []
+                    try replica.db.updateTodos([done], addingIfAbsent: (next.map { [$0] } ?? []) + copies)
                     if let next { created.insert(next.id) }
+                    created.formUnion(copies.map(\.id))
                 }
             case 4: if let pick { try replica.db.updateTodos([pick.marking(done: false, at: now)]) }
             case 6:
@@ -95,7 +98,11 @@ struct SyncModel {
                     try replica.db.updateTodos([try pick.applying(edit, at: now)])
                 }
             case 7:
-                if let pick { try replica.db.updateTodos([try pick.applying(Self.planningEdit(&random, step: step), at: now)]) }
+                if let pick, random.chance(0.35) {
+                    try Self.linkEdit(&random, pick: pick, todos: todos, db: replica.db, now: now)
+                } else if let pick {
+                    try replica.db.updateTodos([try pick.applying(Self.planningEdit(&random, step: step), at: now)])
+                }
             case 5:
                 if let pick {
                     try replica.db.deleteTodos(ids: [pick.id])
@@ -158,9 +165,31 @@ struct SyncModel {
         }
     }
 
+    /// A random change of links, as `todo edit` makes it: a parent set or
+    /// cleared, a blocker added or removed; one that would close a cycle
+    /// here is refused, as the command refuses it.
+    static func linkEdit(_ random: inout SeededRandom, pick: TodoItem, todos: [TodoItem], db: AppDatabase, now: Date) throws {
+        let other = todos[Int(random.next() % UInt64(todos.count))]
+        let edit = switch random.next() % 4 {
+        case 0: TodoEdit(parent: .some(other.idString))
+        case 1: TodoEdit(parent: .some(nil))
+        case 2: TodoEdit(addBlockers: [other.idString])
+        default: TodoEdit(removeBlockers: pick.blockedBy.first.map { [$0.lowercasedString] } ?? [])
+        }
+        // A link to itself is refused.
+        guard let edited = try? pick.applying(edit, at: now), edited != pick else { return }
+        let nodes = try db.linkedTodos().filter { $0.id != pick.id } + [TodoLinks.Node(edited)]
+        guard TodoLinks.cycle(in: nodes, .parent) == nil, TodoLinks.cycle(in: nodes, .blockedBy) == nil else { return }
+        try db.updateTodos([edited])
+    }
+
     func check(_ replicas: [Replica], created: Set<UUID>, deleted: Set<UUID>, edits: EditLog) async throws {
         let first = try replicas[0].contents()
         let todos = try replicas[0].todos()
+        // Two links each replica allowed never leave a cycle once synced.
+        let links = try replicas[0].db.linkedTodos()
+        #expect(TodoLinks.cycle(in: links, .parent) == nil, "seed \(seed): a cycle of parents")
+        #expect(TodoLinks.cycle(in: links, .blockedBy) == nil, "seed \(seed): a cycle of blockers")
         for replica in replicas.dropFirst() {
             if ProcessInfo.processInfo.environment["MODEL_TRACE"] != nil, let mine = try? replica.contents(), mine != first {
                 for key in Set(mine.keys).union(first.keys) where mine[key] != first[key] {

@@ -1,0 +1,136 @@
+import Foundation
+
+/// How todos point at each other: a subtask at its parent (`--parent`), a
+/// blocked todo at its blockers (`--blocked-by`). Each relation must stay
+/// free of cycles: a todo cannot be its own ancestor, nor wait on itself.
+public enum TodoLinks {
+    /// The two relations, checked for cycles each on its own: a subtask may
+    /// block its parent (the parent waits for it), and that is no cycle.
+    public enum Relation: String, Sendable, Hashable {
+        case parent = "subtask of"
+        case blockedBy = "blocked by"
+    }
+
+    /// One todo's links, as storage lists the todos that have any.
+    public struct Node: Sendable, Hashable {
+        public var id: UUID
+        public var parent: UUID?
+        public var blockedBy: [UUID]
+
+        public init(id: UUID, parent: UUID?, blockedBy: [UUID]) {
+            self.id = id
+            self.parent = parent
+            self.blockedBy = blockedBy
+        }
+
+        public init(_ item: TodoItem) {
+            self.init(id: item.id, parent: item.parent, blockedBy: item.blockedBy)
+        }
+
+        public func targets(_ relation: Relation) -> [UUID] {
+            switch relation {
+            case .parent: parent.map { [$0] } ?? []
+            case .blockedBy: blockedBy
+            }
+        }
+    }
+
+    /// Blockers as a todo holds them: each once, sorted by ID as text.
+    public static func normalized(_ ids: [UUID]) -> [UUID] {
+        guard ids.count > 1 else { return ids }
+        return Set(ids).sorted { $0.lowercasedString < $1.lowercasedString }
+    }
+
+    /// The cycle `relation` would close if the todos were as `nodes` say
+    /// (the todos without links may be left out): the todos around it, the
+    /// first repeated at the end (`a → b → a`); nil if there is none.
+    /// Among several, the one through the smallest ID, found the same way
+    /// on every machine.
+    public static func cycle(in nodes: [Node], _ relation: Relation) -> [UUID]? {
+        var targets: [UUID: [UUID]] = [:]
+        for node in nodes { targets[node.id] = node.targets(relation) }
+        // Colours of a depth-first walk: on the path now, or done with.
+        var onPath: [UUID: Int] = [:]
+        var finished = Set<UUID>()
+        var path: [UUID] = []
+        func walk(_ id: UUID) -> [UUID]? {
+            if let start = onPath[id] { return Array(path[start...]) + [id] }
+            guard finished.insert(id).inserted else { return nil }
+            onPath[id] = path.count
+            path.append(id)
+            defer { path.removeLast(); onPath[id] = nil }
+            for next in targets[id] ?? [] {
+                if let cycle = walk(next) { return cycle }
+            }
+            return nil
+        }
+        for id in targets.keys.sorted(by: { $0.lowercasedString < $1.lowercasedString }) {
+            if let cycle = walk(id) { return cycle }
+        }
+        return nil
+    }
+
+    /// `nodes` with every cycle broken as every machine breaks it alike: in
+    /// each cycle found, the link from the todo with the greatest ID goes.
+    /// Returns the todos whose links changed, with their links as they are
+    /// now; after a sync brought two links that each machine allowed alone
+    /// (`a` under `b` here, `b` under `a` there).
+    public static func breakingCycles(in nodes: [Node]) -> [Node] {
+        var current = Dictionary(nodes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var changed = Set<UUID>()
+        for relation in [Relation.parent, .blockedBy] {
+            while let cycle = cycle(in: Array(current.values), relation) {
+                let links = zip(cycle, cycle.dropFirst())
+                guard let (from, to) = links.max(by: { $0.0.lowercasedString < $1.0.lowercasedString }),
+                      var node = current[from] else { break }
+                switch relation {
+                case .parent: node.parent = nil
+                case .blockedBy: node.blockedBy.removeAll { $0 == to }
+                }
+                current[from] = node
+                changed.insert(from)
+            }
+        }
+        return changed.compactMap { current[$0] }.sorted { $0.id.lowercasedString < $1.id.lowercasedString }
+    }
+}
+
+/// The subtasks of the todos `ids` names in `items`, theirs, and so on down,
+/// each once; parents before their subtasks, in `items`' order among
+/// siblings. What storage answers for `subtasks(of:)`.
+public func selectSubtasks(items: [TodoItem], of ids: [TodoItem.ID]) -> [TodoItem] {
+    var children: [UUID: [TodoItem]] = [:]
+    for item in items {
+        if let parent = item.parent { children[parent, default: []].append(item) }
+    }
+    var seen = Set(ids)
+    var found: [TodoItem] = []
+    var level = ids
+    while !level.isEmpty {
+        var next: [UUID] = []
+        for id in level {
+            for child in children[id] ?? [] where seen.insert(child.id).inserted {
+                found.append(child)
+                next.append(child.id)
+            }
+        }
+        level = next
+    }
+    return found
+}
+
+/// The todos one todo is linked with, as `todo show` lists them.
+public struct TodoRelatives: Sendable, Hashable {
+    /// Its parent, if it has one that still exists.
+    public var parent: TodoItem?
+    /// The todos that block it that still exist, done ones too.
+    public var blockers: [TodoItem]
+    /// Its direct subtasks.
+    public var subtasks: [TodoItem]
+
+    public init(parent: TodoItem? = nil, blockers: [TodoItem] = [], subtasks: [TodoItem] = []) {
+        self.parent = parent
+        self.blockers = blockers
+        self.subtasks = subtasks
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// A listed todo with how deep it sits under the listed todos above it.
+public struct TreeRow: Sendable, Hashable {
+    public var item: TodoItem
+    /// 0 for a todo whose parent is not listed (or that has none).
+    public var depth: Int
+    /// How many of the listed todos are its subtasks, directly.
+    public var subtasks: Int
+}
+
+/// `items` as a tree: each todo in its list order, except that a subtask
+/// whose parent is listed comes right under it (after its earlier
+/// siblings), one level deeper. A subtask whose parent is not listed (or
+/// is gone) stands at the top level where its order puts it.
+public func selectTree(_ items: [TodoItem]) -> [TreeRow] {
+    let listed = Set(items.map(\.id))
+    var children: [UUID: [TodoItem]] = [:]
+    for item in items {
+        if let parent = item.parent, parent != item.id, listed.contains(parent) {
+            children[parent, default: []].append(item)
+        }
+    }
+    guard !children.isEmpty else { return items.map { TreeRow(item: $0, depth: 0, subtasks: 0) } }
+    var rows: [TreeRow] = []
+    rows.reserveCapacity(items.count)
+    var placed = Set<UUID>()
+    func place(_ item: TodoItem, depth: Int) {
+        guard placed.insert(item.id).inserted else { return }
+        let own = children[item.id] ?? []
+        rows.append(TreeRow(item: item, depth: depth, subtasks: own.count))
+        for child in own { place(child, depth: depth + 1) }
+    }
+    for item in items {
+        let underListedParent = item.parent.map { listed.contains($0) && $0 != item.id } ?? false
+        if !underListedParent { place(item, depth: 0) }
+    }
+    // Todos in a cycle of parents (which sync repairs) have no top: list them as they come.
+    for item in items where !placed.contains(item.id) { place(item, depth: 0) }
+    return rows
+}
+
+/// Of the todos that block `item`, those still open among `blockers` (a
+/// done or deleted blocker blocks nothing), in `item`'s order.
+public func selectOpenBlockers(of item: TodoItem, among blockers: [TodoItem]) -> [TodoItem] {
+    guard !item.blockedBy.isEmpty else { return [] }
+    let open = Dictionary(blockers.filter { !$0.isDone }.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    return item.blockedBy.compactMap { open[$0] }
+}

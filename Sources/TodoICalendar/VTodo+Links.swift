@@ -1,0 +1,63 @@
+import Foundation
+import TodoCore
+
+// MARK: - Subtasks and dependencies (RFC 9253)
+// A parent is `RELATED-TO;RELTYPE=PARENT:<uid>` (RELTYPE may be left out:
+// PARENT is its default, RFC 5545 3.2.15), a blocker is
+// `RELATED-TO;RELTYPE=DEPENDS-ON:<uid>`. Only lines whose value is a todo's
+// UUID are ours: another app's links (a CHILD, a SIBLING, a UID that is no
+// UUID, and so no todo here) stay as they came.
+
+extension VTodo {
+    static let relatedProperty = "RELATED-TO"
+
+    /// The relation a RELATED-TO line of ours holds, and the todo it names.
+    enum Link: Equatable {
+        case parent(UUID)
+        case dependsOn(UUID)
+    }
+
+    static func link(_ line: ContentLine) -> Link? {
+        guard line.is(relatedProperty), let id = UUID(parsing: line.value.trimmedASCIIWhitespace) else { return nil }
+        switch line.parameter("RELTYPE")?.uppercased() {
+        case nil, "PARENT": return .parent(id)
+        case "DEPENDS-ON": return .dependsOn(id)
+        default: return nil
+        }
+    }
+
+    /// The parent and blockers `todo`'s RELATED-TO lines name.
+    static func links(of todo: ICalendarComponent) -> (parent: UUID?, blockedBy: [UUID]) {
+        var parent: UUID?
+        var blockedBy: [UUID] = []
+        for line in todo.properties(relatedProperty) {
+            switch link(line) {
+            case let .parent(id): if parent == nil { parent = id }
+            case let .dependsOn(id): blockedBy.append(id)
+            case nil: break
+            }
+        }
+        return (parent, TodoLinks.normalized(blockedBy))
+    }
+
+    /// `todo` with its RELATED-TO lines of one relation (`parent`: PARENT,
+    /// else DEPENDS-ON) replaced by lines naming `ids`; another app's lines stay.
+    static func setLinks(_ todo: inout ICalendarComponent, parent: Bool, to ids: [UUID]) {
+        let place = todo.entries.firstIndex { entry in
+            guard case let .property(line) = entry, let link = link(line) else { return false }
+            if case .parent = link { return parent } else { return !parent }
+        }
+        todo.entries.removeAll { entry in
+            guard case let .property(line) = entry, let link = link(line) else { return false }
+            if case .parent = link { return parent } else { return !parent }
+        }
+        let lines = ids.map { id in
+            ContentLine(
+                name: relatedProperty, parameters: [.init(name: "RELTYPE", values: [parent ? "PARENT" : "DEPENDS-ON"])],
+                value: id.lowercasedString
+            )
+        }
+        let end = todo.entries.lastIndex { if case .property = $0 { true } else { false } }.map { $0 + 1 } ?? 0
+        todo.entries.insert(contentsOf: lines.map(ICalendarComponent.Entry.property), at: min(place ?? end, todo.entries.count))
+    }
+}

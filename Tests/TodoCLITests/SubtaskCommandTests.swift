@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+import TodoCore
+
+/// Subtasks and blockers through the `todo` binary: add and edit with
+/// --parent, --blocked-by and --unblock; the list's tree; completing a
+/// parent; cycles refused in one line with nothing written; `todo next`
+/// leaving blocked todos out; show, JSON, undo.
+@Suite("todo subtasks and blockers")
+struct SubtaskCommandTests {
+    let todo: TodoProcess
+
+    init() throws {
+        todo = try TodoProcess()
+    }
+
+    func add(_ arguments: [String]) throws -> String {
+        let object = try JSONSerialization.jsonObject(with: Data(try todo.ok(["add"] + arguments + ["--json"]).utf8))
+        return try #require((object as? [String: Any])?["id"] as? String)
+    }
+
+    func short(_ id: String) -> String { String(id.prefix(8)) }
+
+    @Test func subtasksListUnderTheirParentAndBlockedOnesSayByWhat() throws {
+        let room = try add(["paint the room"])
+        let buy = try add(["buy paint", "--parent", short(room)])
+        let tape = try add(["tape the edges", "--parent", short(room), "--blocked-by", short(buy)])
+        _ = try add(["call mum"])
+        let lines = try todo.ok(["list"]).split(separator: "\n").map { String($0.dropFirst(4).drop { $0 != " " }.dropFirst(2)) }
+        #expect(lines == ["call mum", "paint the room", "  tape the edges  blocked by \(buy.prefix(4))", "  buy paint"])
+        // Filtered, a subtask without its parent stands on its own.
+        #expect(try todo.ok(["list", "--query", "tape"]).contains("  tape the edges  blocked by"))
+        let json = try todo.listJSON(["--query", "tape"])
+        #expect(json.first?["parent"] as? String == room)
+        #expect(json.first?["blockedBy"] as? [String] == [buy])
+        let show = try todo.ok(["show", tape])
+        #expect(show.contains("Parent     \(short(room)) “paint the room”\n"))
+        #expect(show.contains("Blocked by \(short(buy)) “buy paint”\n"))
+        #expect(try todo.ok(["show", room]).contains("Subtasks   "))
+        // Its blocker done, it is blocked no more.
+        _ = try todo.ok(["done", buy])
+        #expect(!(try todo.ok(["list"]).contains("blocked by")))
+        // --unblock and --parent none take the links away; undo brings them back.
+        _ = try todo.ok(["edit", tape, "--unblock", short(buy), "--parent", "none"])
+        #expect(try todo.listJSON(["--query", "tape"]).first?["parent"] is NSNull)
+        _ = try todo.ok(["undo"])
+        #expect(try todo.listJSON(["--query", "tape"]).first?["parent"] as? String == room)
+    }
+
+    @Test func completingAParentWithOpenSubtasksIsRefusedOffATerminal() throws {
+        let room = try add(["paint the room"])
+        _ = try add(["buy paint", "--parent", short(room)])
+        let refused = try todo.run(["done", short(room)])
+        #expect(refused.status != 0)
+        #expect(refused.stderr == "Error: “paint the room” (\(short(room))) has 1 open subtask: add --with-subtasks to complete it too, or complete it first\n")
+        #expect(try todo.listJSON().count == 2, "nothing done")
+        let done = try todo.ok(["done", short(room), "--with-subtasks"])
+        #expect(done.contains("Done") && done.contains("paint the room") && done.contains("buy paint"))
+        #expect(try todo.listJSON().isEmpty)
+        // One undo takes both back.
+        _ = try todo.ok(["undo"])
+        #expect(try todo.listJSON().count == 2)
+    }
+
+    @Test func aRepeatingParentBringsItsSubtasksAlong() throws {
+        let weekly = try add(["clean the flat", "--due", "today", "--repeat", "weekly"])
+        _ = try add(["kitchen", "--parent", short(weekly)])
+        _ = try todo.ok(["done", short(weekly), "--with-subtasks"])
+        let pending = try todo.listJSON()
+        #expect(Set(pending.compactMap { $0["text"] as? String }) == ["clean the flat", "kitchen"])
+        let next = try #require(pending.first { $0["text"] as? String == "clean the flat" }?["id"] as? String)
+        #expect(pending.first { $0["text"] as? String == "kitchen" }?["parent"] as? String == next)
+    }
+
+    @Test func cyclesAndBadLinksAreRefusedInOneLineWritingNothing() throws {
+        let a = try add(["first"])
+        let b = try add(["second", "--parent", short(a)])
+        let before = try todo.ok(["export"])
+        let cycle = try todo.run(["edit", short(a), "--parent", short(b)])
+        #expect(cycle.status != 0)
+        // The cycle is named from its smallest id, as every machine finds it.
+        let around = a < b ? "\(a.prefix(4)) “first” subtask of \(b.prefix(4)) “second” subtask of \(a.prefix(4)) “first”"
+            : "\(b.prefix(4)) “second” subtask of \(a.prefix(4)) “first” subtask of \(b.prefix(4)) “second”"
+        #expect(cycle.stderr == "Error: refused: that would make a cycle, \(around); remove one of these links first (todo edit ID --parent none)\n")
+        _ = try todo.ok(["edit", short(a), "--blocked-by", short(b)])
+        let blockers = try todo.run(["edit", short(b), "--blocked-by", short(a)])
+        #expect(blockers.status != 0 && blockers.stderr.contains("blocked by") && blockers.stderr.hasSuffix("(todo edit ID --unblock ID)\n"))
+        _ = try todo.ok(["edit", short(a), "--unblock", short(b)])
+        let after = try todo.ok(["export"])
+        for (arguments, message) in [
+            (["edit", short(a), "--parent", short(a)], "Error: a todo cannot be its own parent: give --parent another todo's ID\n"),
+            (["edit", short(a), "--blocked-by", short(a)], "Error: a todo cannot block itself: give --blocked-by another todo's ID\n"),
+            (["add", "x", "--parent", "ffffffff"], "Error: no todo has an ID starting with 'ffffffff': run todo list --all to see IDs\n"),
+            (["add", "x", "--blocked-by", "zz"], "Error: 'zz' is not a todo ID: IDs are hexadecimal, as shown by todo list\n"),
+        ] {
+            let result = try todo.run(arguments)
+            #expect(result.status != 0 && result.stderr == message, "\(arguments)")
+        }
+        #expect(try todo.ok(["export"]) == after)
+        #expect(before != after)
+    }
+
+    @Test func nextLeavesBlockedTodosOutAndRanksBlockersUp() throws {
+        let blocker = try add(["order the parts"])
+        let blocked = try add(["build the shelf", "--priority", "high", "--blocked-by", short(blocker)])
+        let next = try todo.ok(["next"])
+        #expect(next.contains("order the parts") && !next.contains("build the shelf"))
+        #expect(next.hasPrefix("  8.0"))
+        #expect(try todo.ok(["next", "--why", short(blocker)]).contains("blocking  blocks 1 open todo"))
+        #expect(try todo.ok(["next", "--why", short(blocked)]).contains("todo next leaves it out: it is blocked by \(blocker.prefix(4)) “order the parts”."))
+        _ = try todo.ok(["done", blocker])
+        #expect(try todo.ok(["next"]).contains("build the shelf"))
+    }
+}
