@@ -41,23 +41,49 @@ extension VTodo {
     }
 
     /// `todo` with its RELATED-TO lines of one relation (`parent`: PARENT,
-    /// else DEPENDS-ON) replaced by lines naming `ids`; another app's lines stay.
+    /// else DEPENDS-ON) naming `ids`: a line that names one still wanted
+    /// stays as it was written (its UID's case included), one naming a todo
+    /// no longer wanted goes, and the new ones are added where the first
+    /// went. Of PARENT lines only the one read as the parent is ours; another
+    /// app's lines stay.
     static func setLinks(_ todo: inout ICalendarComponent, parent: Bool, to ids: [UUID]) {
-        let place = todo.entries.firstIndex { entry in
-            guard case let .property(line) = entry, let link = link(line) else { return false }
-            if case .parent = link { return parent } else { return !parent }
+        let wanted = Set(ids)
+        var kept = Set<UUID>()
+        var entries: [ICalendarComponent.Entry] = []
+        var place: Int?
+        var parentRead = false
+        for entry in todo.entries {
+            guard case let .property(line) = entry, let link = link(line) else {
+                entries.append(entry)
+                continue
+            }
+            switch (link, parent) {
+            case let (.parent(id), true) where !parentRead:
+                parentRead = true
+                if wanted.contains(id) {
+                    kept.insert(id)
+                    entries.append(entry)
+                } else {
+                    place = place ?? entries.count
+                }
+            case let (.dependsOn(id), false):
+                if wanted.contains(id), kept.insert(id).inserted {
+                    entries.append(entry)
+                } else {
+                    place = place ?? entries.count
+                }
+            default:
+                entries.append(entry)
+            }
         }
-        todo.entries.removeAll { entry in
-            guard case let .property(line) = entry, let link = link(line) else { return false }
-            if case .parent = link { return parent } else { return !parent }
-        }
-        let lines = ids.map { id in
-            ContentLine(
+        let lines = ids.filter { !kept.contains($0) }.map { id in
+            ICalendarComponent.Entry.property(ContentLine(
                 name: relatedProperty, parameters: [.init(name: "RELTYPE", values: [parent ? "PARENT" : "DEPENDS-ON"])],
                 value: id.lowercasedString
-            )
+            ))
         }
-        let end = todo.entries.lastIndex { if case .property = $0 { true } else { false } }.map { $0 + 1 } ?? 0
-        todo.entries.insert(contentsOf: lines.map(ICalendarComponent.Entry.property), at: min(place ?? end, todo.entries.count))
+        let end = entries.lastIndex { if case .property = $0 { true } else { false } }.map { $0 + 1 } ?? 0
+        entries.insert(contentsOf: lines, at: min(place ?? end, entries.count))
+        todo.entries = entries
     }
 }

@@ -78,9 +78,8 @@ struct SubtaskCommandTests {
         let before = try todo.ok(["export"])
         let cycle = try todo.run(["edit", short(a), "--parent", short(b)])
         #expect(cycle.status != 0)
-        // The cycle is named from its smallest id, as every machine finds it.
-        let around = a < b ? "\(a.prefix(4)) “first” subtask of \(b.prefix(4)) “second” subtask of \(a.prefix(4)) “first”"
-            : "\(b.prefix(4)) “second” subtask of \(a.prefix(4)) “first” subtask of \(b.prefix(4)) “second”"
+        // The cycle is named from the todo being changed.
+        let around = "\(a.prefix(4)) “first” subtask of \(b.prefix(4)) “second” subtask of \(a.prefix(4)) “first”"
         #expect(cycle.stderr == "Error: refused: that would make a cycle, \(around); remove one of these links first (todo edit ID --parent none)\n")
         _ = try todo.ok(["edit", short(a), "--blocked-by", short(b)])
         let blockers = try todo.run(["edit", short(b), "--blocked-by", short(a)])
@@ -98,6 +97,26 @@ struct SubtaskCommandTests {
         }
         #expect(try todo.ok(["export"]) == after)
         #expect(before != after)
+        // An import whose links make a cycle is refused whole.
+        let file = todo.directory.appendingPathComponent("cycle.json")
+        try Data("""
+            [{"id":"10000000-0000-4000-8000-000000000001","text":"x","createdAt":"2026-01-01T00:00:00Z","parent":"10000000-0000-4000-8000-000000000002"},
+             {"id":"10000000-0000-4000-8000-000000000002","text":"y","createdAt":"2026-01-01T00:00:00Z","parent":"10000000-0000-4000-8000-000000000001"}]
+            """.utf8).write(to: file)
+        let imported = try todo.run(["import", file.path])
+        #expect(imported.status != 0)
+        #expect(imported.stderr == "Error: \(file.path): its links make a cycle, 10000000 subtask of 10000000 subtask of 10000000; fix the file's parent or blockedBy there; nothing was imported\n")
+        #expect(try todo.ok(["export"]) == after)
+    }
+
+    @Test func aDeletedBlockerShowsAndCanBeTakenAway() throws {
+        let blocker = try add(["order the parts"])
+        let blocked = try add(["build the shelf", "--blocked-by", short(blocker)])
+        _ = try todo.ok(["rm", blocker])
+        #expect(try todo.ok(["show", blocked]).contains("Blocked by \(short(blocker)) (deleted)\n"))
+        #expect(!(try todo.ok(["list"]).contains("blocked by")), "a deleted blocker blocks nothing")
+        _ = try todo.ok(["edit", short(blocked), "--unblock", short(blocker)])
+        #expect(try todo.listJSON().first?["blockedBy"] as? [String] == [])
     }
 
     @Test func nextLeavesBlockedTodosOutAndRanksBlockersUp() throws {

@@ -137,6 +137,54 @@ struct SubtaskTests {
         #expect(floor.id != floorCopy.id)
     }
 
+    /// A repeating subtask: on its own, its next occurrence stays under the
+    /// parent; completed with its repeating parent, it comes back once, as
+    /// the parent's copy; and of its chain only the latest is copied.
+    @Test func aRepeatingSubtaskComesBackOnce() async throws {
+        let due = TodoEdit(due: .some(.day(CalendarDay(parsing: "2026-11-20")!)), recurrence: .some(TodoRepeat(parsing: "weekly")))
+        let weekly = try await logic.addTodo(text: "clean the flat", fields: due)
+        var daily = due
+        daily.parent = .some(weekly.idString)
+        let floor = try await logic.addTodo(text: "floor", fields: daily)
+        let (_, alone) = try await logic.setDoneBringingNext(true, idPrefixes: [floor.idString])
+        #expect(alone.map(\.parent) == [weekly.id], "its next occurrence stays a subtask")
+        let (_, next) = try await logic.setDoneBringingNext(true, idPrefixes: [weekly.idString], withSubtasks: true)
+        #expect(next.map(\.text).sorted() == ["clean the flat", "floor"], "one copy of the floor, not two")
+        let open = await storage.items.filter { !$0.isDone }
+        #expect(open.map(\.text).sorted() == ["clean the flat", "floor"])
+    }
+
+    /// A cycle that is not the edit's doing (an import or an undo left it)
+    /// does not stop links elsewhere.
+    @Test func aCycleElsewhereDoesNotStopAnEdit() async throws {
+        let a = TodoItem(id: Self.id(1), text: "a", createdAt: fixed.date(1), parent: Self.id(2))
+        let b = TodoItem(id: Self.id(2), text: "b", createdAt: fixed.date(2), parent: Self.id(1))
+        let c = TodoItem(id: Self.id(3), text: "c", createdAt: fixed.date(3))
+        let d = TodoItem(id: Self.id(4), text: "d", createdAt: fixed.date(4))
+        let storage = InMemoryStorage(items: [a, b, c, d])
+        let logic = TodoLogic(state: state, storage: storage, environment: fixed.environment)
+        try await logic.editTodo(idPrefix: c.idString, edit: TodoEdit(parent: .some(d.idString)))
+        try await logic.editTodo(idPrefix: a.idString, edit: TodoEdit(addBlockers: [c.idString]))
+        try await logic.editTodo(idPrefix: d.idString, edit: TodoEdit(parent: .some(a.idString)))
+        // A cycle of its own making is still refused.
+        await #expect(throws: TodoError.self) {
+            try await logic.editTodo(idPrefix: d.idString, edit: TodoEdit(parent: .some(c.idString)))
+        }
+        #expect(TodoLinks.cycle(in: [TodoLinks.Node(a), TodoLinks.Node(b)], .parent, through: [Self.id(3)]) == nil)
+        #expect(TodoLinks.cycle(in: [TodoLinks.Node(a), TodoLinks.Node(b)], .parent, through: [Self.id(2)]) == [Self.id(2), Self.id(1), Self.id(2)])
+    }
+
+    /// A blocker deleted since is still taken away by its prefix.
+    @Test func aDeletedBlockerCanBeUnblocked() async throws {
+        let blocker = try await logic.addTodo(text: "blocker")
+        let blocked = try await logic.addTodo(text: "blocked", fields: TodoEdit(addBlockers: [blocker.idString]))
+        try await logic.deleteTodos(idPrefixes: [blocker.idString])
+        let relatives = try await logic.relatives(of: try #require(await storage.items.first))
+        #expect(relatives.goneBlockers == [blocker.id])
+        let edited = try await logic.editTodo(idPrefix: blocked.idString, edit: TodoEdit(removeBlockers: [blocker.idString]))
+        #expect(edited.blockedBy.isEmpty)
+    }
+
     /// A subtask whose parent is deleted (here, or on another machine)
     /// stands on its own: it is neither deleted nor hidden.
     @Test func aSubtaskOutlivesItsParent() async throws {

@@ -60,6 +60,36 @@ struct VTodoRoundTripTests {
         }
     }
 
+    /// RELATED-TO lines: a link still wanted stays as written (another app's
+    /// uppercase UID included), one no longer wanted goes, a new one is
+    /// added; lines that are not ours (CHILD, a UID that is no UUID, a second
+    /// PARENT) stay.
+    @Test func relatedToLinesChangeOnlyWhereTheLinksChanged() throws {
+        let a = "A0000000-0000-4000-8000-00000000000A", b = "b0000000-0000-4000-8000-00000000000b"
+        let text = [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//x//EN", "BEGIN:VTODO", "UID:t1", "SUMMARY:s",
+            "RELATED-TO:\(a)", "RELATED-TO;RELTYPE=DEPENDS-ON:\(a)", "RELATED-TO;RELTYPE=DEPENDS-ON:\(b)",
+            "RELATED-TO;RELTYPE=CHILD:\(b)", "RELATED-TO;RELTYPE=PARENT:trip@example.org", "RELATED-TO;RELTYPE=PARENT:\(b)",
+            "END:VTODO", "END:VCALENDAR", "",
+        ].joined(separator: "\r\n")
+        let calendar = try ICalendarComponent.read(Array(text.utf8))
+        var fields = try VTodo.fields(of: calendar, timeZone: Self.utc)
+        #expect(fields.parent == UUID(parsing: a))
+        #expect(Set(fields.blockedBy) == [UUID(parsing: a)!, UUID(parsing: b)!])
+        let c = UUID(parsing: "c0000000-0000-4000-8000-00000000000c")!
+        fields.blockedBy = [UUID(parsing: a)!, c]
+        let written = String(decoding: VTodo.write(fields, over: calendar, timeZone: Self.utc, now: Date()).bytes(), as: UTF8.self)
+        #expect(written.contains("RELATED-TO:\(a)\r\n"), "the parent as written")
+        #expect(written.contains("RELATED-TO;RELTYPE=DEPENDS-ON:\(a)\r\n"), "a blocker kept as written")
+        #expect(!written.contains("DEPENDS-ON:\(b)"), "a blocker removed")
+        #expect(written.contains("RELATED-TO;RELTYPE=DEPENDS-ON:\(c.lowercasedString)\r\n"), "a blocker added")
+        for kept in ["RELTYPE=CHILD:\(b)", "PARENT:trip@example.org", "RELTYPE=PARENT:\(b)"] {
+            #expect(written.contains(kept), "\(kept) stays")
+        }
+        let reread = try VTodo.fields(of: try ICalendarComponent.read(Array(written.utf8)), timeZone: Self.utc)
+        #expect(reread.parent == UUID(parsing: a) && Set(reread.blockedBy) == [UUID(parsing: a)!, c])
+    }
+
     @Test func aFoldNeverSplitsACharacterAndACharacterSplitAcrossAFoldReadsWhole() throws {
         let summary = String(repeating: "é😀", count: 40)
         let fields = { var f = VTodoFields(uid: "a@b"); f.text = summary; return f }()

@@ -48,6 +48,34 @@ struct KeyHandlingTests {
         #expect(ui.logic.state.counts == TodoCounts(pending: 7, done: 3))
     }
 
+    /// Subtasks newer than their parent sit above it in the list; folded,
+    /// they take no screen row, and moving up still reaches the newer todos
+    /// beyond them, however many there are.
+    @Test func movingUpPassesAFoldedParentsManySubtasks() async throws {
+        let parentID = UUID(uuidString: "00000000-0000-4000-8000-000000000500")!
+        var items = (1...5).map { n in
+            TodoItem(id: UUID(uuidString: String(format: "00000000-0000-4000-8000-%012x", 0x600 + n))!, text: "old \(n)", createdAt: fixed.date(n))
+        }
+        items.append(TodoItem(id: parentID, text: "parent", createdAt: fixed.date(10)))
+        items += (1...60).map { n in
+            TodoItem(id: UUID(uuidString: String(format: "00000000-0000-4000-8000-%012x", 0x700 + n))!, text: "step \(n)",
+                     createdAt: fixed.date(10 + n), parent: parentID)
+        }
+        items.append(TodoItem(id: UUID(uuidString: "00000000-0000-4000-8000-000000000900")!, text: "newest", createdAt: fixed.date(100)))
+        let storage = InMemoryStorage(items: items)
+        let logic = TodoLogic(state: TodoState(), storage: storage, environment: fixed.environment)
+        let ui = TodoUIController(logic: logic, size: Self.size)
+        await ui.start()
+        await ui.handle([.character("G")])
+        #expect(ui.selectedRow?.item.text == "old 1")
+        for _ in 0..<5 { await ui.handle([.up]) }
+        #expect(ui.selectedRow?.item.text == "parent")
+        await ui.handle([.up])
+        #expect(ui.selectedRow?.item.text == "newest", "the folded subtasks are passed over")
+        await ui.handle([.down, .right, .down])
+        #expect(ui.selectedRow?.item.text == "step 60", "unfolded, the newest subtask comes first under it")
+    }
+
     @Test func addingTypesALineAndSelectsTheNewTodo() async {
         let (ui, storage) = await controller(3)
         await ui.handle([.character("a")] + Key.typing("buy 牛乳") + [.backspace] + Key.typing("乳") + [.enter])
@@ -289,13 +317,32 @@ struct KeyHandlingTests {
         #expect(ui.logic.state.window.rows.count <= 2 * height + 1)
     }
 
+    /// Holds a sync until the test lets it end: no race with the keys a
+    /// test sends meanwhile, however loaded the machine.
+    actor Gate {
+        private var isOpen = false
+        private var waiting: [CheckedContinuation<Void, Never>] = []
+
+        func wait() async {
+            if isOpen { return }
+            await withCheckedContinuation { waiting.append($0) }
+        }
+
+        func open() {
+            isOpen = true
+            waiting.forEach { $0.resume() }
+            waiting = []
+        }
+    }
+
     /// A sync that reports progress and returns a summary, or fails.
     struct FakeSyncer: TodoSyncing {
         var failure: TodoError?
+        var gate: Gate?
 
         func sync(dryRun: Bool, progress: @escaping @Sendable (SyncProgress) -> Void) async throws -> SyncSummary {
             progress(SyncProgress(done: 1, total: 2))
-            try await Task.sleep(for: .milliseconds(20))
+            if let gate { await gate.wait() } else { try await Task.sleep(for: .milliseconds(20)) }
             if let failure { throw failure }
             var summary = SyncSummary()
             summary.pulled = 3
@@ -309,13 +356,16 @@ struct KeyHandlingTests {
         for failure in [nil, TodoError.failed("cannot reach http://127.0.0.1:9: connection refused")] {
             let storage = InMemoryStorage(items: [TodoItem(id: UUID(), text: "milk", createdAt: fixed.date(1))])
             let logic = TodoLogic(state: TodoState(), storage: storage, environment: fixed.environment)
-            let ui = TodoUIController(logic: logic, size: Self.size, makeSyncer: { FakeSyncer(failure: failure) })
+            let gate = Gate()
+            let ui = TodoUIController(logic: logic, size: Self.size, makeSyncer: { FakeSyncer(failure: failure, gate: gate) })
             await ui.start()
             await ui.handle(.character("s"))
             #expect(ui.syncTask != nil)
             // Keys still work while it runs.
             await ui.handle(.character("x"))
             #expect(await storage.items[0].isDone)
+            #expect(logic.state.isSyncing, "still running")
+            await gate.open()
             await ui.syncTask?.value
             #expect(!logic.state.isSyncing)
             if let failure {

@@ -76,6 +76,7 @@ struct ImportCommand: AsyncParsableCommand {
         }
         try Self.checkDistinct(items, file: name)
         let db = try database.open()
+        try Self.checkLinks(items, db: db, file: name)
         let summary = try db.importTodos(items, replacing: from == .todotxt ? .never : .whenNewer)
         let out = OutputBuffer()
         out.write("Imported \(summary.inserted) new todo\(summary.inserted == 1 ? "" : "s")")
@@ -103,6 +104,20 @@ struct ImportCommand: AsyncParsableCommand {
         var seen = Set<UUID>()
         for (index, item) in items.enumerated() where !seen.insert(item.id).inserted {
             throw ImportError("\(file): todo \(index + 1) repeats the ID \(item.idString); nothing was imported")
+        }
+    }
+
+    /// Refuses a file whose subtasks or blockers, with the todos here, would
+    /// make a cycle: the cycle named, nothing imported.
+    static func checkLinks(_ items: [TodoItem], db: AppDatabase, file: String) throws {
+        let linked = items.filter { $0.parent != nil || !$0.blockedBy.isEmpty }
+        guard !linked.isEmpty else { return }
+        let imported = Set(items.map(\.id))
+        let nodes = try db.linkedTodos().filter { !imported.contains($0.id) } + linked.map(TodoLinks.Node.init)
+        for relation in [TodoLinks.Relation.parent, .blockedBy] {
+            guard let cycle = TodoLinks.cycle(in: nodes, relation, through: linked.map(\.id)) else { continue }
+            let around = cycle.map { String($0.lowercasedString.prefix(8)) }.joined(separator: " \(relation.rawValue) ")
+            throw ImportError("\(file): its links make a cycle, \(around); fix the file's parent or blockedBy there; nothing was imported")
         }
     }
 

@@ -123,6 +123,7 @@ struct TodoFormatter {
         out += "Until      \(item.until.map { longForm($0, isDone: true) } ?? "none")\n"
         out += "Parent     \(relatives.parent.map(Self.mention) ?? "none")\n"
         let blockers = relatives.blockers.map { Self.mention($0) + ($0.isDone ? " (done)" : "") }
+            + relatives.goneBlockers.map { "\($0.lowercasedString.prefix(8)) (deleted)" }
         out += "Blocked by \(blockers.isEmpty ? "none" : blockers.joined(separator: ", "))\n"
         out += "Subtasks   \(relatives.subtasks.isEmpty ? "none" : relatives.subtasks.map(Self.mention).joined(separator: ", "))\n"
         out += "Created    \(ISO8601.string(from: item.createdAt))\n"

@@ -37,7 +37,8 @@ extension TodoLogic {
             let byID = Dictionary(linked.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             let subtasks = try await storage.subtasks(of: [item.id]).filter { $0.parent == item.id }
             return TodoRelatives(
-                parent: item.parent.flatMap { byID[$0] }, blockers: item.blockedBy.compactMap { byID[$0] }, subtasks: subtasks
+                parent: item.parent.flatMap { byID[$0] }, blockers: item.blockedBy.compactMap { byID[$0] }, subtasks: subtasks,
+                goneBlockers: item.blockedBy.filter { byID[$0] == nil }
             )
         } then: { _ in }
     }

@@ -108,16 +108,23 @@ extension TodoLogic {
                 let named = Set(items.map(\.id))
                 let open = subtasks.filter { !$0.isDone && !named.contains($0.id) }
                 if !open.isEmpty, !withSubtasks {
-                    let parent = items.first { !selectSubtasks(items: open, of: [$0.id]).isEmpty } ?? items[0]
+                    // The first named todo with an open todo anywhere below it.
+                    let parent = items.first { item in
+                        selectSubtasks(items: subtasks, of: [item.id]).contains { !$0.isDone && !named.contains($0.id) }
+                    } ?? items[0]
                     throw TodoError.openSubtasks(parent: IDMatch(shortID: String(parent.idString.prefix(8)), text: parent.text), open: open.count)
                 }
                 items += open
             }
             let changed = items.map { $0.marking(done: done, at: now) }
             // Completing a repeating todo brings its next occurrence, and
-            // fresh copies of its subtasks under it.
+            // fresh copies of its subtasks under it; a subtask completed with
+            // a repeating todo above it comes back as that copy, not twice.
+            let repeating = done ? items.filter { !$0.isDone && $0.recurrence != nil && $0.due != nil }.map(\.id) : []
+            let copiedAlong = Set(repeating.flatMap { selectSubtasks(items: subtasks, of: [$0]).map(\.id) })
             let next = done ? zip(items, changed).flatMap { original, item -> [TodoItem] in
-                guard !original.isDone, let next = item.nextOccurrence(at: now, in: environment.timeZone) else { return [] }
+                guard !original.isDone, !copiedAlong.contains(item.id),
+                      let next = item.nextOccurrence(at: now, in: environment.timeZone) else { return [] }
                 let own = selectSubtasks(items: subtasks, of: [item.id])
                 return [next] + item.subtaskCopies(own, under: next, at: now, in: environment.timeZone)
             } : []
@@ -145,9 +152,9 @@ extension TodoLogic {
             let prefixes = try Self.normalized([idPrefix])
             try await Self.refuseShortPrefixes(prefixes, in: storage)
             let items = try await storage.resolve(idPrefixes: prefixes).map(\.item)
-            let edit = try await Self.resolvingIDs(edit, in: storage)
+            let edit = try await Self.resolvingIDs(edit, in: storage, blockedBy: items[0].blockedBy)
             let edited = try items[0].applying(edit, at: environment.now())
-            if edit.addsLinks { try await Self.refuseCycles([edited], in: storage) }
+            if edit.addsLinks { try await Self.refuseCycles([edited], adding: edit, in: storage) }
             if !dryRun { try await storage.update([edited]) }
             return (items[0], edited)
         } then: { _, edited in
@@ -165,7 +172,7 @@ extension TodoLogic {
         let pairs = try await run { [environment, storage] in
             if let text = edit.text { _ = try TodoText.validated(text) }
             let items = try await Self.resolveDistinct(idPrefixes, in: storage)
-            let edit = try await Self.resolvingIDs(edit, in: storage)
+            let edit = try await Self.resolvingIDs(edit, in: storage, blockedBy: items.flatMap(\.blockedBy))
             let now = environment.now()
             let pairs = try items.map { item throws(TodoError) in
                 var own = edit
@@ -173,7 +180,7 @@ extension TodoLogic {
                 return (before: item, after: try item.applying(own, at: now))
             }
             let changed = pairs.filter { $0.before != $0.after }.map(\.after)
-            if edit.addsLinks { try await Self.refuseCycles(changed, in: storage) }
+            if edit.addsLinks { try await Self.refuseCycles(changed, adding: edit, in: storage) }
             if !dryRun, !changed.isEmpty { try await storage.update(changed) }
             return pairs
         } then: { pairs in
@@ -195,19 +202,32 @@ extension TodoLogic {
     }
 
     /// `edit` with the todos it links to (`--parent`, `--blocked-by`) named
-    /// by whole IDs, each prefix resolved as a change's are.
-    nonisolated(nonsending) static func resolvingIDs(_ edit: TodoEdit, in storage: any TodoStorage) async throws -> TodoEdit {
+    /// by whole IDs, each prefix resolved as a change's are. A blocker to
+    /// remove is first looked for among `blockedBy` (the edited todos'), so
+    /// one deleted since can still be taken away.
+    nonisolated(nonsending) static func resolvingIDs(
+        _ edit: TodoEdit, in storage: any TodoStorage, blockedBy: [TodoItem.ID] = []
+    ) async throws -> TodoEdit {
         guard edit.parent != nil || !edit.addBlockers.isEmpty || !edit.removeBlockers.isEmpty else { return edit }
-        return try await edit.resolvingIDs { prefix in try await resolveDistinct([prefix], in: storage)[0].idString }
+        let resolve: (String) async throws -> String = { prefix in try await resolveDistinct([prefix], in: storage)[0].idString }
+        return try await edit.resolvingIDs(resolve) { prefix in
+            let typed = try TodoID.normalizedPrefix(prefix)
+            let held = Set(blockedBy.map(\.lowercasedString).filter { $0.hasPrefix(typed) })
+            return held.count == 1 ? held.first! : try await resolve(prefix)
+        }
     }
 
     /// Throws `.linkCycle` if the todos, stored as `changed`, would make a
-    /// cycle of parents or of blockers.
-    nonisolated(nonsending) static func refuseCycles(_ changed: [TodoItem], in storage: any TodoStorage) async throws {
+    /// cycle through one of them of the links `edit` adds (parents, blockers).
+    nonisolated(nonsending) static func refuseCycles(
+        _ changed: [TodoItem], adding edit: TodoEdit, in storage: any TodoStorage
+    ) async throws {
         let replaced = Set(changed.map(\.id))
         let nodes = try await storage.links().filter { !replaced.contains($0.id) } + changed.map(TodoLinks.Node.init)
-        for relation in [TodoLinks.Relation.parent, .blockedBy] {
-            guard let cycle = TodoLinks.cycle(in: nodes, relation) else { continue }
+        let setsParent = edit.parent.map { $0 != nil } ?? false
+        let relations: [TodoLinks.Relation] = (setsParent ? [.parent] : []) + (edit.addBlockers.isEmpty ? [] : [.blockedBy])
+        for relation in relations {
+            guard let cycle = TodoLinks.cycle(in: nodes, relation, through: changed.map(\.id)) else { continue }
             let todos = try await storage.resolve(idPrefixes: cycle.map(\.lowercasedString))
             throw TodoError.linkCycle(relation, todos.map { IDMatch(shortID: $0.shortID, text: $0.item.text) })
         }

@@ -57,14 +57,16 @@ public struct TodoEdit: Sendable, Hashable {
     }
 
     /// This edit with every ID it names as `resolve` answers it (a whole ID
-    /// for a prefix).
-    public func resolvingIDs(_ resolve: (String) async throws -> String) async rethrows -> TodoEdit {
+    /// for a prefix); a blocker to remove as `removing` answers it.
+    public func resolvingIDs(
+        _ resolve: (String) async throws -> String, removing: (String) async throws -> String
+    ) async rethrows -> TodoEdit {
         var edit = self
         if case let .some(.some(parent)) = parent { edit.parent = .some(try await resolve(parent)) }
         var added: [String] = []
         for id in addBlockers { added.append(try await resolve(id)) }
         var removed: [String] = []
-        for id in removeBlockers { removed.append(try await resolve(id)) }
+        for id in removeBlockers { removed.append(try await removing(id)) }
         (edit.addBlockers, edit.removeBlockers) = (added, removed)
         return edit
     }
@@ -137,8 +139,8 @@ extension TodoItem {
     }
 
     /// The todo that follows this one once it is completed at `date`, if it
-    /// repeats: the same text, tags, priority, note, project, repeat and
-    /// until, due at the next occurrence (`TodoRepeat.next(after:completedOn:in:)`),
+    /// repeats: the same text, tags, priority, note, project, repeat, until,
+    /// parent and blockers, due at the next occurrence (`TodoRepeat.next(after:completedOn:in:)`),
     /// its wait and scheduled dates moved as many days as its due date,
     /// created at `date`. None once the next due date is past `until`.
     ///
@@ -155,11 +157,16 @@ extension TodoItem {
         }
         return TodoItem(
             // Not the due date: machines completing it on different days make one todo.
-            id: UUID(derivedFrom: "repeat|" + idString),
+            id: nextOccurrenceID,
             text: text, createdAt: date, due: nextDue, priority: priority, tags: tags, note: note,
-            recurrence: recurrence, project: project, wait: moved(wait), scheduled: moved(scheduled), until: until
+            recurrence: recurrence, project: project, wait: moved(wait), scheduled: moved(scheduled), until: until,
+            parent: parent, blockedBy: blockedBy
         )
     }
+
+    /// The id of the todo that follows this one in its repeat: derived, as
+    /// `nextOccurrence` derives it.
+    public var nextOccurrenceID: UUID { UUID(derivedFrom: "repeat|" + idString) }
 }
 
 extension TodoItem {
@@ -176,6 +183,10 @@ extension TodoItem {
         func moved(_ other: TodoDue?) -> TodoDue? {
             other.map { $0.moved(to: $0.day(in: timeZone).adding(days: shift), in: timeZone) }
         }
+        // A repeating subtask completed on its own made its next occurrence
+        // beside it: only the latest of such a chain is copied.
+        let present = Set(subtasks.map(\.id))
+        let subtasks = subtasks.filter { !($0.recurrence != nil && present.contains($0.nextOccurrenceID)) }
         var copied: [UUID: UUID] = [id: next.id]
         for subtask in subtasks {
             copied[subtask.id] = UUID(derivedFrom: "subtask|" + next.idString + "|" + subtask.idString)

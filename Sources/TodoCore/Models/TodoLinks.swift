@@ -70,6 +70,37 @@ public enum TodoLinks {
         return nil
     }
 
+    /// The cycle `relation` makes through one of the todos `ids` names, if
+    /// any: the first found from them (in their order), the todos around it
+    /// with the first repeated at the end. A cycle elsewhere (one an import or
+    /// an undo left, which the next sync breaks) is none of these todos' doing.
+    public static func cycle(in nodes: [Node], _ relation: Relation, through ids: [UUID]) -> [UUID]? {
+        var targets: [UUID: [UUID]] = [:]
+        for node in nodes { targets[node.id] = node.targets(relation) }
+        for start in ids {
+            // Breadth first from `start`, each todo's way back remembered, until `start` comes again.
+            var cameFrom: [UUID: UUID] = [:]
+            var level = [start]
+            while !level.isEmpty {
+                var next: [UUID] = []
+                for id in level {
+                    for target in targets[id] ?? [] {
+                        if target == start {
+                            var path = [id]
+                            while let previous = cameFrom[path[0]] { path.insert(previous, at: 0) }
+                            return path + [start]
+                        }
+                        guard cameFrom[target] == nil, target != start else { continue }
+                        cameFrom[target] = id
+                        next.append(target)
+                    }
+                }
+                level = next
+            }
+        }
+        return nil
+    }
+
     /// `nodes` with every cycle broken as every machine breaks it alike: in
     /// each cycle found, the link from the todo with the greatest ID goes.
     /// Returns the todos whose links changed, with their links as they are
@@ -127,10 +158,14 @@ public struct TodoRelatives: Sendable, Hashable {
     public var blockers: [TodoItem]
     /// Its direct subtasks.
     public var subtasks: [TodoItem]
+    /// The blockers it names that are gone (they block nothing; `--unblock`
+    /// takes them away).
+    public var goneBlockers: [UUID]
 
-    public init(parent: TodoItem? = nil, blockers: [TodoItem] = [], subtasks: [TodoItem] = []) {
+    public init(parent: TodoItem? = nil, blockers: [TodoItem] = [], subtasks: [TodoItem] = [], goneBlockers: [UUID] = []) {
         self.parent = parent
         self.blockers = blockers
         self.subtasks = subtasks
+        self.goneBlockers = goneBlockers
     }
 }

@@ -11,19 +11,21 @@ extension AppDatabase {
     /// The links of every todo that has a parent or blockers.
     public func linkedTodos() throws -> [TodoLinks.Node] {
         try StorageError.wrap(path: path) {
-            try dbWriter.read { db in
-                try Row.fetchAll(db, sql: """
-                    SELECT id, parent, blockedBy FROM todo WHERE parent IS NOT NULL
-                    UNION ALL
-                    SELECT id, parent, blockedBy FROM todo WHERE blockedBy IS NOT NULL AND parent IS NULL
-                    """).compactMap { row in
-                    guard let id = UUID(parsing: row[0]) else { return nil }
-                    return TodoLinks.Node(
-                        id: id, parent: (row[1] as String?).flatMap(UUID.init(parsing:)),
-                        blockedBy: (row[2] as String?).map(IDList.decode) ?? []
-                    )
-                }
-            }
+            try dbWriter.read { db in try Self.linkedTodos(db) }
+        }
+    }
+
+    package static func linkedTodos(_ db: Database) throws -> [TodoLinks.Node] {
+        try Row.fetchAll(db, sql: """
+            SELECT id, parent, blockedBy FROM todo WHERE parent IS NOT NULL
+            UNION ALL
+            SELECT id, parent, blockedBy FROM todo WHERE blockedBy IS NOT NULL AND parent IS NULL
+            """).compactMap { row in
+            guard let id = UUID(parsing: row[0]) else { return nil }
+            return TodoLinks.Node(
+                id: id, parent: (row[1] as String?).flatMap(UUID.init(parsing:)),
+                blockedBy: (row[2] as String?).map(IDList.decode) ?? []
+            )
         }
     }
 

@@ -6,22 +6,24 @@ import TodoStorage
 // MARK: - Database Access: cycles a sync brought
 
 extension AppDatabase {
-    /// `SyncStore.breakLinkCycles`: in one transaction, not journaled for
-    /// undo (undoing it would bring the cycle back).
+    /// `SyncStore.breakLinkCycles`: read and written in one transaction, so
+    /// an edit made meanwhile is never written over; only the links cut
+    /// change. Not journaled for undo (undoing it would bring the cycle back).
     public func breakLinkCycles(at date: Date) async throws -> Int {
-        let nodes = try linkedTodos()
-        let repaired = TodoLinks.breakingCycles(in: nodes)
-        guard !repaired.isEmpty else { return 0 }
-        let links = Dictionary(repaired.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        // Most databases have no link at all: a read, not a write lock.
+        guard try !linkedTodos().isEmpty else { return 0 }
         return try write { db in
+            let nodes = try Self.linkedTodos(db)
+            let before = Dictionary(nodes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             var changed = 0
-            for node in repaired {
-                guard let row = try Row.fetchOne(
+            for node in TodoLinks.breakingCycles(in: nodes) {
+                guard let old = before[node.id], let row = try Row.fetchOne(
                     db, sql: "SELECT \(TodoItem.selection) FROM todo WHERE id = ?", arguments: [node.id.lowercasedString]
-                ), let item = TodoItem(row: row), let link = links[item.id] else { continue }
+                ), let item = TodoItem(row: row) else { continue }
                 var edited = item
-                edited.parent = link.parent
-                edited.blockedBy = link.blockedBy
+                if node.parent != old.parent { edited.parent = node.parent }
+                let cut = Set(old.blockedBy).subtracting(node.blockedBy)
+                if !cut.isEmpty { edited.blockedBy.removeAll(where: cut.contains) }
                 let stamped = item.stamping(edited, at: date)
                 guard stamped != item else { continue }
                 try db.execute(sql: "UPDATE todo SET \(TodoItem.updateAssignments) WHERE id = ?1", arguments: stamped.databaseValues)

@@ -37,12 +37,7 @@ extension TodoUIController {
     /// Reloads around the selection when it is within a page of the end of
     /// what is loaded and more exists beyond.
     func loadMoreIfNeeded() async {
-        let rows = rows
-        guard let index = view.selectedID.flatMap({ id in rows.firstIndex { $0.id == id } }) else { return }
-        let window = state.window
-        if (index < listHeight && window.hasNewer) || (rows.count - 1 - index < listHeight && window.hasOlder) {
-            await reloadAroundSelection()
-        }
+        if isNearAnEdge { await reloadAroundSelection() }
     }
 
     func select(_ id: TodoItem.ID?, position: TodoPosition? = nil, row: Int) {
@@ -60,11 +55,25 @@ extension TodoUIController {
     }
 
     func reload(around anchor: TodoWindow.Anchor, effort: TodoWindow.Effort = .complete) async {
-        let margin = 2 * listHeight
-        try? await logic.loadWindow(
-            around: anchor, newer: anchor == .top ? 0 : margin, older: anchor == .bottom ? 0 : margin, effort: effort
-        )
-        reconcileSelection()
+        var margin = 2 * listHeight
+        // Folded subtasks take rows of the window but none of the screen: a
+        // window short of a page either way for them is loaded again, wider.
+        for _ in 0..<4 {
+            try? await logic.loadWindow(
+                around: anchor, newer: anchor == .top ? 0 : margin, older: anchor == .bottom ? 0 : margin, effort: effort
+            )
+            reconcileSelection()
+            let hidden = selectWindowRows(state: state).count - rows.count
+            guard hidden > 0, isNearAnEdge else { break }
+            margin += hidden
+        }
+    }
+
+    /// The selection is within a page of the shown rows' ends, with more beyond.
+    private var isNearAnEdge: Bool {
+        let rows = rows
+        guard let index = view.selectedID.flatMap({ id in rows.firstIndex { $0.id == id } }) else { return false }
+        return (index < listHeight && state.window.hasNewer) || (rows.count - 1 - index < listHeight && state.window.hasOlder)
     }
 
     /// After a reload: the same todo if it is still there, else the one that
