@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Deterministic benchmark data: the same N todos in each tool's own format.
 
-    generate.py --size N [--seed 42] --format todo-json|taskwarrior|todotxt|server-sql|server-json --out FILE (a folder for taskwarrior)
+    generate.py --size N [--seed 42] [--links] --format todo-json|taskwarrior|todotxt|server-sql|server-json --out FILE (a folder for taskwarrior)
 
 Texts are 2 to 6 words drawn from mixed-case English and non-ASCII words
 (Crème, Straße, ÉCOLE, Zürich...). Exactly 1% of todos (every 100th) end with
@@ -17,8 +17,8 @@ about a third of those are overdue; 20% have a priority; 25% have one or two tag
 from a vocabulary of six (`home` on about 6% of todos). A third generator
 gives 20% of todos a project (`home` and its sub-projects on about 8%), 5% a
 scheduled date, and 2% a wait date (half of them still ahead, which hides them
-from lists). A fourth makes 1% of todos a subtask and 0.5% blocked, each by one of
-the 50 todos made just before it (so no link makes a cycle).
+from lists). With --links, a fourth makes 1% of todos a subtask and 0.5% blocked,
+each by one of the 50 todos made just before it (so no link makes a cycle).
 """
 import argparse
 import collections
@@ -68,10 +68,13 @@ def projects(size, seed, today):
         yield project, scheduled, wait
 
 
-def links(size, seed):
+def links(size, seed, wanted=True):
     """How many todos back each todo's parent and blocker are (None: none), from a fourth generator."""
     rng = random.Random(seed * 15485863 + 5)
     for i in range(size):
+        if not wanted:
+            yield None, None
+            continue
         parent = rng.randint(1, 50) if i >= 50 and rng.random() < 0.01 else None
         blocker = rng.randint(1, 50) if i >= 50 and rng.random() < 0.005 else None
         yield parent, blocker
@@ -164,6 +167,7 @@ def main():
     parser.add_argument("--seed", type=int, default=42)
     parser.add_argument("--format", required=True, choices=["todo-json", "taskwarrior", "todotxt", "server-sql", "server-json"])
     parser.add_argument("--out", required=True)
+    parser.add_argument("--links", action="store_true", help="make 1%% of todos subtasks and 0.5%% blocked (todo-json)")
     parser.add_argument("--today", help="the day due dates are drawn around (YYYY-MM-DD; default: today)")
     args = parser.parse_args()
     today = datetime.date.fromisoformat(args.today) if args.today else datetime.date.today()
@@ -174,7 +178,7 @@ def main():
     if args.format == "todo-json":
         with open(args.out, "w", encoding="utf-8") as out:
             write_todo_json(out, todos(args.size, args.seed), planning(args.size, args.seed, today),
-                            projects(args.size, args.seed, today), links(args.size, args.seed))
+                            projects(args.size, args.seed, today), links(args.size, args.seed, args.links))
         return
     with open(args.out, "w", encoding="utf-8") as out:
         writers[args.format](out, todos(args.size, args.seed))

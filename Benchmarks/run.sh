@@ -356,10 +356,11 @@ for size in "${size_list[@]}"; do
     echo "== $size todos" >&2
     data=$work/$size
     mkdir -p "$data"
-    # The data set's name changes with what generate.py puts in it: -links
-    # has due dates, priorities, tags, projects, scheduled and wait dates,
-    # subtasks and blockers (data sets without them stay unused).
-    pristine=$data/pristine-links.sqlite
+    # The data set's name changes with what generate.py puts in it: -projects
+    # has due dates, priorities, tags, projects, scheduled and wait dates (data
+    # sets without them stay unused). Subtasks and blockers (generate.py
+    # --links) are measured apart: BENCHMARKS.md, "Subtasks and blockers".
+    pristine=$data/pristine-projects.sqlite
     if [ ! -f "$pristine" ]; then
         python3 "$root/Benchmarks/generate.py" --size "$size" --format todo-json --out "$data/todos.json"
         "$todo" import "$data/todos.json" --database "$pristine" >/dev/null
@@ -455,7 +456,7 @@ for size in "${size_list[@]}"; do
         + CASE WHEN todo.project IS NULL THEN 0 ELSE 1000000 END
         + CASE WHEN todo.id IN (SELECT blocker.value FROM todo AS other, json_each(other.blockedBy) AS blocker WHERE other.blockedBy IS NOT NULL AND other.isDone = 0) THEN 8000000 ELSE 0 END)"
     # Blocked todos wait, as waiting ones do.
-    unblocked="(todo.blockedBy IS NULL OR NOT EXISTS (SELECT 1 FROM json_each(todo.blockedBy) AS blocker JOIN todo AS other ON other.id = blocker.value WHERE other.isDone = 0))"
+    unblocked="(todo.blockedBy IS NULL OR NOT EXISTS (SELECT 1 FROM json_each(todo.blockedBy) AS blocker CROSS JOIN todo AS other ON other.id = blocker.value WHERE other.isDone = 0))"
     # One line: hyperfine reads the command as shell words, and a newline would need $'…'.
     urgency=$(printf '%s' "$urgency" | tr '\n' ' ' | tr -s ' ')
     bench next "$size" todo -- "$todo" next
@@ -519,7 +520,7 @@ done
 # size in turns; query keystrokes, moving and idle CPU at the largest.
 ui_dbs=()
 [ "$sync_only" = 1 ] || for size in $(printf '%s\n' "${size_list[0]}" "$largest" | sort -un); do
-    cp "$work/$size/pristine-links.sqlite" "$work/$size/ui.sqlite"; rm -f "$work/$size/ui.sqlite-wal" "$work/$size/ui.sqlite-shm"
+    cp "$work/$size/pristine-projects.sqlite" "$work/$size/ui.sqlite"; rm -f "$work/$size/ui.sqlite-wal" "$work/$size/ui.sqlite-shm"
     ui_dbs+=(--db "$size=$work/$size/ui.sqlite")
 done
 [ "$sync_only" = 1 ] || echo "== todo ui" >&2

@@ -10,11 +10,13 @@ ALTER TABLE todo ADD COLUMN blockedBy TEXT;
 ALTER TABLE todo ADD COLUMN parentEditedAt INTEGER;
 ALTER TABLE todo ADD COLUMN blockedByEditedAt INTEGER;
 
--- A parent's subtasks (completing it, copying them for its next occurrence).
-CREATE INDEX todo_on_parent ON todo(parent) WHERE parent IS NOT NULL;
+-- A parent's subtasks (completing it, copying them for its next occurrence),
+-- and every link there is (a list's tree, a new link checked for cycles),
+-- read from the index alone: id and blockers ride along.
+CREATE INDEX todo_on_parent ON todo(parent, id, blockedBy) WHERE parent IS NOT NULL;
 -- The blocked todos, by status: which todos block an open one (`todo next`'s
--- blocking term) and the links a new one is checked against for cycles.
-CREATE INDEX todo_on_isDone_blockedBy ON todo(isDone, blockedBy) WHERE blockedBy IS NOT NULL;
+-- blocking term) and, with the index above, every link.
+CREATE INDEX todo_on_isDone_blockedBy ON todo(isDone, blockedBy, id, parent) WHERE blockedBy IS NOT NULL;
 
 -- A change of the new fields is a local change for sync, as the others are.
 CREATE TRIGGER todo_after_update_sync_links AFTER UPDATE OF parent, blockedBy ON todo

@@ -47,6 +47,28 @@ struct SubtaskCommandTests {
         #expect(try todo.listJSON(["--query", "tape"]).first?["parent"] as? String == room)
     }
 
+    /// Whatever the order, every listed todo is printed once: a subtask that
+    /// comes after its parent (sorted by due date) goes where it comes,
+    /// indented; a grandchild goes under its parent; --limit cuts first.
+    @Test func everyOrderPrintsEveryTodoOnce() throws {
+        let root = try add(["root", "--due", "2030-01-05"])
+        let child = try add(["child", "--parent", short(root), "--due", "2030-01-09"])
+        _ = try add(["grandchild", "--parent", short(child), "--due", "2030-01-01"])
+        _ = try add(["loose", "--due", "2030-01-07"])
+        func lines(_ arguments: [String]) throws -> [String] {
+            try todo.ok(["list"] + arguments).split(separator: "\n").map { line in
+                let text = String(line.dropFirst(4).drop { $0 != " " }.dropFirst(2))
+                return text.components(separatedBy: "  due ")[0]
+            }
+        }
+        #expect(try lines([]) == ["loose", "root", "  child", "    grandchild"])
+        let byDue = try lines(["--sort", "due"])
+        #expect(byDue.map { $0.trimmingCharacters(in: .whitespaces) }.sorted() == ["child", "grandchild", "loose", "root"])
+        #expect(byDue.first == "root" || byDue.first == "    grandchild")
+        #expect(try lines(["--limit", "2"]).count == 2)
+        #expect(try lines(["--query", "child"]) == ["child", "  grandchild"])
+    }
+
     @Test func completingAParentWithOpenSubtasksIsRefusedOffATerminal() throws {
         let room = try add(["paint the room"])
         _ = try add(["buy paint", "--parent", short(room)])

@@ -202,15 +202,16 @@ struct ListCommand: AsyncParsableCommand {
     /// The lines of the todos `request` selects, subtasks under their
     /// parents (`TreeListing`) once any todo has one.
     private static func write(_ request: TodoRequest, db: AppDatabase, formatter: TodoFormatter, to out: OutputBuffer) throws {
-        guard let tree = try TreeListing(db: db, request: request) else {
-            return try db.forEachRawTodo(request) { formatter.write($0, to: out) }
-        }
         if request.limit != nil {
+            // A few todos: read whole, the tree among them.
+            guard try db.hasLinkedTodos() else { return try db.forEachRawTodo(request) { formatter.write($0, to: out) } }
             return try TreeListing.writeLimited(db.fetchListed(request), db: db, formatter: formatter, to: out)
         }
-        try db.forEachRawTodo(request) { row in
-            if !tree.handles(row, formatter: formatter, to: out) { formatter.write(row, to: out) }
+        guard let tree = try TreeListing(db: db, request: request, formatter: formatter) else {
+            return try db.forEachRawTodo(request) { formatter.write($0, to: out) }
         }
+        try db.forEachRawTodo(request) { tree.write($0, to: out) }
+        tree.finish(to: out)
     }
 
     /// What a terminal shows instead of an empty list: that it is empty, and what to do.

@@ -15,14 +15,14 @@ final class OutputBuffer {
 
     func write(_ text: String) {
         buffer.append(contentsOf: text.utf8)
-        if buffer.count >= capacity {
+        if buffer.count >= capacity, fileDescriptor >= 0 {
             flush()
         }
     }
 
     func write(_ bytes: UnsafeBufferPointer<UInt8>) {
         buffer.append(contentsOf: bytes)
-        if buffer.count >= capacity {
+        if buffer.count >= capacity, fileDescriptor >= 0 {
             flush()
         }
     }
@@ -33,7 +33,15 @@ final class OutputBuffer {
         }
     }
 
+    /// What is written and not flushed yet: for a buffer used only to
+    /// capture (`fileDescriptor` -1, never flushed), everything written.
+    var bytes: [UInt8] { buffer }
+
+    /// A buffer that keeps what is written, to be written elsewhere later.
+    static func capturing() -> OutputBuffer { OutputBuffer(fileDescriptor: -1) }
+
     func flush() {
+        guard fileDescriptor >= 0 else { return }
         var offset = 0
         while offset < buffer.count {
             let written = buffer[offset...].withUnsafeBytes { bytes in

@@ -43,8 +43,10 @@ struct TodoFormatter {
     static let reset = "\u{1B}[0m"
 
     /// Writes one todo line for a row straight from SQLite, without building
-    /// strings for the many todos that have no planning fields.
-    func write(_ row: RawTodoRow, to out: OutputBuffer) {
+    /// strings for the many todos that have no planning fields. A subtask's
+    /// text is indented two spaces a level (`depth`); `blockedBy` (the short
+    /// IDs of the open todos that block it) follows its fields.
+    func write(_ row: RawTodoRow, to out: OutputBuffer, depth: Int = 0, blockedBy: String = "") {
         let shown = min(row.idPrefixLength, row.id.count)
         if usesColor && row.isDone {
             out.write(Self.green + "[x]" + Self.reset + " ")
@@ -54,12 +56,15 @@ struct TodoFormatter {
         if usesColor { out.write(Self.yellow) }
         out.write(UnsafeBufferPointer(rebasing: row.id[0..<shown]))
         if usesColor { out.write(Self.reset) }
-        out.write(UInt8(ascii: " "), count: max(0, idWidth - shown) + 2)
+        out.write(UInt8(ascii: " "), count: max(0, idWidth - shown) + 2 + 2 * min(depth, 10))
         if usesColor && row.isDone { out.write(Self.dim) }
         let lastLineWidth = writeText(row.text, to: out)
         if usesColor && row.isDone { out.write(Self.reset) }
         if row.due.count > 0 || row.priority != 0 || row.tags.count > 0 || row.project.count > 0 {
             writeFields(row, after: lastLineWidth, to: out)
+        }
+        if !blockedBy.isEmpty {
+            out.write("  " + (usesColor ? Self.red + "blocked by " + blockedBy + Self.reset : "blocked by " + blockedBy))
         }
         out.write(UInt8(ascii: "\n"))
     }

@@ -3,93 +3,142 @@ import TodoCore
 import TodoStorage
 
 /// What `todo list` needs beyond the rows it streams once some todos have
-/// subtasks or blockers: which listed todos go under a listed parent (held
-/// back from the stream, printed under it), and which listed todos are
-/// still blocked, and by what.
+/// subtasks or blockers: which listed subtasks go under a listed parent, and
+/// which listed todos are still blocked, and by what.
 ///
-/// Only the linked todos (a partial index finds them) are read as todos and
-/// checked against the request (`TodoRequest.includes`, the filters' pure
-/// form); every other row streams as before, checked by the first 8 bytes
-/// of its ID.
-struct TreeListing {
-    /// The listed todos printed from here, not from their rows: those with a
-    /// parent, blockers or listed subtasks, by ID.
-    private var linked: [String: ListedTodo] = [:]
-    /// Listed subtasks of each listed parent, in list order.
-    private var subtasks: [String: [ListedTodo]] = [:]
-    /// Listed todos printed under their parent, not where their row comes.
-    private var held = Set<String>()
-    /// The short IDs of each listed todo's open blockers.
-    private var openBlockers: [String: [String]] = [:]
-    /// The first 8 bytes of every ID in `linked`, as a number: a row's
-    /// check costs one set lookup.
+/// A covering partial index lists the linked todos. Whether a parent is
+/// listed, and which blockers are open, is looked up by id: for all of them
+/// at once when the whole list is shown, else only for the parents and
+/// blockers of the linked rows that come (a filtered list shows few), each
+/// once. The cost follows the linked todos, never the whole list. The rows still stream:
+/// a subtask whose parent comes later (the usual case, as a subtask is
+/// newer) waits, formatted, and goes right under its parent's row; one whose
+/// parent came first goes where it comes, indented. A row is told apart by
+/// the first 8 bytes of its ID.
+final class TreeListing {
+    private let formatter: TodoFormatter
+    /// Each linked todo's parent.
+    private var parentOf: [UUID: UUID] = [:]
+    /// Whether the request lists each parent asked about so far.
+    private var listedParents: [UUID: Bool] = [:]
+    /// Each blocked todo's blockers.
+    private var blockedBy: [UUID: [UUID]] = [:]
+    /// The short IDs of the open todos among the blockers asked about so far;
+    /// a blocker done or gone is not in it.
+    private var openBlockers: [UUID: String] = [:]
+    private var blockersAsked = Set<UUID>()
+    private let db: AppDatabase
+    private let request: TodoRequest
+    /// The first 8 bytes of the IDs of the todos with a parent or blockers
+    /// and of the listed parents, as a number: a row's check is a lookup.
     private var prefixes = Set<UInt64>()
+    /// Lines of subtasks waiting for their parent's row, by parent, in list order.
+    private var waiting: [UUID: [(id: UUID, line: [UInt8])]] = [:]
+    private var printed = Set<UUID>()
 
     /// Nil when no todo has a parent or a blocker: the list streams as ever.
-    init?(db: AppDatabase, request: TodoRequest) throws {
+    init?(db: AppDatabase, request: TodoRequest, formatter: TodoFormatter) throws {
         let nodes = try db.linkedTodos()
         guard !nodes.isEmpty else { return nil }
-        var ids = Set(nodes.map(\.id))
+        (self.formatter, self.db, self.request) = (formatter, db, request)
         for node in nodes {
-            if let parent = node.parent { ids.insert(parent) }
-            ids.formUnion(node.blockedBy)
+            if let parent = node.parent, parent != node.id { parentOf[node.id] = parent }
+            if !node.blockedBy.isEmpty { blockedBy[node.id] = node.blockedBy }
         }
-        let all = try db.listedTodos(withIDs: Array(ids))
-        let open = Set(all.filter { !$0.item.isDone }.map(\.item.id))
-        let shortIDs = Dictionary(all.map { ($0.item.id, $0.shortID) }, uniquingKeysWith: { first, _ in first })
-        var unlimited = request
-        unlimited.limit = nil
-        let listed = selectRequestedTodos(items: all.map(\.item), request: unlimited)
-        let byID = Dictionary(all.map { ($0.item.id, $0) }, uniquingKeysWith: { first, _ in first })
-        for row in selectTree(listed) where row.depth > 0 || row.subtasks > 0
-            || row.item.parent != nil || !row.item.blockedBy.isEmpty {
-            guard let todo = byID[row.item.id] else { continue }
-            let id = todo.item.idString
-            linked[id] = todo
-            prefixes.insert(Self.prefix(of: Array(id.utf8)))
-            if row.depth > 0, let parent = todo.item.parent {
-                held.insert(id)
-                subtasks[parent.lowercasedString, default: []].append(todo)
-            }
-            let blockers = todo.item.blockedBy.filter(open.contains).compactMap { shortIDs[$0] }
-            if !blockers.isEmpty { openBlockers[id] = blockers }
+        let parents = Set(parentOf.values)
+        if !request.usesPlanningFields, request.query.isEmpty {
+            // The whole list (of a status): most parents and blockers are in it.
+            let listed = try db.listedIDs(request, among: Array(parents))
+            for parent in parents { listedParents[parent] = listed.contains(parent) }
+            let blockers = Set(blockedBy.values.joined())
+            openBlockers = try db.pendingShortIDs(among: Array(blockers))
+            blockersAsked = blockers
         }
+        for id in Array(parentOf.keys) + Array(parents) + Array(blockedBy.keys) {
+            prefixes.insert(Self.prefix(of: Array(id.lowercasedString.utf8)))
+        }
+    }
+
+    /// Whether the request lists `parent`, looked up the first time.
+    private func isListed(_ parent: UUID) -> Bool {
+        if let known = listedParents[parent] { return known }
+        let listed = (try? db.listedIDs(request, among: [parent]).contains(parent)) ?? false
+        listedParents[parent] = listed
+        return listed
+    }
+
+    /// The short IDs of the open todos that block `id`, joined ("" for none).
+    private func blockers(of id: UUID) -> String {
+        guard let ids = blockedBy[id] else { return "" }
+        let unknown = ids.filter { !blockersAsked.contains($0) }
+        if !unknown.isEmpty {
+            for (blocker, shortID) in (try? db.pendingShortIDs(among: unknown)) ?? [:] { openBlockers[blocker] = shortID }
+            blockersAsked.formUnion(unknown)
+        }
+        return ids.compactMap { openBlockers[$0] }.joined(separator: " ")
     }
 
     private static func prefix(of id: some Collection<UInt8>) -> UInt64 {
         id.prefix(8).reduce(0) { $0 << 8 | UInt64($1) }
     }
 
-    /// Prints the row's todo (and what goes under it) if it is one of the
-    /// linked ones, and answers true; false for a row to print as it is.
-    func handles(_ row: RawTodoRow, formatter: TodoFormatter, to out: OutputBuffer) -> Bool {
-        guard prefixes.contains(Self.prefix(of: row.id)) else { return false }
-        let id = String(decoding: row.id, as: UTF8.self)
-        guard let todo = linked[id] else { return false }
-        if !held.contains(id) { write(todo, depth: 0, formatter: formatter, to: out) }
-        return true
+    /// How many listed parents are above the todo, up the chain.
+    private func depth(of id: UUID) -> Int {
+        var depth = 0
+        var current = id
+        while depth < 100, let parent = parentOf[current], isListed(parent) {
+            depth += 1
+            current = parent
+        }
+        return depth
     }
 
-    /// A todo and its listed subtasks, each level indented further.
-    func write(_ todo: ListedTodo, depth: Int, formatter: TodoFormatter, to out: OutputBuffer) {
-        let id = todo.item.idString
-        formatter.write(todo, depth: depth, blockedBy: openBlockers[id] ?? [], to: out)
-        for subtask in subtasks[id] ?? [] where depth < 100 {
-            write(subtask, depth: depth + 1, formatter: formatter, to: out)
+    /// Writes the row (and the subtasks waiting for it) or holds it for its
+    /// parent.
+    func write(_ row: RawTodoRow, to out: OutputBuffer) {
+        guard prefixes.contains(Self.prefix(of: row.id)), let id = UUID(parsing: String(decoding: row.id, as: UTF8.self)) else {
+            return formatter.write(row, to: out)
+        }
+        let depth = depth(of: id)
+        if depth > 0, let parent = parentOf[id], !printed.contains(parent) {
+            // Its parent's row is still to come: formatted now, written under it.
+            let line = OutputBuffer.capturing()
+            formatter.write(row, to: line, depth: depth, blockedBy: blockers(of: id))
+            waiting[parent, default: []].append((id, line.bytes))
+            return
+        }
+        formatter.write(row, to: out, depth: depth, blockedBy: blockers(of: id))
+        release(id, to: out)
+    }
+
+    /// The subtasks that waited for `id`, and theirs, under it.
+    private func release(_ id: UUID, to out: OutputBuffer) {
+        printed.insert(id)
+        guard let lines = waiting.removeValue(forKey: id) else { return }
+        for (child, line) in lines {
+            line.withUnsafeBufferPointer { out.write($0) }
+            release(child, to: out)
+        }
+    }
+
+    /// Subtasks still waiting once every row came (their parent listed but
+    /// not shown: a cycle a sync is yet to break): written, never lost.
+    func finish(to out: OutputBuffer) {
+        for parent in Array(waiting.keys).sorted(by: { $0.lowercasedString < $1.lowercasedString }) where waiting[parent] != nil {
+            for (child, line) in waiting.removeValue(forKey: parent) ?? [] {
+                line.withUnsafeBufferPointer { out.write($0) }
+                release(child, to: out)
+            }
         }
     }
 
     /// A list cut at `--limit`, read whole: the tree among its rows.
     static func writeLimited(_ todos: [ListedTodo], db: AppDatabase, formatter: TodoFormatter, to out: OutputBuffer) throws {
-        let blockerIDs = Array(Set(todos.flatMap(\.item.blockedBy)))
-        let blockers = try db.listedTodos(withIDs: blockerIDs)
-        let openShort = Dictionary(
-            blockers.filter { !$0.item.isDone }.map { ($0.item.id, $0.shortID) }, uniquingKeysWith: { first, _ in first }
-        )
+        let open = try db.pendingShortIDs(among: Array(Set(todos.flatMap(\.item.blockedBy))))
         let byID = Dictionary(todos.map { ($0.item.id, $0) }, uniquingKeysWith: { first, _ in first })
         for row in selectTree(todos.map(\.item)) {
             guard let todo = byID[row.item.id] else { continue }
-            formatter.write(todo, depth: row.depth, blockedBy: row.item.blockedBy.compactMap { openShort[$0] }, to: out)
+            formatter.write(todo, depth: row.depth, blockedBy: row.item.blockedBy.compactMap { open[$0] }, to: out)
         }
     }
 }

@@ -19,12 +19,18 @@ extension AppDatabase {
         var whereClause: String { conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ") }
     }
 
-    static func filteredSource(_ request: TodoRequest, key: String) -> FilteredSource {
+    /// With `among` (a JSON array of ids), only those todos, looked up by id:
+    /// no search or tag index drives it then (a few todos of many).
+    static func filteredSource(_ request: TodoRequest, key: String, among ids: String? = nil) -> FilteredSource {
         var filtered = FilteredSource()
         var isDoneColumn = "todo.isDone"
         var tags = request.tags[...]
-        let trigrams = key.isEmpty ? [] : Self.trigrams(key)
-        if !trigrams.isEmpty {
+        let trigrams = key.isEmpty || ids != nil ? [] : Self.trigrams(key)
+        if let ids {
+            // CROSS JOIN: from the ids to their rows, not from every todo to the ids.
+            filtered.source = "json_each(?) AS wanted CROSS JOIN todo ON todo.id = wanted.value"
+            _ = filtered.arguments.append(contentsOf: [ids])
+        } else if !trigrams.isEmpty {
             // CROSS JOIN makes SQLite start from the index hits instead of
             // walking every todo and probing the index for each.
             filtered.source = "todoSearch CROSS JOIN todo ON todo.seq = todoSearch.rowid"

@@ -15,6 +15,17 @@ extension AppDatabase {
         }
     }
 
+    /// Whether any todo has a parent or a blocker: two looks at partial indexes.
+    public func hasLinkedTodos() throws -> Bool {
+        try StorageError.wrap(path: path) {
+            try dbWriter.read { db in
+                try Bool.fetchOne(db, sql: """
+                    SELECT EXISTS (SELECT 1 FROM todo WHERE parent IS NOT NULL) OR EXISTS (SELECT 1 FROM todo WHERE blockedBy IS NOT NULL)
+                    """) ?? false
+            }
+        }
+    }
+
     package static func linkedTodos(_ db: Database) throws -> [TodoLinks.Node] {
         try Row.fetchAll(db, sql: """
             SELECT id, parent, blockedBy FROM todo WHERE parent IS NOT NULL
@@ -29,14 +40,64 @@ extension AppDatabase {
         }
     }
 
+    /// Of the todos `ids` names, those `request` lists (its limit aside):
+    /// each looked up by its id, so the cost follows how many are named, not
+    /// how many the request lists.
+    public func listedIDs(_ request: TodoRequest, among ids: [UUID]) throws -> Set<UUID> {
+        guard !ids.isEmpty else { return [] }
+        var unlimited = request
+        unlimited.limit = nil
+        let query = PreparedQuery(request.query)
+        return try StorageError.wrap(path: path) {
+            // Reentrant: `todo list` asks while it reads its rows.
+            try dbWriter.unsafeReentrantRead { db in
+                var listed = Set<UUID>()
+                for part in Self.listSQL(unlimited, selection: "todo.id, todo.text", among: IDList.encode(ids)) {
+                    // The same text whatever the ids: prepared once for many calls.
+                    let rows = try Row.fetchCursor(db.cachedStatement(sql: part.sql), arguments: part.arguments)
+                    while let row = try rows.next() {
+                        if !request.query.isEmpty {
+                            let text: String = row[1]
+                            guard query.matches(text) else { continue }
+                        }
+                        if let id = UUID(parsing: row[0]) { listed.insert(id) }
+                    }
+                }
+                return listed
+            }
+        }
+    }
+
+    /// Of the todos `ids` names, the pending ones, with their short IDs.
+    /// (Each of these reads goes from the ids to the rows, CROSS JOIN: left
+    /// to itself, SQLite walked every pending todo and probed the ids.)
+    public func pendingShortIDs(among ids: [UUID]) throws -> [UUID: String] {
+        guard !ids.isEmpty else { return [:] }
+        return try StorageError.wrap(path: path) {
+            // Reentrant: `todo list` asks while it reads its rows.
+            try dbWriter.unsafeReentrantRead { db in
+                var found: [UUID: String] = [:]
+                let rows = try Row.fetchCursor(db.cachedStatement(sql: """
+                    SELECT todo.id, todo.idPrefixLength FROM json_each(?) AS wanted CROSS JOIN todo ON todo.id = wanted.value
+                    WHERE todo.isDone = 0
+                    """), arguments: [IDList.encode(ids)])
+                while let row = try rows.next() {
+                    let text: String = row[0]
+                    if let id = UUID(parsing: text) { found[id] = String(text.prefix(row[1] as Int)) }
+                }
+                return found
+            }
+        }
+    }
+
     /// The todos `ids` names that exist, with their short IDs' lengths.
     public func listedTodos(withIDs ids: [UUID]) throws -> [ListedTodo] {
         guard !ids.isEmpty else { return [] }
         return try StorageError.wrap(path: path) {
             try dbWriter.read { db in
                 try Row.fetchAll(db, sql: """
-                    SELECT \(TodoItem.selection) FROM todo WHERE id IN (SELECT value FROM json_each(?))
-                    ORDER BY createdAt DESC, seq DESC
+                    SELECT \(TodoItem.selection) FROM json_each(?) AS wanted CROSS JOIN todo ON todo.id = wanted.value
+                    ORDER BY todo.createdAt DESC, todo.seq DESC
                     """, arguments: [IDList.encode(ids)]).compactMap { row in
                     TodoItem(row: row).map { ListedTodo(item: $0, idPrefixLength: row[6]) }
                 }

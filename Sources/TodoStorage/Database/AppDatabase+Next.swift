@@ -47,9 +47,11 @@ extension AppDatabase {
         )
     }
 
-    /// No open todo among the row's blockers.
+    /// No open todo among the row's blockers: each looked up by its id
+    /// (CROSS JOIN; left to itself, SQLite walked every pending todo for each
+    /// blocker, and `todo next` over 15,000 links took minutes).
     static let notBlocked = """
-        NOT EXISTS (SELECT 1 FROM json_each(todo.blockedBy) AS blocker JOIN todo AS other ON other.id = blocker.value \
+        NOT EXISTS (SELECT 1 FROM json_each(todo.blockedBy) AS blocker CROSS JOIN todo AS other ON other.id = blocker.value \
         WHERE other.isDone = 0)
         """
 

@@ -123,14 +123,14 @@ extension AppDatabase {
     /// The planning filters follow `selectRequestedTodos`: `--tag` walks its
     /// tag's run of `todoTag` (already newest first), `--due` a range of the
     /// due index, `--priority` the priority index.
-    static func listSQL(_ request: TodoRequest, selection: String = TodoItem.selection) -> [ListStatement] {
+    static func listSQL(_ request: TodoRequest, selection: String = TodoItem.selection, among ids: String? = nil) -> [ListStatement] {
         // A query made only of combining marks has an empty key: every todo is
         // a candidate then, and Swift decides.
         let key = TodoItem.searchKey(request.query)
-        if !key.isEmpty, request.status == .all, Self.trigrams(key).isEmpty, !request.usesPlanningFields {
+        if !key.isEmpty, request.status == .all, Self.trigrams(key).isEmpty, !request.usesPlanningFields, ids == nil {
             return [scanBothStatusesSQL(key: key, schedule: scheduleCondition(request.schedule), selection: selection)]
         }
-        let filtered = filteredSource(request, key: key)
+        let filtered = filteredSource(request, key: key, among: ids)
         let (source, conditions, arguments, newestFirst) = (
             filtered.source, filtered.conditions, filtered.arguments, filtered.newestFirst
         )
