@@ -10,11 +10,12 @@ import TodoStorage
 /// listed, and which blockers are open, is looked up by id: for all of them
 /// at once when the whole list is shown, else only for the parents and
 /// blockers of the linked rows that come (a filtered list shows few), each
-/// once. The cost follows the linked todos, never the whole list. The rows still stream:
-/// a subtask whose parent comes later (the usual case, as a subtask is
-/// newer) waits, formatted, and goes right under its parent's row; one whose
-/// parent came first goes where it comes, indented. A row is told apart by
-/// the first 8 bytes of its ID.
+/// once. The cost follows the linked todos, never the whole list.
+///
+/// The rows still stream: a subtask whose parent comes later (the usual
+/// case, as a subtask is newer) waits, formatted, and goes right under its
+/// parent's row; one whose parent came first goes where it comes, indented.
+/// A row is told apart by the first 8 bytes of its ID.
 final class TreeListing {
     private let formatter: TodoFormatter
     /// Each linked todo's parent.
