@@ -8,7 +8,7 @@ struct NextCommand: AsyncParsableCommand {
         commandName: "next",
         abstract: "List the todos to do now, most urgent first.",
         discussion: """
-            The pending todos, waiting ones left out, ranked by urgency: a sum of terms, \
+            The pending todos, waiting and blocked ones left out, ranked by urgency: a sum of terms, \
             each a weight times a factor from 0 to 1, as Taskwarrior ranks its next \
             report. The terms and their default weights (Taskwarrior's):
 
@@ -20,6 +20,7 @@ struct NextCommand: AsyncParsableCommand {
               note              1.0  times 0.8 when it has a note
               tags              1.0  times 0.8, 0.9 or 1 for one, two, three or more tags
               project           1.0  has a project
+              blocking          8.0  an open todo waits for it (--blocked-by)
 
             A due date without a time counts from midnight. Set any weight in \
             $XDG_CONFIG_HOME/todo/config.toml (else ~/.config/todo/config.toml), \

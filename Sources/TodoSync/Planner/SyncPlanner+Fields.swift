@@ -1,0 +1,59 @@
+import Foundation
+import TodoCore
+
+// MARK: - Fields merged as sets, and what a server's item holds
+
+extension SyncPlanner {
+    /// Tags merged as a set, three-way: kept where both sides kept them,
+    /// added where either side added them; with no base, every tag of either side.
+    static func mergedTags(base: [String]?, local: [String], remote: [String]) -> [String] {
+        TodoTags.normalized(mergedSet(base: base, local: local, remote: remote))
+    }
+
+    /// The fields merged as sets, element by element.
+    static let setFields: Set<TodoField> = [.tags, .blockedBy]
+
+    /// Elements merged as a set, three-way: kept where both sides kept them,
+    /// added where either side added them; with no base, every element of
+    /// either side. In no particular order.
+    static func mergedSet<Element: Hashable>(base: [Element]?, local: [Element], remote: [Element]) -> [Element] {
+        let local = Set(local), remote = Set(remote)
+        guard let base = base.map(Set.init) else { return Array(local.union(remote)) }
+        let kept = local.intersection(remote)
+        return Array(kept.union(local.subtracting(base)).union(remote.subtracting(base)))
+    }
+}
+
+extension TodoFieldError {
+    /// The fields a rule ties together, for the rules a merge can break.
+    var fields: [TodoField] {
+        switch self {
+        case .repeatNeedsDue: [.due, .recurrence]
+        default: []
+        }
+    }
+}
+
+extension RemoteTodo {
+    /// The todo this item holds, with these edit times: its dates, else
+    /// `now` (first seen) for its creation and its edit of the done mark for
+    /// its completion; a repeat without a due date (another client's doing)
+    /// left out, as no todo holds one.
+    func item(todoId: UUID, times: FieldTimes, seenAt now: Date) -> TodoItem {
+        var item = TodoItem(
+            id: todoId, text: fields.text, isDone: fields.isDone, createdAt: createdAt ?? now,
+            completedAt: fields.isDone ? completedAt ?? editedAt.done ?? updatedAt ?? now : nil,
+            due: fields.due, priority: fields.priority, tags: fields.tags, note: fields.note,
+            recurrence: fields.recurrence, project: fields.project, wait: fields.wait, scheduled: fields.scheduled,
+            until: fields.until, parent: fields.parent, blockedBy: fields.blockedBy, editedAt: times
+        )
+        if item.ruleViolation == .repeatNeedsDue { item.recurrence = nil }
+        // Another client's link of a todo to itself is no link.
+        if item.parent == todoId { item.parent = nil }
+        if item.blockedBy.contains(todoId) { item.blockedBy.removeAll { $0 == todoId } }
+        item.updatedAt = item.lastChanged
+        return item
+    }
+}
+
+extension SyncFields: TodoFieldValues {}
