@@ -18,18 +18,16 @@ public struct StoredContents: Equatable {
         listed = try db.fetchListed(TodoRequest(status: .all))
         searches = try queries.map { try db.fetchListed(TodoRequest(status: .all, query: $0)).map(\.item.id) }
         pending = try db.dbWriter.read { try String.fetchAll($0, sql: "SELECT todoId FROM syncPending ORDER BY rev") }
-        bases = try db.dbWriter.read {
-            try String.fetchAll($0, sql: """
-                SELECT todoId || remoteId || text || isDone || ifnull(remoteVersion, '-')
-                    || ifnull(textEditedAt, '-') || ifnull(doneEditedAt, '-') FROM syncBase ORDER BY todoId
-                """)
-        }
+        bases = try db.dbWriter.read { try Row.fetchAll($0, sql: "SELECT * FROM syncBase ORDER BY todoId").map(\.description) }
     }
 
     public static let words = ["Buy", "milk", "Crème", "brûlée", "Straße", "ÉCOLE", "İstanbul", "Σίσυφος", "café\u{301}", "tax", "Quokka"]
 
-    /// Seeded todos with mixed-script texts, half done, each a millisecond apart.
-    public static func todos(_ count: Int, seed: UInt64 = 7, from start: Int64 = 0) -> [TodoItem] {
+    /// Seeded todos with mixed-script texts, half done, each a millisecond
+    /// apart. With `plans`, a third also have plan fields (a project, a wait
+    /// date, a parent or blockers among the todos before them) edited when
+    /// they were created: the bulk paths bind the plan's columns only then.
+    public static func todos(_ count: Int, seed: UInt64 = 7, from start: Int64 = 0, plans: Bool = false) -> [TodoItem] {
         var random = seed
         func next() -> UInt64 {
             random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
@@ -43,7 +41,21 @@ public struct StoredContents: Equatable {
             }
             let done = next() % 2 == 0
             let at = Date(millisecondsSince1970: start + index)
-            items.append(TodoItem(id: UUID(), text: text.joined(separator: " "), isDone: done, createdAt: at, completedAt: done ? at : nil))
+            var item = TodoItem(id: UUID(), text: text.joined(separator: " "), isDone: done, createdAt: at, completedAt: done ? at : nil)
+            if plans, index > 0, next() % 3 == 0 {
+                let earlier = { items[Int(next() % UInt64(items.count))].id }
+                switch next() % 4 {
+                case 0: item.project = ["home", "home.garden", "work"][Int(next() % 3)]
+                case 1: item.wait = TodoDue(text: "2026-12-0\(1 + next() % 9)")
+                case 2: item.parent = earlier()
+                default: item.blockedBy = Array(Set([earlier(), earlier()])).sorted { $0.uuidString < $1.uuidString }
+                }
+                item.editedAt.project = item.project.map { _ in at }
+                item.editedAt.wait = item.wait.map { _ in at }
+                item.editedAt.parent = item.parent.map { _ in at }
+                item.editedAt.blockedBy = item.blockedBy.isEmpty ? nil : at
+            }
+            items.append(item)
         }
         return items
     }

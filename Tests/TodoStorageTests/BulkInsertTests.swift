@@ -23,8 +23,9 @@ struct BulkInsertTests {
         #expect(try StoredContents.integrity(db) == ["ok"])
     }
 
-    @Test func anImportInBulkLeavesWhatInsertingOneByOneLeaves() throws {
-        let items = Self.todos(1_500)
+    @Test(arguments: [false, true])
+    func anImportInBulkLeavesWhatInsertingOneByOneLeaves(plans: Bool) throws {
+        let items = StoredContents.todos(1_500, plans: plans)
         let bulk = try AppDatabase.inMemory()
         let schema = try Self.schema(bulk)
         #expect(schema.contains { $0.hasPrefix("index todo_on_createdAt ON todo") })
@@ -36,6 +37,16 @@ struct BulkInsertTests {
         #expect(try Self.schema(bulk) == schema)
         try Self.checkIntegrity(bulk)
         try Self.checkSearchIndex(bulk)
+        let linked = try bulk.dbWriter.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM todo WHERE parent IS NOT NULL") } ?? 0
+        #expect((linked > 0) == plans)
+        // The partial indexes on the plan's columns take what comes next.
+        let subtask = TodoItem(id: UUID(), text: "paint", createdAt: Date(millisecondsSince1970: 9_999), parent: items[0].id)
+        try bulk.insertTodo(subtask)
+        let children = try bulk.dbWriter.read {
+            try String.fetchAll($0, sql: "SELECT id FROM todo INDEXED BY todo_on_parent WHERE parent = ?", arguments: [items[0].idString])
+        }
+        #expect(children.contains(subtask.idString))
+        try Self.checkIntegrity(bulk)
     }
 
     @Test func anImportIntoATableWithTodosStillMergesByUpdatedAt() throws {

@@ -27,16 +27,15 @@ struct StorePullsTests {
     /// The same pulls as the writes of single sync steps: a new todo saved with its base.
     static func writes(_ pulls: [SyncBase], at time: Date) -> [SyncWrite] {
         pulls.map { pull in
-            let item = TodoItem(id: pull.todoId, text: pull.fields.text, isDone: pull.fields.isDone,
-                                createdAt: time, completedAt: pull.fields.isDone ? time : nil)
-            return SyncWrite(todoId: pull.todoId, expectedRev: nil, todo: .save(item), base: .set(pull))
+            SyncWrite(todoId: pull.todoId, expectedRev: nil, todo: .save(SyncPull(base: pull, at: time).item), base: .set(pull))
         }
     }
 
     static let pulledAt = Date(millisecondsSince1970: 1_700_000_000_000)
 
-    @Test func storingPullsInBulkLeavesWhatApplyingThemOneByOneLeaves() async throws {
-        let items = Self.todos(1_500)
+    @Test(arguments: [false, true])
+    func storingPullsInBulkLeavesWhatApplyingThemOneByOneLeaves(plans: Bool) async throws {
+        let items = StoredContents.todos(1_500, plans: plans)
         let bulk = try AppDatabase.inMemory()
         let oneByOne = try AppDatabase.inMemory()
         // A todo added here meanwhile stays queued; one with a create in flight is cleared.
@@ -98,17 +97,17 @@ struct StorePullsTests {
     /// Every column of every row sync writes, as text.
     static func rows(_ db: AppDatabase) throws -> [String] {
         try db.dbWriter.read { db in
-            try String.fetchAll(db, sql: """
-                SELECT seq || '|' || id || '|' || text || '|' || searchText || '|' || isDone || '|' || createdAt || '|'
-                    || updatedAt || '|' || ifnull(completedAt, '-') || '|' || idPrefixLength FROM todo ORDER BY seq
-                """)
-            + String.fetchAll(db, sql: "SELECT todoId || '|' || remoteId || '|' || text || '|' || isDone || '|' || ifnull(remoteVersion, '-') FROM syncBase ORDER BY rowid")
+            try Row.fetchAll(db, sql: "SELECT * FROM todo ORDER BY seq").map(\.description)
+                + Row.fetchAll(db, sql: "SELECT * FROM syncBase ORDER BY rowid").map(\.description)
         }
     }
 
-    @Test func aFirstSyncIntoAnEmptyDatabaseLeavesWhatOneByOneLeaves() async throws {
+    /// With plans or without: a batch with none leaves the plan's columns to
+    /// their default and keeps the partial indexes on them as they are.
+    @Test(arguments: [false, true])
+    func aFirstSyncIntoAnEmptyDatabaseLeavesWhatOneByOneLeaves(plans: Bool) async throws {
         // As a sync hands them: in the order of the IDs' text.
-        let items = Self.todos(1_234, seed: 9).sorted { $0.idString < $1.idString }
+        let items = StoredContents.todos(1_234, seed: 9, plans: plans).sorted { $0.idString < $1.idString }
         let pulls = Self.pulls(items)
         let bulk = try AppDatabase.inMemory()
         let oneByOne = try AppDatabase.inMemory()

@@ -66,12 +66,10 @@ public struct FieldTimes: Sendable, Hashable {
         self.tags = tags
         self.note = note
         self.recurrence = recurrence
-        self.project = project
-        self.wait = wait
-        self.scheduled = scheduled
-        self.until = until
-        self.parent = parent
-        self.blockedBy = blockedBy
+        // Most todos have no plan times: no box, and no array to find that out.
+        if project != nil || wait != nil || scheduled != nil || until != nil || parent != nil || blockedBy != nil {
+            planTimes = PlanTimes([project, wait, scheduled, until, parent, blockedBy].map(Self.milliseconds))
+        }
     }
 
     public var text: Date? {
@@ -141,10 +139,8 @@ public struct FieldTimes: Sendable, Hashable {
 
     /// The latest of them, if any.
     public var latest: Date? {
-        Self.date(max(
-            textTime, doneTime, dueTime, priorityTime, tagsTime, noteTime, recurrenceTime, projectTime, waitTime,
-            scheduledTime, untilTime, parentTime, blockedByTime
-        ))
+        let first = max(textTime, doneTime, dueTime, priorityTime, tagsTime, noteTime, recurrenceTime)
+        return Self.date(planTimes.map { max(first, $0.times.max() ?? first) } ?? first)
     }
 
     private static func date(_ milliseconds: Int64) -> Date? {

@@ -63,15 +63,19 @@ public struct TodoItem: Sendable, Codable, Identifiable, Hashable {
         self.tags = TodoTags.normalized(tags)
         self.note = note
         self.recurrence = recurrence
-        self.planBox = PlanBox.holding(TodoPlan(
+        self.planBox = PlanBox.holding(
             project: project, wait: wait?.roundedToMilliseconds, scheduled: scheduled?.roundedToMilliseconds,
             until: until?.roundedToMilliseconds, parent: parent, blockedBy: blockedBy
-        ))
+        )
         self.editedAt = editedAt
     }
 }
 
-extension TodoItem: PlanHolding {}
+extension TodoItem: PlanHolding {
+    /// Whether one of the plan's fields (`TodoPlan`) is set or has an edit
+    /// time: most todos have none, and their plan's columns stay NULL.
+    public var hasPlan: Bool { planBox != nil || editedAt.hasPlanTimes }
+}
 
 // MARK: - JSON
 

@@ -51,6 +51,18 @@ public final class PlanBox: Sendable, Hashable {
         plan.isEmpty ? nil : PlanBox(plan)
     }
 
+    /// The box for a plan of these fields, nil when all are empty: found
+    /// without building the plan, as every todo a sync pulls is built.
+    public static func holding(
+        project: String?, wait: TodoDue?, scheduled: TodoDue?, until: TodoDue?, parent: UUID?, blockedBy: [UUID]
+    ) -> PlanBox? {
+        guard project != nil || wait != nil || scheduled != nil || until != nil || parent != nil || !blockedBy.isEmpty
+        else { return nil }
+        return holding(TodoPlan(
+            project: project, wait: wait, scheduled: scheduled, until: until, parent: parent, blockedBy: blockedBy
+        ))
+    }
+
     public static func == (lhs: PlanBox, rhs: PlanBox) -> Bool { lhs === rhs || lhs.plan == rhs.plan }
     public func hash(into hasher: inout Hasher) { hasher.combine(plan) }
 }

@@ -71,7 +71,7 @@ extension AppDatabase {
     /// `ids`, if given, are the items' `idString`s, already formed by the
     /// caller. `items` may be a lazy collection: each is read once, in order.
     package static func insertMany<Items: RandomAccessCollection<TodoItem>>(
-        _ db: Database, _ items: Items, ids: [String]? = nil, work: BulkInsertWork = .storage
+        _ db: Database, _ items: Items, ids: [String]? = nil, work: BulkInsertWork = .storage, withPlans: Bool? = nil
     ) throws where Items.Index == Int {
         guard !items.isEmpty else { return }
         precondition(ids == nil || ids?.count == items.count, "one id per item")
@@ -89,20 +89,30 @@ extension AppDatabase {
         for trigger in triggers {
             try db.execute(sql: "DROP TRIGGER \(trigger.name.quotedDatabaseIdentifier)")
         }
+        // Without a plan field in the batch (most todos have none), the plan's
+        // columns are left to their default, NULL.
+        let plans = withPlans ?? items.indices.contains { items[$0].hasPlan }
+        let columns = plans ? TodoItem.writtenCount : TodoItem.planlessCount
         // Into an empty table, the secondary indexes are built once the rows
         // are in, by sorting, instead of row by row (a descent and a balance
         // per row and index): 65 ms less for 100,000 todos, and denser pages.
         // (`id`'s own UNIQUE index stays: it enforces that ids do not repeat.)
+        // A partial index on a plan column (`WHERE parent IS NOT NULL`) that
+        // no new row enters stays too: building it scans every row, however
+        // few it holds (10 ms an index at 100,000).
+        let untouched = plans ? [] : TodoItem.planValueColumns.map { " WHERE \($0) IS NOT NULL" }
         let indexes = lastSeq == nil
             ? try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'todo' AND sql IS NOT NULL")
                 .map { (name: $0["name"] as String, sql: $0["sql"] as String) }
+                .filter { index in !untouched.contains { index.sql.hasSuffix($0) } }
             : []
         for index in indexes {
             try db.execute(sql: "DROP INDEX \(index.name.quotedDatabaseIdentifier)")
         }
         // The values of `TodoItem.databaseValues`, bound directly.
         let insert = try ChunkedInsert(
-            db, into: "todo (\(TodoItem.writtenColumns), idPrefixLength)", columns: TodoItem.writtenCount + 1
+            db, into: "todo (\(plans ? TodoItem.writtenColumns : TodoItem.planlessColumns), idPrefixLength)",
+            columns: columns + 1
         )
         try insert.insert(count: items.count) { statement, index, first in
             let item = items[items.startIndex + index]
@@ -118,22 +128,28 @@ extension AppDatabase {
             statement.bind(first + 9, TagList.encode(item.tags))
             statement.bind(first + 10, item.note)
             statement.bind(first + 11, item.recurrence?.description)
-            let firstTimes: [TodoField] = [.text, .done, .due, .priority, .tags, .note, .recurrence]
-            for (offset, field) in firstTimes.enumerated() {
-                statement.bind(first + 12 + Int32(offset), item.editedAt[field]?.millisecondsSince1970)
-            }
+            let times = item.editedAt
+            statement.bind(first + 12, times.text?.millisecondsSince1970)
+            statement.bind(first + 13, times.done?.millisecondsSince1970)
+            statement.bind(first + 14, times.due?.millisecondsSince1970)
+            statement.bind(first + 15, times.priority?.millisecondsSince1970)
+            statement.bind(first + 16, times.tags?.millisecondsSince1970)
+            statement.bind(first + 17, times.note?.millisecondsSince1970)
+            statement.bind(first + 18, times.recurrence?.millisecondsSince1970)
+            statement.bind(first + Int32(columns), Int64(lengths.new[index]))
+            guard plans else { return }
             statement.bind(first + 19, item.project)
             statement.bind(first + 20, item.wait?.text)
             statement.bind(first + 21, item.scheduled?.text)
             statement.bind(first + 22, item.until?.text)
-            for (offset, field) in [TodoField.project, .wait, .scheduled, .until].enumerated() {
-                statement.bind(first + 23 + Int32(offset), item.editedAt[field]?.millisecondsSince1970)
-            }
+            statement.bind(first + 23, times.project?.millisecondsSince1970)
+            statement.bind(first + 24, times.wait?.millisecondsSince1970)
+            statement.bind(first + 25, times.scheduled?.millisecondsSince1970)
+            statement.bind(first + 26, times.until?.millisecondsSince1970)
             statement.bind(first + 27, item.parent?.lowercasedString)
             statement.bind(first + 28, IDList.encode(item.blockedBy))
-            statement.bind(first + 29, item.editedAt.parent?.millisecondsSince1970)
-            statement.bind(first + 30, item.editedAt.blockedBy?.millisecondsSince1970)
-            statement.bind(first + Int32(TodoItem.writtenCount), Int64(lengths.new[index]))
+            statement.bind(first + 29, times.parent?.millisecondsSince1970)
+            statement.bind(first + 30, times.blockedBy?.millisecondsSince1970)
         }
         // Rowids are handed out above the largest: the new rows are exactly these.
         let inserted = try Int.fetchOne(db, sql: "SELECT count(*) FROM todo WHERE seq >= ?", arguments: [firstSeq]) ?? 0

@@ -24,12 +24,21 @@ extension TodoItem {
     package static let selectionCount = 31
 
     /// The columns `databaseValues` fills, in its order.
-    package static let writtenColumns = """
-        id, text, searchText, isDone, createdAt, updatedAt, completedAt, due, priority, tags, note, recurrence, \
-        textEditedAt, doneEditedAt, dueEditedAt, priorityEditedAt, tagsEditedAt, noteEditedAt, recurrenceEditedAt, \
-        project, wait, scheduled, until, projectEditedAt, waitEditedAt, scheduledEditedAt, untilEditedAt, \
+    package static let writtenColumns = planlessColumns + """
+        , project, wait, scheduled, until, projectEditedAt, waitEditedAt, scheduledEditedAt, untilEditedAt, \
         parent, blockedBy, parentEditedAt, blockedByEditedAt
         """
+
+    /// The first `planlessCount` of them: all but the plan's (`TodoPlan`).
+    package static let planlessColumns = """
+        id, text, searchText, isDone, createdAt, updatedAt, completedAt, due, priority, tags, note, recurrence, \
+        textEditedAt, doneEditedAt, dueEditedAt, priorityEditedAt, tagsEditedAt, noteEditedAt, recurrenceEditedAt
+        """
+
+    package static let planlessCount = 19
+
+    /// The plan's columns that hold its values (the others hold their edit times).
+    package static let planValueColumns = ["project", "wait", "scheduled", "until", "parent", "blockedBy"]
 
     /// How many values `databaseValues` holds: a value bound after them is `?` this plus one.
     package static let writtenCount = 31

@@ -18,9 +18,9 @@ extension SyncPlanner {
     /// either side. In no particular order.
     static func mergedSet<Element: Hashable>(base: [Element]?, local: [Element], remote: [Element]) -> [Element] {
         let local = Set(local), remote = Set(remote)
-        guard let base = base.map(Set.init) else { return Array(local.union(remote)) }
-        let kept = local.intersection(remote)
-        return Array(kept.union(local.subtracting(base)).union(remote.subtracting(base)))
+        guard let base else { return Array(local.union(remote)) }
+        let kept = local.intersection(remote), held = Set(base)
+        return Array(kept.union(local.subtracting(held)).union(remote.subtracting(held)))
     }
 }
 

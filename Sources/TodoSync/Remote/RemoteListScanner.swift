@@ -206,8 +206,13 @@ struct RemoteListScanner {
     private func role(of key: UnsafeBufferPointer<UInt8>) -> UInt32 {
         var roles: UInt32 = 0
         // The length first: most names differ in it, and the comparison stops there.
-        for (bit, name) in names.enumerated() where name.count == key.count && key.elementsEqual(name) {
-            roles |= 1 << bit
+        for (bit, name) in names.enumerated() where name.count == key.count {
+            // Compared as memory: element by element took a tenth of the reading.
+            let same = name.withUnsafeBufferPointer { name in
+                guard let first = name.baseAddress, let second = key.baseAddress else { return true } // both empty
+                return memcmp(first, second, key.count) == 0
+            }
+            if same { roles |= 1 << bit }
         }
         return roles
     }

@@ -37,60 +37,69 @@ extension AppDatabase {
         if !revs.isEmpty {
             try executeForEach(db, "DELETE FROM syncPending WHERE todoId IN", storedKeys)
         }
-        try insertBases(db, stored.map(\.base), keys: storedKeys)
+        try insertBases(
+            db, stored.lazy.map(\.base), keys: storedKeys, withPlans: stored.indices.contains { stored[$0].base.hasPlan }
+        )
         return applied
     }
 
     /// Stores these bases (of the todos `keys` names), replacing any there,
-    /// a thousand rows a statement.
-    static func insertBases(_ db: Database, _ bases: [SyncBase], keys: [String]) throws {
+    /// a thousand rows a statement. `bases` may be lazy (`withPlans` says
+    /// whether one has a plan): each is read once, in order, and bound as it
+    /// is read, not gathered into an array first.
+    static func insertBases<Bases: RandomAccessCollection<SyncBase>>(
+        _ db: Database, _ bases: Bases, keys: [String], withPlans plans: Bool
+    ) throws where Bases.Index == Int {
         guard !bases.isEmpty else { return }
         // Into an empty table (a first sync) nothing can conflict: a plain
         // insert spares SQLite the upsert's conflict handling per row.
         // Without a plan field in the batch (most todos have none), the plan's
         // columns are left to their default, NULL: binding eight NULLs a row
         // made a first sync of 100,000 todos 3% longer.
-        let plans = bases.contains { $0.fields.planBox != nil || $0.editedAt.hasPlanTimes }
         let setBase = try ChunkedInsert(
             db, into: "syncBase(\(plans ? Self.baseColumns : Self.basePlanlessColumns))", columns: plans ? 31 : 19,
             then: isEmpty(db, "syncBase") ? "" : setBaseConflictClause
         )
         try setBase.insert(count: bases.count) { statement, row, first in
-            let base = bases[row]
-            let fields = base.fields, times = base.editedAt
-            statement.bind(first, keys[row])
-            statement.bind(first + 1, base.remoteId)
-            statement.bind(first + 2, fields.text)
-            statement.bind(first + 3, fields.isDone)
-            statement.bind(first + 4, base.remoteVersion.map(Int64.init))
-            statement.bind(first + 5, times.text?.millisecondsSince1970)
-            statement.bind(first + 6, times.done?.millisecondsSince1970)
-            statement.bind(first + 7, fields.due?.text)
-            statement.bind(first + 8, fields.priority.map { Int64($0.rank) })
-            statement.bind(first + 9, TagList.encode(fields.tags))
-            statement.bind(first + 10, fields.note)
-            statement.bind(first + 11, fields.recurrence?.description)
-            statement.bind(first + 12, times.due?.millisecondsSince1970)
-            statement.bind(first + 13, times.priority?.millisecondsSince1970)
-            statement.bind(first + 14, times.tags?.millisecondsSince1970)
-            statement.bind(first + 15, times.note?.millisecondsSince1970)
-            statement.bind(first + 16, times.recurrence?.millisecondsSince1970)
-            statement.bind(first + 17, base.createdAt?.millisecondsSince1970)
-            statement.bind(first + 18, base.completedAt?.millisecondsSince1970)
-            guard plans else { return }
-            statement.bind(first + 19, fields.project)
-            statement.bind(first + 20, fields.wait?.text)
-            statement.bind(first + 21, fields.scheduled?.text)
-            statement.bind(first + 22, fields.until?.text)
-            statement.bind(first + 23, times.project?.millisecondsSince1970)
-            statement.bind(first + 24, times.wait?.millisecondsSince1970)
-            statement.bind(first + 25, times.scheduled?.millisecondsSince1970)
-            statement.bind(first + 26, times.until?.millisecondsSince1970)
-            statement.bind(first + 27, fields.parent?.lowercasedString)
-            statement.bind(first + 28, IDList.encode(fields.blockedBy))
-            statement.bind(first + 29, times.parent?.millisecondsSince1970)
-            statement.bind(first + 30, times.blockedBy?.millisecondsSince1970)
+            bind(bases[bases.startIndex + row], key: keys[row], withPlan: plans, to: statement, at: first)
         }
+    }
+
+    /// Binds `base`'s values, in `baseColumns`' order (the first 19 only
+    /// without its plan), from parameter `first` on.
+    private static func bind(_ base: SyncBase, key: String, withPlan plan: Bool, to statement: DirectStatement, at first: Int32) {
+        statement.bind(first, key)
+        statement.bind(first + 1, base.remoteId)
+        statement.bind(first + 2, base.fields.text)
+        statement.bind(first + 3, base.fields.isDone)
+        statement.bind(first + 4, base.remoteVersion.map(Int64.init))
+        statement.bind(first + 5, base.editedAt.text?.millisecondsSince1970)
+        statement.bind(first + 6, base.editedAt.done?.millisecondsSince1970)
+        statement.bind(first + 7, base.fields.due?.text)
+        statement.bind(first + 8, base.fields.priority.map { Int64($0.rank) })
+        statement.bind(first + 9, TagList.encode(base.fields.tags))
+        statement.bind(first + 10, base.fields.note)
+        statement.bind(first + 11, base.fields.recurrence?.description)
+        statement.bind(first + 12, base.editedAt.due?.millisecondsSince1970)
+        statement.bind(first + 13, base.editedAt.priority?.millisecondsSince1970)
+        statement.bind(first + 14, base.editedAt.tags?.millisecondsSince1970)
+        statement.bind(first + 15, base.editedAt.note?.millisecondsSince1970)
+        statement.bind(first + 16, base.editedAt.recurrence?.millisecondsSince1970)
+        statement.bind(first + 17, base.createdAt?.millisecondsSince1970)
+        statement.bind(first + 18, base.completedAt?.millisecondsSince1970)
+        guard plan else { return }
+        statement.bind(first + 19, base.fields.project)
+        statement.bind(first + 20, base.fields.wait?.text)
+        statement.bind(first + 21, base.fields.scheduled?.text)
+        statement.bind(first + 22, base.fields.until?.text)
+        statement.bind(first + 23, base.editedAt.project?.millisecondsSince1970)
+        statement.bind(first + 24, base.editedAt.wait?.millisecondsSince1970)
+        statement.bind(first + 25, base.editedAt.scheduled?.millisecondsSince1970)
+        statement.bind(first + 26, base.editedAt.until?.millisecondsSince1970)
+        statement.bind(first + 27, base.fields.parent?.lowercasedString)
+        statement.bind(first + 28, IDList.encode(base.fields.blockedBy))
+        statement.bind(first + 29, base.editedAt.parent?.millisecondsSince1970)
+        statement.bind(first + 30, base.editedAt.blockedBy?.millisecondsSince1970)
     }
 
     /// The columns of a base, as `setBaseSQL` and the bulk insert of pulled bases write them.

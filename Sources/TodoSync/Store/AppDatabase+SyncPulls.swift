@@ -46,7 +46,9 @@ extension AppDatabase {
         let items = new.lazy.map { pulls[$0].item }
         if prefersBulkInsert(count: new.count, existing: existing) {
             // Not queued as local changes: they came from the server.
-            try insertMany(db, items, ids: new.map { keys[$0] }, work: .pulledFromServer)
+            try insertMany(
+                db, items, ids: new.map { keys[$0] }, work: .pulledFromServer, withPlans: new.contains { pulls[$0].item.hasPlan }
+            )
         } else {
             for item in items {
                 try insert(db, item)
@@ -56,7 +58,9 @@ extension AppDatabase {
                 try db.executeCached(sql: "DELETE FROM syncPending WHERE todoId = ?", arguments: [keys[index]])
             }
         }
-        try insertBases(db, new.map { pulls[$0].base }, keys: new.map { keys[$0] })
+        try insertBases(
+            db, new.lazy.map { pulls[$0].base }, keys: new.map { keys[$0] }, withPlans: new.contains { pulls[$0].base.hasPlan }
+        )
         // A create of one of them that got no answer: the server has it, settled.
         if try !isEmpty(db, "syncCreateInFlight") {
             for index in new {

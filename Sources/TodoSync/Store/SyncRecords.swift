@@ -28,9 +28,9 @@ public struct SyncFields: Sendable, Hashable {
         self.tags = tags
         self.note = note
         self.recurrence = recurrence
-        self.planBox = PlanBox.holding(TodoPlan(
+        self.planBox = PlanBox.holding(
             project: project, wait: wait, scheduled: scheduled, until: until, parent: parent, blockedBy: blockedBy
-        ))
+        )
     }
 }
 
@@ -48,11 +48,13 @@ extension SyncFields {
 }
 
 extension TodoItem {
+    /// Its fields, the plan's box shared (it holds the same plan), not built again.
     public var syncFields: SyncFields {
-        SyncFields(
-            text: text, isDone: isDone, due: due, priority: priority, tags: tags, note: note, recurrence: recurrence,
-            project: project, wait: wait, scheduled: scheduled, until: until, parent: parent, blockedBy: blockedBy
+        var fields = SyncFields(
+            text: text, isDone: isDone, due: due, priority: priority, tags: tags, note: note, recurrence: recurrence
         )
+        fields.planBox = planBox
+        return fields
     }
 }
 
@@ -83,6 +85,11 @@ public struct SyncBase: Sendable, Hashable {
         self.createdAt = createdAt?.roundedToMilliseconds
         self.completedAt = completedAt?.roundedToMilliseconds
     }
+}
+
+extension SyncBase {
+    /// Whether one of the plan's fields (`TodoPlan`) is set or has an edit time.
+    var hasPlan: Bool { fields.planBox != nil || editedAt.hasPlanTimes }
 }
 
 /// A todo pulled from the server that is not here: its base, and the todo

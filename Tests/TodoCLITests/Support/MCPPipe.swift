@@ -20,6 +20,12 @@ final class MCPPipe: Sendable {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
+        // The test's own ends close on exec: `Pipe` makes them inheritable,
+        // and a process another test starts meanwhile (the tests share one
+        // process) would keep `todo mcp`'s input open after `closeInput`.
+        for handle in [input.fileHandleForWriting, output.fileHandleForReading] {
+            _ = fcntl(handle.fileDescriptor, F_SETFD, FD_CLOEXEC)
+        }
         try process.run()
         let reading = output.fileHandleForReading
         let drain = Thread { [received] in
@@ -97,7 +103,11 @@ final class MCPPipe: Sendable {
     func exitStatus(timeout: Duration = .seconds(20)) throws -> Int32 {
         let deadline = ContinuousClock.now + timeout
         while process.isRunning {
-            guard ContinuousClock.now < deadline else { throw TodoProcess.Failure("todo mcp did not exit within \(timeout)") }
+            guard ContinuousClock.now < deadline else {
+                // Still reading its input (held open elsewhere), or gone unnoticed by `Process`?
+                let state = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/wchan", encoding: .utf8)) ?? "gone"
+                throw TodoProcess.Failure("todo mcp did not exit within \(timeout) (its wait channel: \(state))")
+            }
             Thread.sleep(forTimeInterval: 0.005)
         }
         return process.terminationStatus
