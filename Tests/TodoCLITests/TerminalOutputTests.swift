@@ -52,6 +52,27 @@ struct TerminalOutputTests {
         #expect(piped.stdout == "[ ] \(shown)  \(long)\n")
     }
 
+    /// A list cut at --limit with subtasks in it is read whole to build its
+    /// tree, and still prints as every list does: wrapped, fields after the text.
+    @Test func aLimitedListWithSubtasksWrapsAsEveryListDoes() throws {
+        let file = """
+            [{"id":"11110000-0000-4000-8000-000000000001","text":"paint the whole of the house before the winter comes",
+              "due":"2020-01-01","createdAt":"2026-01-01T00:00:00.000Z"},
+             {"id":"22220000-0000-4000-8000-000000000002","text":"buy paint",
+              "parent":"11110000-0000-4000-8000-000000000001","createdAt":"2026-01-02T00:00:00.000Z"}]
+            """
+        _ = try todo.ok(["import", "-"], stdin: file)
+        let expected = """
+            [ ] 1111  paint the whole of the house
+                      before the winter comes
+                      due 2020-01-01
+            [ ] 2222    buy paint
+
+            """
+        #expect(try onTerminal(["list"], columns: 40) == expected)
+        #expect(try onTerminal(["list", "--limit", "5"], columns: 40) == expected)
+    }
+
     @Test func theIDColumnIsAsWideAsTheWidestIDShown() throws {
         // Two todos sharing 6 characters of ID, and one shown alone.
         let file = """

@@ -76,6 +76,25 @@ struct KeyHandlingTests {
         #expect(ui.selectedRow?.item.text == "step 60", "unfolded, the newest subtask comes first under it")
     }
 
+    /// `x` on a parent with an open subtask asks; only an `x` pressed after
+    /// the question completes both, never the second `x` of a paste.
+    @Test func aPastedXXAsksAndCompletesNothing() async {
+        let parentID = UUID(uuidString: "00000000-0000-4000-8000-000000000500")!
+        let storage = InMemoryStorage(items: [
+            TodoItem(id: parentID, text: "paint the room", createdAt: fixed.date(1)),
+            TodoItem(id: UUID(uuidString: "00000000-0000-4000-8000-000000000501")!, text: "buy paint", createdAt: fixed.date(2), parent: parentID),
+        ])
+        let logic = TodoLogic(state: TodoState(), storage: storage, environment: fixed.environment)
+        let ui = TodoUIController(logic: logic, size: Self.size)
+        await ui.start()
+        #expect(ui.selectedRow?.item.text == "paint the room")
+        await ui.handle([.character("x"), .character("x")])
+        #expect(ui.view.message?.contains("press x again") == true)
+        #expect(await storage.items.allSatisfy { !$0.isDone }, "the paste completed nothing")
+        await ui.handle([.character("x")])
+        #expect(await storage.items.allSatisfy(\.isDone), "x pressed after the question completes both")
+    }
+
     @Test func addingTypesALineAndSelectsTheNewTodo() async {
         let (ui, storage) = await controller(3)
         await ui.handle([.character("a")] + Key.typing("buy 牛乳") + [.backspace] + Key.typing("乳") + [.enter])

@@ -139,7 +139,8 @@ final class TreeListing {
         let byID = Dictionary(todos.map { ($0.item.id, $0) }, uniquingKeysWith: { first, _ in first })
         for row in selectTree(todos.map(\.item)) {
             guard let todo = byID[row.item.id] else { continue }
-            formatter.write(todo, depth: row.depth, blockedBy: row.item.blockedBy.compactMap { open[$0] }, to: out)
+            let blockedBy = row.item.blockedBy.compactMap { open[$0] }.joined(separator: " ")
+            RawTodoRow.withRow(of: todo) { formatter.write($0, to: out, depth: row.depth, blockedBy: blockedBy) }
         }
     }
 }

@@ -33,6 +33,35 @@ extension RawTodoRow {
         """
 }
 
+extension RawTodoRow {
+    /// Calls `body` with `todo` as its row holds it: a todo read whole (a
+    /// list cut at `--limit`, its tree built first) prints as every row does.
+    public static func withRow<Result>(of todo: ListedTodo, _ body: (RawTodoRow) throws -> Result) rethrows -> Result {
+        let item = todo.item
+        // The stored forms, one after another in one buffer.
+        var bytes: [UInt8] = []
+        func append(_ text: String?) -> Range<Int> {
+            let start = bytes.count
+            bytes += (text ?? "").utf8
+            return start..<bytes.count
+        }
+        let id = append(item.idString), text = append(item.text), due = append(item.due?.text)
+        let tags = append(TagList.encode(item.tags)), project = append(item.project)
+        return try bytes.withUnsafeBufferPointer { all in
+            try body(RawTodoRow(
+                id: UnsafeBufferPointer(rebasing: all[id]),
+                text: UnsafeBufferPointer(rebasing: all[text]),
+                isDone: item.isDone,
+                idPrefixLength: todo.idPrefixLength,
+                due: UnsafeBufferPointer(rebasing: all[due]),
+                priority: item.priority?.rank ?? 0,
+                tags: UnsafeBufferPointer(rebasing: all[tags]),
+                project: UnsafeBufferPointer(rebasing: all[project])
+            ))
+        }
+    }
+}
+
 extension AppDatabase {
     /// Calls `body` with each todo `request` selects, in its order, straight
     /// from SQLite's buffers: no `TodoItem`, no `String` per row unless a

@@ -77,9 +77,14 @@ public final class TodoUIController {
         }
     }
 
+    /// The keys of one read from the terminal, in order. A question (`x` on
+    /// a parent with open subtasks) is answered by a key pressed after it,
+    /// never by the rest of the read that asked it: a pasted "xx" asks, and
+    /// completes nothing.
     public func handle(_ keys: [Key]) async {
-        for key in keys where !wantsToQuit {
+        for (index, key) in keys.enumerated() where !wantsToQuit {
             await handle(key)
+            if index < keys.count - 1 { view.confirmingSubtasksOf = nil }
         }
     }
 
