@@ -14,10 +14,8 @@ struct SubtaskCommandTests {
         todo = try TodoProcess()
     }
 
-    func add(_ arguments: [String]) throws -> String {
-        let object = try JSONSerialization.jsonObject(with: Data(try todo.ok(["add"] + arguments + ["--json"]).utf8))
-        return try #require((object as? [String: Any])?["id"] as? String)
-    }
+    /// Adds a todo and returns its full ID.
+    func add(_ arguments: [String]) throws -> String { try todo.add(arguments) }
 
     func short(_ id: String) -> String { String(id.prefix(8)) }
 

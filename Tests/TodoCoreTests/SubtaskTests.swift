@@ -34,6 +34,20 @@ struct SubtaskTests {
         #expect(TodoLinks.cycle(in: Array(nodes.prefix(2)), .parent) == nil)
     }
 
+    /// A chain of 20,000 blockers (an import of another tool's tasks can
+    /// bring one) is walked without running out of stack, and closed at its
+    /// end it is the one cycle found.
+    @Test func aVeryLongChainIsWalkedWithoutRecursion() {
+        let count = 20_000
+        var nodes = (1..<count).map { TodoLinks.Node(id: Self.id($0), parent: nil, blockedBy: [Self.id($0 + 1)]) }
+        #expect(TodoLinks.cycle(in: nodes, .blockedBy) == nil)
+        nodes.append(TodoLinks.Node(id: Self.id(count), parent: nil, blockedBy: [Self.id(1)]))
+        let cycle = TodoLinks.cycle(in: nodes, .blockedBy)
+        #expect(cycle?.count == count + 1)
+        #expect(cycle?.first == Self.id(1) && cycle?.last == Self.id(1))
+        #expect(TodoLinks.breakingCycles(in: nodes).map(\.id) == [Self.id(count)])
+    }
+
     /// Two replicas each add one link, each allowed alone: every machine
     /// breaks the cycle alike, dropping the link from the greatest ID.
     @Test func cyclesAreBrokenAlikeEverywhere() {

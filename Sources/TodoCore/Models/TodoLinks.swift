@@ -49,23 +49,29 @@ public enum TodoLinks {
     public static func cycle(in nodes: [Node], _ relation: Relation) -> [UUID]? {
         var targets: [UUID: [UUID]] = [:]
         for node in nodes { targets[node.id] = node.targets(relation) }
-        // Colours of a depth-first walk: on the path now, or done with.
-        var onPath: [UUID: Int] = [:]
+        // A depth-first walk with a stack of its own (a chain of many
+        // thousands of blockers would overflow a recursion's): the path now,
+        // each todo on it with the next of its targets to follow.
         var finished = Set<UUID>()
-        var path: [UUID] = []
-        func walk(_ id: UUID) -> [UUID]? {
-            if let start = onPath[id] { return Array(path[start...]) + [id] }
-            guard finished.insert(id).inserted else { return nil }
-            onPath[id] = path.count
-            path.append(id)
-            defer { path.removeLast(); onPath[id] = nil }
-            for next in targets[id] ?? [] {
-                if let cycle = walk(next) { return cycle }
+        let roots = targets.keys.map { (text: $0.lowercasedString, id: $0) }.sorted { $0.text < $1.text }.map(\.id)
+        for root in roots {
+            guard finished.insert(root).inserted else { continue }
+            var path: [(id: UUID, next: Int)] = [(root, 0)]
+            var onPath: [UUID: Int] = [root: 0]
+            while let (id, next) = path.last {
+                let out = targets[id] ?? []
+                guard next < out.count else {
+                    path.removeLast()
+                    onPath[id] = nil
+                    continue
+                }
+                path[path.count - 1].next += 1
+                let target = out[next]
+                if let start = onPath[target] { return path[start...].map(\.id) + [target] }
+                guard finished.insert(target).inserted else { continue }
+                onPath[target] = path.count
+                path.append((target, 0))
             }
-            return nil
-        }
-        for id in targets.keys.sorted(by: { $0.lowercasedString < $1.lowercasedString }) {
-            if let cycle = walk(id) { return cycle }
         }
         return nil
     }

@@ -11,7 +11,7 @@ extension AppDatabase {
     /// change. Not journaled for undo (undoing it would bring the cycle back).
     public func breakLinkCycles(at date: Date) async throws -> Int {
         // Most databases have no link at all: a read, not a write lock.
-        guard try !linkedTodos().isEmpty else { return 0 }
+        guard try hasLinkedTodos() else { return 0 }
         return try write { db in
             let nodes = try Self.linkedTodos(db)
             let before = Dictionary(nodes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })

@@ -80,6 +80,13 @@ final class TodoProcess: Sendable {
         return result.stdout
     }
 
+    /// Runs `todo add ARGS --json` and returns the new todo's full ID.
+    func add(_ arguments: [String]) throws -> String {
+        let object = try JSONSerialization.jsonObject(with: Data(try ok(["add"] + arguments + ["--json"]).utf8))
+        guard let id = (object as? [String: Any])?["id"] as? String else { throw Failure("todo add printed no id: \(object)") }
+        return id
+    }
+
     /// The JSON array `todo list --json` prints, decoded.
     func listJSON(_ arguments: [String] = []) throws -> [[String: Any]] {
         let data = Data(try ok(["list", "--json"] + arguments).utf8)
