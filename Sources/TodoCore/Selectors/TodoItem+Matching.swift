@@ -2,16 +2,18 @@ import Foundation
 
 extension TodoItem {
     /// Whether the text contains `query`, ignoring case: the seed's
-    /// `lowercased().contains`, which compares whole characters and treats
-    /// canonically equivalent forms (é and e + ◌́) as equal.
-    /// An empty query matches everything.
+    /// `lowercased().contains`, comparing whole characters, with canonically
+    /// equivalent forms (é and e + ◌́) equal. An empty query matches everything.
     public func matches(_ query: String) -> Bool {
         Self.text(text, matches: query)
     }
 
     /// `matches` for a text that is not (yet) in a `TodoItem`.
     public static func text(_ text: String, matches query: String) -> Bool {
-        query.isEmpty || text.lowercased().contains(query.lowercased())
+        // The standard library's search compares Characters. Foundation's
+        // `contains` (`range(of:)`) does not always: it finds "é" + two
+        // accents inside "eé", and "é" + two accents + "é" across "eáé".
+        query.isEmpty || text.lowercased().firstRange(of: query.lowercased()) != nil
     }
 
     /// The form of a text that storage indexes for search: lowercased,
@@ -19,9 +21,10 @@ extension TodoItem {
     ///
     /// Whenever `matches` is true, the key of the query occurs byte for byte in
     /// the key of the text, so storage can narrow a search inside the database
-    /// and confirm each candidate with `matches`. Marks are dropped because
-    /// Foundation's `contains` does not always compare them one for one
-    /// ("eé" contains "é" + ◌́); dropping them only admits extra candidates.
+    /// and confirm each candidate with `matches`: canonically equivalent
+    /// characters have one decomposition, so a run of characters equal to the
+    /// query's has the query's key. Marks are dropped to keep keys short and
+    /// simple; that only admits extra candidates.
     public static func searchKey(_ text: String) -> String {
         asciiSearchKey(text) ?? latinSearchKey(text) ?? unicodeSearchKey(text)
     }
