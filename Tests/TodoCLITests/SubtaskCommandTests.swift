@@ -129,6 +129,31 @@ struct SubtaskCommandTests {
         #expect(try todo.ok(["export"]) == after)
     }
 
+    /// A file of 50,000 todos, each the subtask of the one before: imported
+    /// (its links checked through every todo, once), listed oldest at the top
+    /// however deep (the rows wait for their parents without a recursion),
+    /// and a link that closes the chain is refused.
+    @Test func aChainFiftyThousandDeepImportsAndLists() throws {
+        let count = 50_000
+        func id(_ number: Int) -> String { String(format: "%08d-0000-4000-8000-000000000000", number) }
+        func line(_ number: Int, parent: Int?) -> String {
+            let minutes = String(format: "%02d:%02d:%02d", number / 3600, number / 60 % 60, number % 60)
+            return #"{"id":"\#(id(number))","text":"step \#(number)","createdAt":"2026-01-01T\#(minutes)Z""#
+                + (parent.map { #","parent":"\#(id($0))""# } ?? "") + "}"
+        }
+        let file = todo.directory.appendingPathComponent("chain.json")
+        try Data(("[" + (1...count).map { line($0, parent: $0 == 1 ? nil : $0 - 1) }.joined(separator: ",\n") + "]").utf8).write(to: file)
+        #expect(try todo.ok(["import", file.path]) == "Imported \(count) new todos, updated 0, kept 0 unchanged\n")
+        let steps = try todo.ok(["list"]).split(separator: "\n").map { $0.split(separator: " ").suffix(2).joined(separator: " ") }
+        #expect(steps == (1...count).map { "step \($0)" })
+        try Data(("[" + line(1, parent: count) + "]").utf8).write(to: file)
+        let closing = try todo.run(["import", file.path])
+        #expect(closing.status != 0)
+        #expect(closing.stderr == "Error: \(file.path): its links make a cycle, 00000001 subtask of 00050000 subtask of 00049999 subtask of "
+            + "00049998 subtask of … 49994 more … subtask of 00000003 subtask of 00000002 subtask of 00000001; "
+            + "fix the file's parent or blockedBy there; nothing was imported\n")
+    }
+
     @Test func aDeletedBlockerShowsAndCanBeTakenAway() throws {
         let blocker = try add(["order the parts"])
         let blocked = try add(["build the shelf", "--blocked-by", short(blocker)])

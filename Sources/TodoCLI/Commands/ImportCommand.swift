@@ -116,7 +116,7 @@ struct ImportCommand: AsyncParsableCommand {
         let nodes = try db.linkedTodos().filter { !imported.contains($0.id) } + linked.map(TodoLinks.Node.init)
         for relation in [TodoLinks.Relation.parent, .blockedBy] {
             guard let cycle = TodoLinks.cycle(in: nodes, relation, through: linked.map(\.id)) else { continue }
-            let around = cycle.map { String($0.lowercasedString.prefix(8)) }.joined(separator: " \(relation.rawValue) ")
+            let around = TodoLinks.described(cycle, relation) { String($0.lowercasedString.prefix(8)) }
             throw ImportError("\(file): its links make a cycle, \(around); fix the file's parent or blockedBy there; nothing was imported")
         }
     }

@@ -112,13 +112,15 @@ final class TreeListing {
         release(id, to: out)
     }
 
-    /// The subtasks that waited for `id`, and theirs, under it.
+    /// The subtasks that waited for `id`, and theirs, under it: depth
+    /// first, with a stack of its own (a chain may be thousands deep).
     private func release(_ id: UUID, to out: OutputBuffer) {
         printed.insert(id)
-        guard let lines = waiting.removeValue(forKey: id) else { return }
-        for (child, line) in lines {
+        var pending = Array((waiting.removeValue(forKey: id) ?? []).reversed())
+        while let (child, line) = pending.popLast() {
             line.withUnsafeBufferPointer { out.write($0) }
-            release(child, to: out)
+            printed.insert(child)
+            pending += (waiting.removeValue(forKey: child) ?? []).reversed()
         }
     }
 

@@ -65,7 +65,7 @@ public enum TodoError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "see it with todo show \(id), then todo undo --force to put back its earlier values anyway"
         case let .linkCycle(relation, todos):
             "refused: that would make a cycle, "
-                + todos.map { "\($0.shortID) “\($0.text)”" }.joined(separator: " \(relation.rawValue) ")
+                + TodoLinks.described(todos, relation) { "\($0.shortID) “\($0.text)”" }
                 + "; remove one of these links first (todo edit ID --\(relation == .parent ? "parent none" : "unblock ID"))"
         case let .openSubtasks(parent, open):
             "“\(parent.text)” (\(parent.shortID)) has \(open) open subtask\(open == 1 ? "" : "s"): "

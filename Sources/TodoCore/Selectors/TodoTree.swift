@@ -25,18 +25,23 @@ public func selectTree(_ items: [TodoItem]) -> [TreeRow] {
     var rows: [TreeRow] = []
     rows.reserveCapacity(items.count)
     var placed = Set<UUID>()
-    func place(_ item: TodoItem, depth: Int) {
-        guard placed.insert(item.id).inserted else { return }
-        let own = children[item.id] ?? []
-        rows.append(TreeRow(item: item, depth: depth, subtasks: own.count))
-        for child in own { place(child, depth: depth + 1) }
+    // Each top todo, then its subtasks depth first, with a stack of its own
+    // (a chain of many thousands would overflow a recursion's).
+    func place(_ top: TodoItem) {
+        var pending = [(item: top, depth: 0)]
+        while let (item, depth) = pending.popLast() {
+            guard placed.insert(item.id).inserted else { continue }
+            let own = children[item.id] ?? []
+            rows.append(TreeRow(item: item, depth: depth, subtasks: own.count))
+            pending += own.reversed().map { ($0, depth + 1) }
+        }
     }
     for item in items {
         let underListedParent = item.parent.map { listed.contains($0) && $0 != item.id } ?? false
-        if !underListedParent { place(item, depth: 0) }
+        if !underListedParent { place(item) }
     }
     // Todos in a cycle of parents (which sync repairs) have no top: list them as they come.
-    for item in items where !placed.contains(item.id) { place(item, depth: 0) }
+    for item in items where !placed.contains(item.id) { place(item) }
     return rows
 }
 

@@ -61,14 +61,28 @@ final class TodoProcess: Sendable {
             input.fileHandleForWriting.write(Data(stdin.utf8))
         }
         try input.fileHandleForWriting.close()
+        // Standard error is read beside standard output: a pipe holds 64 KiB,
+        // and a todo writing more to the one not being read would wait forever.
+        let stderrData = Collected()
+        let errors = err.fileHandleForReading
+        Thread.detachNewThread {
+            stderrData.data = errors.readDataToEndOfFile()
+            stderrData.done.signal()
+        }
         let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
-        let stderrData = err.fileHandleForReading.readDataToEndOfFile()
+        stderrData.done.wait()
         process.waitUntilExit()
         return Result(
             status: process.terminationStatus,
             stdout: String(decoding: stdoutData, as: UTF8.self),
-            stderr: String(decoding: stderrData, as: UTF8.self)
+            stderr: String(decoding: stderrData.data, as: UTF8.self)
         )
+    }
+
+    /// What a reading thread collected, read once it signals `done`.
+    private final class Collected: @unchecked Sendable {
+        var data = Data()
+        let done = DispatchSemaphore(value: 0)
     }
 
     /// Runs `todo ARGS` and returns stdout, requiring success.
