@@ -92,12 +92,14 @@ public enum TodoLinks {
     /// an undo left, which the next sync breaks) is none of these todos' doing.
     ///
     /// An import checks every todo it brings: the todos on a cycle are found
-    /// first, in one pass, so only a start known to be on one is walked from
-    /// (a walk from each of a chain's 50,000 todos up the chain was quadratic).
+    /// first, in one pass over what `ids` reach, so only a start known to be
+    /// on one is walked from (a walk from each of a chain's 50,000 todos up
+    /// the chain was quadratic). An edit reaches only its todos' ancestors
+    /// and blockers.
     public static func cycle(in nodes: [Node], _ relation: Relation, through ids: [UUID]) -> [UUID]? {
         var targets: [UUID: [UUID]] = [:]
         for node in nodes { targets[node.id] = node.targets(relation) }
-        let cyclic = onCycles(targets)
+        let cyclic = onCycles(targets, from: ids)
         guard let start = ids.first(where: cyclic.contains) else { return nil }
         // Breadth first from `start`, each todo's way back remembered, until
         // `start` comes again: the shortest cycle through it.
@@ -122,15 +124,16 @@ public enum TodoLinks {
         return nil
     }
 
-    /// The todos on some cycle of `targets`: those in a strongly connected
-    /// component of two or more, and those linked to themselves. Tarjan's
-    /// algorithm, with a stack of its own.
-    static func onCycles(_ targets: [UUID: [UUID]]) -> Set<UUID> {
+    /// The todos `roots` reach that are on some cycle of `targets`: those in
+    /// a strongly connected component of two or more, and those linked to
+    /// themselves. Tarjan's algorithm, with a stack of its own; a todo's
+    /// component lies among what it reaches, so each found is whole.
+    static func onCycles(_ targets: [UUID: [UUID]], from roots: [UUID]) -> Set<UUID> {
         var order: [UUID: (index: Int, low: Int)] = [:]
         var component: [UUID] = []
         var inComponent = Set<UUID>()
         var found = Set<UUID>()
-        for root in targets.keys where order[root] == nil {
+        for root in roots where order[root] == nil {
             var path: [(id: UUID, next: Int)] = []
             func enter(_ id: UUID) {
                 order[id] = (order.count, order.count)
