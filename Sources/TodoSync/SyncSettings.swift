@@ -17,6 +17,10 @@ public struct SyncSettings: Sendable, Hashable {
     public private(set) var listDigest: String?
     public private(set) var lastSyncAt: String?
     public private(set) var lastSummary: String?
+    /// A sync to a CalDAV list stored what it read and then did not finish:
+    /// the list's sync token it started from cannot be trusted to name
+    /// everything since (`markUnfinished`).
+    public private(set) var unfinished = false
 
     public init(server: String? = nil, names: FieldNames = FieldNames(), paging: ListPaging? = nil) {
         self.server = server
@@ -34,6 +38,7 @@ public struct SyncSettings: Sendable, Hashable {
         settings.listDigest = try await value(SyncSettingKey.listDigest)
         settings.lastSyncAt = try await value(SyncSettingKey.lastSyncAt)
         settings.lastSummary = try await value(SyncSettingKey.lastSummary)
+        settings.unfinished = try await value(SyncSettingKey.unfinished) != nil
         settings.names = FieldNames(
             title: try await value(SyncSettingKey.titleField) ?? defaults.title,
             completed: try await value(SyncSettingKey.completedField) ?? defaults.completed,
@@ -73,6 +78,15 @@ public struct SyncSettings: Sendable, Hashable {
         ])
     }
 
+    /// Records, before a sync to a CalDAV list stores anything it read, that
+    /// it has not finished. A `sync-collection` from the token before it may
+    /// leave out a task it pulled that was deleted since (RFC 6578 lets a
+    /// server omit what was created and deleted after a token), so until a
+    /// sync finishes, the next one reads the whole list instead.
+    static func markUnfinished(in store: any SyncStore) async throws {
+        try await store.setSyncSettings([SyncSettingKey.unfinished: "1"])
+    }
+
     /// Records a sync that ended: with this server and kind, read up to
     /// `cursor` (todo-server's feed, a CalDAV list's sync token), leaving the bases holding exactly the list of
     /// `digest` (a json-server-style server, nil if not known), in one transaction.
@@ -85,6 +99,7 @@ public struct SyncSettings: Sendable, Hashable {
             SyncSettingKey.lastSyncAt: ISO8601.string(from: time),
             SyncSettingKey.lastSummary: summary,
             SyncSettingKey.listDigest: digest?.text,
+            SyncSettingKey.unfinished: nil,
         ]
         if kind != .jsonServer { values[SyncSettingKey.cursor] = cursor }
         try await store.setSyncSettings(values)
@@ -112,4 +127,5 @@ enum SyncSettingKey {
     static let pageParam = "sync.pageParam"
     static let pageSizeParam = "sync.pageSizeParam"
     static let firstPage = "sync.firstPage"
+    static let unfinished = "sync.unfinished"
 }

@@ -45,6 +45,31 @@ struct SubtaskCommandTests {
         #expect(try todo.listJSON(["--query", "tape"]).first?["parent"] as? String == room)
     }
 
+    /// A deleted parent is named nowhere: `show --json`, `list --json`,
+    /// `export`, `edit --json` and `next --json` all give `parent: null`, as
+    /// `show` says "Parent none"; undoing the delete puts the subtask back under it.
+    @Test func aDeletedParentIsNamedNowhere() throws {
+        let room = try add(["paint the room"])
+        let buy = try add(["buy paint", "--parent", short(room)])
+        _ = try todo.ok(["rm", room])
+        func parent(_ json: String) throws -> Any? {
+            let object = try JSONSerialization.jsonObject(with: Data(json.utf8))
+            let todo = (object as? [[String: Any]])?.first { $0["id"] as? String == buy } ?? object as? [String: Any]
+            return try #require(todo)["parent"]
+        }
+        #expect(try todo.ok(["show", buy]).contains("Parent     none\n"))
+        #expect(try parent(try todo.ok(["show", buy, "--json"])) is NSNull)
+        #expect(try parent(try todo.ok(["list", "--json"])) is NSNull)
+        #expect(try parent(try todo.ok(["export"])) is NSNull)
+        #expect(try parent(try todo.ok(["next", "--json"])) is NSNull)
+        #expect(try parent(try todo.ok(["edit", buy, "--priority", "high", "--json"])) is NSNull)
+        // The edit's undo, then the delete's: back under its parent.
+        _ = try todo.ok(["undo"])
+        _ = try todo.ok(["undo"])
+        #expect(try parent(try todo.ok(["show", buy, "--json"])) as? String == room)
+        #expect(try parent(try todo.ok(["export"])) as? String == room)
+    }
+
     /// Whatever the order, every listed todo is printed once: a subtask that
     /// comes after its parent (sorted by due date) goes where it comes,
     /// indented; a grandchild goes under its parent; --limit cuts first.

@@ -42,7 +42,9 @@ struct ConnectionTests {
         try await withLiveServer(options: ServerOptions(requestLogLevel: .trace, idleTimeout: .seconds(8))) { port in
             let connection = try await RawConnection(port: port)
             try await connection.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
-            let response = try #require(try await connection.readUntilClosed(timeout: .seconds(10)))
+            // The answer, then the close 8 s later: 30 s for both, as a full
+            // run here once took over 2 s to answer.
+            let response = try #require(try await connection.readUntilClosed(timeout: .seconds(30)))
             #expect(response.hasPrefix("HTTP/1.1 200"))
             let silent = try await RawConnection(port: port)
             #expect(try await silent.readUntilClosed(timeout: .seconds(30)) == "")

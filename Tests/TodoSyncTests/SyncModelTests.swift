@@ -77,9 +77,10 @@ struct SyncModelTests {
 }
 
 /// The same model through a CalDAV task list: sync tokens (or a CTag only),
-/// faults, sync-collection answers cut short, restarts that lose the latest
-/// writes; and tasks another app wrote, whose every property `todo` does
-/// not map must survive whatever the replicas do to them.
+/// faults, sync-collection answers cut short or leaving out what was
+/// created and deleted since, 423 Locked to concurrent writes, restarts
+/// that lose the latest writes; and tasks another app wrote, whose every
+/// property `todo` does not map must survive whatever the replicas do to them.
 @Suite(.serialized)
 struct CalDAVSyncModelTests {
     @Test(arguments: SyncModelTests.seeds(80))
@@ -93,10 +94,14 @@ struct CalDAVSyncModelTests {
             foreign[name] = kept
         }
         let faults = seed % 2 == 0
+        let omits = seed % 5 < 3
+        await server.setOmitsShortLived(omits)
+        await server.setLocksConcurrentWrites(seed % 7 < 3)
         var model = SyncModel(seed: seed, steps: 50, faults: faults, server: FakeCalDAVServer.server, serverTransport: server) { on in
             await server.setFaultRate(on ? 0.08 : 0)
             await server.setTruncateRate(on ? 0.3 : 0)
         }
+        if omits { model.settlingRounds = 3 }
         if seed % 4 == 1 {
             model.beforeStep = { draw in
                 if draw % 6 == 0 { await server.restart() } else { await server.persist() }

@@ -118,4 +118,35 @@ struct UndoSyncTests {
         }
         #expect(try a.todos().first { $0.id == item.id }?.isDone == true)
     }
+
+    /// An undo made before any sync leaves the todo as if the change had
+    /// never been made, even where the server holds the value the change
+    /// wrote (put there before an earlier undo): `b` sets high and syncs,
+    /// undoes that (a new edit, not yet sent), `c` sets medium and syncs,
+    /// then `b` sets high again and undoes it before syncing. `c`'s edit is
+    /// the newest one made: every replica ends with medium.
+    @Test func anUndoBeforeAnySyncAfterAnEarlierUndoIsNoNewEdit() async throws {
+        let server = FakeJSONServer(.v1)
+        let (b, c) = try await Self.synced(server, server: "http://fake")
+        let start = Date()
+        let item = try #require(try b.todos().first { $0.text == "pay rent" })
+        try b.db.updateTodos([try item.applying(TodoEdit(priority: .some(.high)), at: start)])
+        try await b.sync()
+        _ = try b.db.undoLatest(force: false, at: start + 1)
+        try await c.sync()
+        let theirs = try #require(try c.todos().first { $0.id == item.id })
+        try c.db.updateTodos([try theirs.applying(TodoEdit(priority: .some(.medium)), at: start + 2)])
+        try await c.sync()
+        let before = try #require(try b.todos().first { $0.id == item.id })
+        try b.db.updateTodos([try before.applying(TodoEdit(priority: .some(.high)), at: start + 3)])
+        _ = try b.db.undoLatest(force: false, at: start + 4)
+        // Exactly as before the change: the same edit time and updatedAt.
+        #expect(try b.todos().first { $0.id == item.id } == before)
+        try await b.sync()
+        try await c.sync()
+        try await b.sync()
+        for replica in [b, c] {
+            #expect(try replica.todos().first { $0.id == item.id }?.priority == .medium)
+        }
+    }
 }

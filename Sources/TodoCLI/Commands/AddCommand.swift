@@ -91,7 +91,7 @@ struct AddCommand: AsyncParsableCommand {
         let item = try await logic.addTodo(text: text, fields: edit)
         let out = OutputBuffer()
         if json {
-            out.write(TodoJSON.object(item) + "\n")
+            out.write(TodoJSON.object(item, absentParents: try await logic.absentParents(of: [item])) + "\n")
         } else {
             let added = try db.resolveListed(idPrefixes: [item.idString])[0]
             out.write(TodoFormatter(usesColor: Terminal.usesColor(), idWidth: 0).change("Added", added))

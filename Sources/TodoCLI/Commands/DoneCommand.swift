@@ -91,21 +91,21 @@ func markDone(
     let verb = done ? "Mark done" : "Mark not done"
     let dryVerb = "Would " + verb.prefix(1).lowercased() + verb.dropFirst()
     guard ids.isEmpty else {
-        if selection.dryRun { return printSelected(try db.resolveListed(idPrefixes: ids), verb: dryVerb, json: json) }
+        if selection.dryRun { return try printSelected(try db.resolveListed(idPrefixes: ids), verb: dryVerb, db: db, json: json) }
         return try await markDone(done, ids: ids, db: db, json: json, withSubtasks: withSubtasks)
     }
     let selected = try selection.selected(in: db, pending: done)
     guard !selected.isEmpty else { throw SelectionError.nothingSelected }
-    if selection.dryRun { return printSelected(selected, verb: dryVerb, json: json) }
+    if selection.dryRun { return try printSelected(selected, verb: dryVerb, db: db, json: json) }
     try selection.confirm(selected, doing: verb)
     try await markDone(done, ids: selected.map(\.item.idString), db: db, json: json, withSubtasks: withSubtasks)
 }
 
 /// The todos a change by filter would touch, as `--dry-run` shows them.
-func printSelected(_ todos: [ListedTodo], verb: String, json: Bool) {
+func printSelected(_ todos: [ListedTodo], verb: String, db: AppDatabase, json: Bool) throws {
     let out = OutputBuffer()
     if json {
-        TodoJSON.writeArray(to: out) { emit in todos.forEach { emit($0.item) } }
+        TodoJSON.writeArray(to: out, absentParents: try db.absentParents(of: todos.map(\.item))) { emit in todos.forEach { emit($0.item) } }
         return
     }
     let formatter = TodoFormatter(usesColor: Terminal.usesColor(), idWidth: 0)

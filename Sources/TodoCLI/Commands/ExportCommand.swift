@@ -31,11 +31,11 @@ struct ExportCommand: AsyncParsableCommand {
 
     @MainActor
     mutating func run() async throws {
-        let (logic, _) = try database.logic(reading: true)
+        let (logic, db) = try database.logic(reading: true)
         let out = OutputBuffer()
         switch to {
         case .json:
-            var array = TodoJSON.ArrayWriter(to: out)
+            var array = TodoJSON.ArrayWriter(to: out, absentParents: try db.absentParents())
             try await logic.readTodos(TodoRequest(status: .all)) { array.write($0); return true }
             array.finish()
         case .todotxt:

@@ -171,7 +171,7 @@ struct ListCommand: AsyncParsableCommand {
         let request = filters.request(status: status.requestStatus, query: logic.state.query, limit: limit, context: context)
         let out = OutputBuffer()
         if json {
-            var array = TodoJSON.ArrayWriter(to: out)
+            var array = TodoJSON.ArrayWriter(to: out, absentParents: try db.absentParents())
             try await logic.readTodos(request) { array.write($0); return true }
             array.finish()
         } else if Terminal.isTerminal() {

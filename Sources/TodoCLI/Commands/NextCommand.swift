@@ -77,7 +77,8 @@ struct NextCommand: AsyncParsableCommand {
         var ranked: [RankedTodo] = []
         try db.forEachNext(request) { ranked.append($0); return true }
         if output.json {
-            let objects = ranked.map { String(TodoJSON.object($0.todo.item).dropLast()) + ",\"urgency\":" + Self.number($0.urgency) + "}" }
+            let absent = try db.absentParents(of: ranked.map(\.todo.item))
+            let objects = ranked.map { String(TodoJSON.object($0.todo.item, absentParents: absent).dropLast()) + ",\"urgency\":" + Self.number($0.urgency) + "}" }
             out.write(objects.isEmpty ? "[]\n" : "[\n" + objects.joined(separator: ",\n") + "\n]\n")
             return
         }

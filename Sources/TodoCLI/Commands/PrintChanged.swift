@@ -5,7 +5,7 @@ import TodoStorage
 func printChanged(_ items: [TodoItem], verb: String, db: AppDatabase, json: Bool) throws {
     let out = OutputBuffer()
     if json {
-        TodoJSON.writeArray(to: out) { emit in items.forEach(emit) }
+        TodoJSON.writeArray(to: out, absentParents: try db.absentParents(of: items)) { emit in items.forEach(emit) }
         return
     }
     // As changed (a dry run's are not stored), with the short IDs stored now.

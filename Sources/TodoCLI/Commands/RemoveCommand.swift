@@ -36,12 +36,12 @@ struct RemoveCommand: AsyncParsableCommand {
         let (logic, db) = try database.logic()
         var ids = ids
         if selection.dryRun, !ids.isEmpty {
-            return printSelected(try db.resolveListed(idPrefixes: ids), verb: "Would delete", json: output.json)
+            return try printSelected(try db.resolveListed(idPrefixes: ids), verb: "Would delete", db: db, json: output.json)
         }
         if ids.isEmpty {
             let selected = try selection.selected(in: db, pending: true)
             guard !selected.isEmpty else { throw SelectionError.nothingSelected }
-            if selection.dryRun { return printSelected(selected, verb: "Would delete", json: output.json) }
+            if selection.dryRun { return try printSelected(selected, verb: "Would delete", db: db, json: output.json) }
             try selection.confirm(selected, doing: "Delete")
             ids = selected.map(\.item.idString)
         }
@@ -52,7 +52,9 @@ struct RemoveCommand: AsyncParsableCommand {
         try await logic.deleteTodos(idPrefixes: listed.map(\.item.idString))
         let out = OutputBuffer()
         if output.json {
-            TodoJSON.writeArray(to: out) { emit in listed.forEach { emit($0.item) } }
+            // Read after the delete: a parent deleted with its subtask shows as none.
+            let absent = try db.absentParents(of: listed.map(\.item))
+            TodoJSON.writeArray(to: out, absentParents: absent) { emit in listed.forEach { emit($0.item) } }
         } else {
             let formatter = TodoFormatter(usesColor: Terminal.usesColor(), idWidth: 0)
             listed.forEach { out.write(formatter.change("Deleted", $0)) }

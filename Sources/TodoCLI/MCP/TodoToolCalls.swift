@@ -78,7 +78,7 @@ final class TodoToolCalls {
     private func perform(_ name: String, _ arguments: ToolArguments) async throws -> JSONValue {
         switch name {
         case "list_todos": try await listTodos(arguments)
-        case "get_todo": .object(["todo": TodoValue.value(try await logic.todos(idPrefixes: [arguments.requiredString("id")])[0].item)])
+        case "get_todo": try await getTodo(arguments)
         case "add_todo": try await addTodo(arguments)
         case "edit_todo": try await editTodo(arguments)
         case "complete_todo": try await setDone(true, arguments)
@@ -95,6 +95,11 @@ final class TodoToolCalls {
     }
 
     // MARK: Reading
+
+    private func getTodo(_ arguments: ToolArguments) async throws -> JSONValue {
+        let item = try await logic.todos(idPrefixes: [arguments.requiredString("id")])[0].item
+        return .object(["todo": TodoValue.value(item, absentParents: try await logic.absentParents(of: [item]))])
+    }
 
     private func listTodos(_ arguments: ToolArguments) async throws -> JSONValue {
         let status: TodoRequest.Status = switch try arguments.choice("status", ["pending", "done", "all"]) {
@@ -131,7 +136,10 @@ final class TodoToolCalls {
         let page = try ListCursor(arguments.string("cursor"), listing: request, due: due)
         let found = try await nextPage(request, after: page, limit: limit)
         let next = found.more ? found.todos.last.map { ListCursor(after: $0, listing: request, due: due).text } : nil
-        return .object(["todos": .array(found.todos.map(TodoValue.value)), "next_cursor": next.map { .string($0) } ?? .null])
+        let absent = try await logic.absentParents(of: found.todos)
+        return .object([
+            "todos": .array(found.todos.map { TodoValue.value($0, absentParents: absent) }), "next_cursor": next.map { .string($0) } ?? .null,
+        ])
     }
 
     /// The page after `page`: the todos that sort after the last one the
@@ -173,7 +181,7 @@ final class TodoToolCalls {
         edit.note = try note(arguments)
         let dryRun = try arguments.bool("dry_run")
         let added = try await logic.addTodo(text: text, fields: edit, dryRun: dryRun)
-        return Self.change(dryRun: dryRun, summary: (dryRun ? "Would add “" : "Added “") + added.text + "”", [(nil, added)])
+        return try await change(dryRun: dryRun, summary: (dryRun ? "Would add “" : "Added “") + added.text + "”", [(nil, added)])
     }
 
     private func editTodo(_ arguments: ToolArguments) async throws -> JSONValue {
@@ -189,7 +197,7 @@ final class TodoToolCalls {
         try await logic.checkPrefixesForChange([id])
         let before = try await logic.todos(idPrefixes: [id])[0].item
         let after = try await logic.editTodo(idPrefix: id, edit: edit, dryRun: dryRun)
-        return Self.change(dryRun: dryRun, summary: (dryRun ? "Would edit “" : "Edited “") + after.text + "”", [(before, after)])
+        return try await change(dryRun: dryRun, summary: (dryRun ? "Would edit “" : "Edited “") + after.text + "”", [(before, after)])
     }
 
     private func setDone(_ done: Bool, _ arguments: ToolArguments) async throws -> JSONValue {
@@ -204,7 +212,7 @@ final class TodoToolCalls {
         }
         let (changed, next) = try await logic.setDoneBringingNext(done, idPrefixes: ids, withSubtasks: withSubtasks, dryRun: dryRun)
         let verb = done ? (dryRun ? "Would complete " : "Completed ") : (dryRun ? "Would reopen " : "Reopened ")
-        return Self.change(
+        return try await change(
             dryRun: dryRun, summary: verb + Self.naming(changed),
             zip(before, changed).map { ($0, $1) } + next.map { (nil, $0) }
         )
@@ -214,16 +222,16 @@ final class TodoToolCalls {
         let ids = try arguments.ids()
         let dryRun = try arguments.bool("dry_run")
         let deleted = try await logic.deleteTodos(idPrefixes: ids, dryRun: dryRun)
-        return Self.change(dryRun: dryRun, summary: (dryRun ? "Would delete " : "Deleted ") + Self.naming(deleted), deleted.map { ($0, nil) })
+        return try await change(dryRun: dryRun, summary: (dryRun ? "Would delete " : "Deleted ") + Self.naming(deleted), deleted.map { ($0, nil) })
     }
 
     private func undo(_ arguments: ToolArguments) async throws -> JSONValue {
         let dryRun = try arguments.bool("dry_run")
-        let change = try await logic.undo(force: try arguments.bool("force"), dryRun: dryRun)
-        let restored = Dictionary(change.restored.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        return Self.change(
-            dryRun: dryRun, summary: (dryRun ? "Would undo the " : "Undid the ") + change.summary,
-            change.changes.map { ($0.after, restored[$0.id]) }
+        let undone = try await logic.undo(force: try arguments.bool("force"), dryRun: dryRun)
+        let restored = Dictionary(undone.restored.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        return try await change(
+            dryRun: dryRun, summary: (dryRun ? "Would undo the " : "Undid the ") + undone.summary,
+            undone.changes.map { ($0.after, restored[$0.id]) }
         )
     }
 
@@ -274,19 +282,20 @@ final class TodoToolCalls {
         return .some(try arguments.string("note"))
     }
 
-    private static func change(dryRun: Bool, summary: String, _ pairs: [(TodoItem?, TodoItem?)]) -> JSONValue {
+    private func change(dryRun: Bool, summary: String, _ pairs: [(TodoItem?, TodoItem?)]) async throws -> JSONValue {
+        let absent = try await logic.absentParents(of: pairs.flatMap { [$0.0, $0.1].compactMap { $0 } })
         var answer: [String: JSONValue] = [
             "dry_run": .bool(dryRun),
             "summary": .string(summary),
-            "changes": .array(pairs.prefix(listedChanges).map { before, after in
+            "changes": .array(pairs.prefix(Self.listedChanges).map { before, after in
                 .object([
                     "id": .string((before ?? after)?.idString ?? ""),
-                    "before": before.map(TodoValue.value) ?? .null,
-                    "after": after.map(TodoValue.value) ?? .null,
+                    "before": before.map { TodoValue.value($0, absentParents: absent) } ?? .null,
+                    "after": after.map { TodoValue.value($0, absentParents: absent) } ?? .null,
                 ])
             }),
         ]
-        if pairs.count > listedChanges { answer["omitted"] = .integer(Int64(pairs.count - listedChanges)) }
+        if pairs.count > Self.listedChanges { answer["omitted"] = .integer(Int64(pairs.count - Self.listedChanges)) }
         return .object(answer)
     }
 

@@ -3,10 +3,12 @@ import TodoSync
 import TodoCore
 
 /// A todo as a tool answers it: the object `todo list --json` prints
-/// (`TodoJSON`), key for key, built as a value for structured content.
+/// (`TodoJSON`), key for key, built as a value for structured content;
+/// `parent` null where it no longer exists (one of `absentParents`).
 enum TodoValue {
-    static func value(_ item: TodoItem) -> JSONValue {
-        .object([
+    static func value(_ item: TodoItem, absentParents: Set<UUID>) -> JSONValue {
+        let item: TodoItem = item.showing(absentParents: absentParents)
+        return JSONValue.object([
             "id": .string(item.idString),
             "text": .string(item.text),
             "done": .bool(item.isDone),

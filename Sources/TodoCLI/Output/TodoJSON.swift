@@ -7,10 +7,13 @@ import TodoCore
 /// `until`, `parent`, `blockedBy`, in that order; times are ISO 8601 UTC
 /// with milliseconds, `completedAt` is null when not done; `due` is
 /// `2026-12-01` or such a time; `tags` and `blockedBy` are sorted arrays, the others null when
-/// unset. Written by hand so a million todos stream out quickly;
-/// `TodoItem`'s `Codable` conformance reads the same form back.
+/// unset; `parent` is null where the parent no longer exists (the todos
+/// named in `absentParents`, which every writer asks for). Written by hand
+/// so a million todos stream out quickly; `TodoItem`'s `Codable`
+/// conformance reads the same form back.
 enum TodoJSON {
-    static func object(_ item: TodoItem) -> String {
+    static func object(_ item: TodoItem, absentParents: Set<UUID>) -> String {
+        let item = item.showing(absentParents: absentParents)
         var out = "{\"id\":\""
         out += item.idString
         out += "\",\"text\":"
@@ -58,8 +61,10 @@ enum TodoJSON {
     }
 
     /// Writes a JSON array, one todo per line, as `forEach` produces them.
-    static func writeArray(to output: OutputBuffer, _ forEach: ((TodoItem) -> Void) throws -> Void) rethrows {
-        var array = ArrayWriter(to: output)
+    static func writeArray(
+        to output: OutputBuffer, absentParents: Set<UUID>, _ forEach: ((TodoItem) -> Void) throws -> Void
+    ) rethrows {
+        var array = ArrayWriter(to: output, absentParents: absentParents)
         try forEach { array.write($0) }
         array.finish()
     }
@@ -67,17 +72,19 @@ enum TodoJSON {
     /// A JSON array of todos written as they come, one per line.
     struct ArrayWriter {
         let output: OutputBuffer
+        let absentParents: Set<UUID>
         private var isEmpty = true
 
-        init(to output: OutputBuffer) {
+        init(to output: OutputBuffer, absentParents: Set<UUID>) {
             self.output = output
+            self.absentParents = absentParents
             output.write("[")
         }
 
         mutating func write(_ item: TodoItem) {
             output.write(isEmpty ? "\n" : ",\n")
             isEmpty = false
-            output.write(TodoJSON.object(item))
+            output.write(TodoJSON.object(item, absentParents: absentParents))
         }
 
         func finish() {

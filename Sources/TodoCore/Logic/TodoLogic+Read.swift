@@ -22,6 +22,18 @@ extension TodoLogic {
         } then: { _ in }
     }
 
+    /// Of the parents `items` name, those that no longer exist: deleting a
+    /// parent leaves its subtasks on their own, and they show no parent
+    /// (`TodoItem.showing(absentParents:)`), though the link stays so that
+    /// undoing the delete, here or on another machine, puts them back under it.
+    public func absentParents(of items: [TodoItem]) async throws(TodoError) -> Set<TodoItem.ID> {
+        let named = Set(items.compactMap(\.parent))
+        guard !named.isEmpty else { return [] }
+        return try await run { [storage] in
+            named.subtracting(try await storage.todos(ids: Array(named)).map(\.id))
+        } then: { _ in }
+    }
+
     /// The subtasks of the todos `ids` names, down every level, parents first.
     public func subtasks(of ids: [TodoItem.ID]) async throws(TodoError) -> [TodoItem] {
         try await run { [storage] in

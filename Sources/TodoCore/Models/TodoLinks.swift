@@ -238,3 +238,15 @@ public struct TodoRelatives: Sendable, Hashable {
         self.goneBlockers = goneBlockers
     }
 }
+
+extension TodoItem {
+    /// The todo as it is shown and exported: a parent that no longer exists
+    /// (one of `absent`) is none. Deleting a parent leaves its subtasks on
+    /// their own; the link itself stays, so undoing the delete puts them back.
+    public func showing(absentParents absent: Set<TodoItem.ID>) -> TodoItem {
+        guard let parent, absent.contains(parent) else { return self }
+        var shown = self
+        shown.parent = nil
+        return shown
+    }
+}

@@ -90,6 +90,27 @@ extension AppDatabase {
         }
     }
 
+    /// Of the parents `items` name, those that no longer exist
+    /// (`TodoItem.showing(absentParents:)`).
+    public func absentParents(of items: [TodoItem]) throws -> Set<UUID> {
+        let named = Set(items.compactMap(\.parent))
+        guard !named.isEmpty else { return [] }
+        return named.subtracting(try listedTodos(withIDs: Array(named)).map(\.item.id))
+    }
+
+    /// Every parent a todo names that no longer exists: for a whole list or
+    /// an export, read once through the partial index of the todos that have one.
+    public func absentParents() throws -> Set<UUID> {
+        try StorageError.wrap(path: path) {
+            try dbWriter.read { db in
+                Set(try String.fetchAll(db, sql: """
+                    SELECT DISTINCT child.parent FROM todo AS child
+                    WHERE child.parent IS NOT NULL AND NOT EXISTS (SELECT 1 FROM todo WHERE todo.id = child.parent)
+                    """).compactMap(UUID.init(parsing:)))
+            }
+        }
+    }
+
     /// The todos `ids` names that exist, with their short IDs' lengths.
     public func listedTodos(withIDs ids: [UUID]) throws -> [ListedTodo] {
         guard !ids.isEmpty else { return [] }

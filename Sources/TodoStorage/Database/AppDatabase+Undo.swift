@@ -42,7 +42,9 @@ extension AppDatabase {
                     throw Self.conflict(step, changed, current)
                 }
                 var undone = step
-                let mayBeSent = try Self.sentThroughStep(db) >= number
+                // Nil only on a database no sync has sent from since sends were
+                // recorded: then the sync base says what the server may hold.
+                let mayBeSent = try Self.sentThroughStep(db).map { $0 >= number }
                 undone.restored = try Self.write(step.changes, over: current, at: date, db, mayBeSent: mayBeSent, work: bulkInsertWork, meter: &meter)
                 // Kept, marked, for redo.
                 try db.execute(sql: "UPDATE undoStep SET undoneAt = ? WHERE id = ?", arguments: [date.millisecondsSince1970, number])
@@ -65,7 +67,7 @@ extension AppDatabase {
                 throw Self.conflict(step, changed, current)
             }
             var redone = step
-            redone.restored = try Self.write(reversed.changes, over: current, at: date, db, mayBeSent: false, work: bulkInsertWork, meter: &meter)
+            redone.restored = try Self.write(reversed.changes, over: current, at: date, db, mayBeSent: nil, work: bulkInsertWork, meter: &meter)
             try db.execute(sql: "UPDATE undoStep SET undoneAt = NULL WHERE id = ?", arguments: [step.number])
             return redone
         }
@@ -114,10 +116,13 @@ extension AppDatabase {
     /// Writes back each change's "before" over the todo as it is now
     /// (`TodoUndo.Change.restoring`); returns the todos written.
     /// `mayBeSent`: a sync began sending after the change was made; the
-    /// server may hold it even where no answer came to say so.
+    /// server may hold it even where no answer came to say so. False: no
+    /// sync sent anything since, so nobody saw it, whatever the server holds
+    /// (an earlier undo may have put back a value the server still has).
+    /// Nil: not known (no send recorded yet); the sync base decides.
     private static func write(
         _ changes: [TodoUndo.Change], over current: [UUID: TodoItem?], at date: Date, _ db: Database,
-        mayBeSent: Bool, work: BulkInsertWork, meter: inout UndoMeter
+        mayBeSent: Bool?, work: BulkInsertWork, meter: inout UndoMeter
     ) throws -> [TodoItem] {
         var written: [TodoItem] = []
         // What an undone import takes away, or a redone one brings back: written together.
@@ -129,7 +134,11 @@ extension AppDatabase {
             let now = current[change.id].flatMap { $0 }
             // Only a todo the change edited (not added, not deleted) asks what a sync sent of it.
             let edited = change.before != nil && change.after != nil && now != nil
-            let published = !edited ? nil : mayBeSent ? change.after : try published(db, id: id)
+            let published: TodoItem? = switch (edited, mayBeSent) {
+            case (false, _), (true, false?): nil
+            case (true, true?): change.after
+            case (true, nil): try published(db, id: id)
+            }
             guard let item = change.restoring(onto: now, published: published, at: date) else {
                 if now != nil { deleted.append(id) }
                 continue
@@ -171,11 +180,11 @@ extension AppDatabase {
         }
     }
 
-    private static let sentThroughKey = "undoSentThroughStep"
+    static let sentThroughKey = "undoSentThroughStep"
 
-    /// The latest journal step a sync began sending after (0: none).
-    private static func sentThroughStep(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT CAST(value AS INTEGER) FROM setting WHERE key = ?", arguments: [sentThroughKey]) ?? 0
+    /// The latest journal step a sync began sending after (nil: no sync sent anything yet).
+    private static func sentThroughStep(_ db: Database) throws -> Int64? {
+        try Int64.fetchOne(db, sql: "SELECT CAST(value AS INTEGER) FROM setting WHERE key = ?", arguments: [sentThroughKey])
     }
 
     /// The fields of todo `id` as a server held them at its last sync (its

@@ -17,8 +17,15 @@ extension AppDatabase {
     package static func beginUndoStep(_ db: Database, kind: TodoUndo.Kind, at date: Date) throws -> Int64 {
         // A new change ends what redo could bring back.
         try db.executeCached(sql: "DELETE FROM undoStep WHERE undoneAt IS NOT NULL")
-        try db.executeCached(sql: "INSERT INTO undoStep(at, kind) VALUES (?, ?)",
-            arguments: [date.millisecondsSince1970, kind.rawValue])
+        // Numbered above every change a sync began sending after: the number
+        // of a change undone and dropped is never given again to one the
+        // sync cannot have sent (`markSending`).
+        try db.executeCached(sql: """
+            INSERT INTO undoStep(id, at, kind) SELECT max(
+                coalesce((SELECT max(id) FROM undoStep), 0),
+                coalesce((SELECT CAST(value AS INTEGER) FROM setting WHERE key = ?), 0)
+            ) + 1, ?, ?
+            """, arguments: [sentThroughKey, date.millisecondsSince1970, kind.rawValue])
         let step = db.lastInsertedRowID
         if step % Int64(undoTrimEvery) == 0 {
             try db.executeCached(sql: "DELETE FROM undoStep WHERE id <= ?", arguments: [step - Int64(undoLimit)])

@@ -35,10 +35,22 @@ enum CalDAVItem {
         let doneKept = record?.time(of: .done, holding: fields) != nil
         return RemoteTodo(
             id: name, fields: fields, clientId: UUID(parsing: vtodo.uid),
-            createdAt: record?.created ?? vtodo.createdAt, updatedAt: changedAt,
-            completedAt: vtodo.isDone ? (doneKept ? record?.completed : nil) ?? vtodo.completedAt : nil,
+            createdAt: exact(vtodo.createdAt, record?.created), updatedAt: changedAt,
+            completedAt: vtodo.isDone ? exact(vtodo.completedAt, doneKept ? record?.completed : nil) : nil,
             editedAt: editedAt, version: etag.map(version(ofETag:))
         )
+    }
+
+    /// The time a standard property holds, to the second, as `todo` wrote it
+    /// beside it to the millisecond (`X-TODO-EDITED`) where that agrees with
+    /// it: another app that moved the property wins; one that kept it, or
+    /// rewrote it in whole seconds, keeps the exact time every replica holds.
+    static func exact(_ property: Date?, _ recorded: Date?) -> Date? {
+        guard let property else { return recorded }
+        guard let recorded, recorded.timeIntervalSince1970.rounded(.down) == property.timeIntervalSince1970.rounded(.down) else {
+            return property
+        }
+        return recorded
     }
 
     /// A VTODO's fields as sync holds them: a title fit for a todo, the
@@ -72,6 +84,12 @@ enum CalDAVItem {
         local: TodoItem?, dates: Bool, timeZone: TimeZone, now: Date
     ) throws(VTodoError) -> ICalendarComponent {
         var vtodo = try VTodo.fields(of: calendar, timeZone: timeZone)
+        // The exact times written before, where the server's whole seconds still agree.
+        let record = VTodo.masterIndex(in: calendar).flatMap { index -> Record? in
+            if case let .component(todo) = calendar.entries[index] { Record(todo) } else { nil }
+        }
+        vtodo.createdAt = exact(vtodo.createdAt, record?.created)
+        vtodo.completedAt = exact(vtodo.completedAt, record?.completed)
         // Categories a tag cannot be (with spaces, say) are another app's: kept.
         let foreign = vtodo.tags.filter { (try? TodoTags.validated($0)) == nil }
         vtodo.apply(fields, changed: changed)

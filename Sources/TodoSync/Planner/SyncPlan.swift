@@ -15,6 +15,21 @@ public struct SyncEntry: Sendable, Hashable {
     /// (tags, blockers) is settled by its newer edit, as every field is,
     /// never joined, which would bring back what either side removed.
     public var baseInDoubt = false
+    /// The tags and blockers a write of ours sent whose answer never came,
+    /// with the base's as they were then: the server may hold either
+    /// (`SyncPlanner.setBase`).
+    public var inFlight: InFlight?
+
+    public struct InFlight: Sendable, Hashable {
+        public var sent: SetsInFlight
+        /// The base's sets when the write went out (nil: no base).
+        public var base: SetsInFlight?
+
+        public init(sent: SetsInFlight, base: SetsInFlight?) {
+            self.sent = sent
+            self.base = base
+        }
+    }
 
     public init(todoId: UUID, base: SyncBase?, local: TodoItem?, remote: RemoteTodo?, pendingRev: Int64?) {
         self.todoId = todoId

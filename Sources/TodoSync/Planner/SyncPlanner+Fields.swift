@@ -13,6 +13,18 @@ extension SyncPlanner {
     /// The fields merged as sets, element by element.
     static let setFields: Set<TodoField> = [.tags, .blockedBy]
 
+    /// The base a set field is merged over when a write of ours sent it and
+    /// its answer never came: the server may hold what was sent or what the
+    /// base holds. An element both hold is in; one the write added or
+    /// removed is taken as the server holds it now, so the server's side
+    /// did not change it and this side's value of it stands (a tag removed
+    /// here since stays removed; one the write added that never arrived is
+    /// still added). Elements the write did not touch keep the base's say.
+    static func setBase<Element: Hashable>(sent: [Element], base: [Element]?, remote: [Element]) -> [Element] {
+        let sent = Set(sent), base = Set(base ?? []), remote = Set(remote)
+        return Array(sent.intersection(base).union(sent.symmetricDifference(base).intersection(remote)))
+    }
+
     /// Elements merged as a set, three-way: kept where both sides kept them,
     /// added where either side added them; with no base, every element of
     /// either side. In no particular order.

@@ -98,15 +98,21 @@ public enum SyncPlanner {
                 merged.take(field, from: theirs)
             } else if !remoteChanged {
                 continue
-            } else if Self.setFields.contains(field),
-                      base != nil || (!entry.baseInDoubt && (ourTime == nil) == (theirTime == nil)) {
+            } else if Self.setFields.contains(field), base != nil || entry.inFlight != nil
+                        || (!entry.baseInDoubt && (ourTime == nil) == (theirTime == nil)) {
                 // A set (tags, blockers): what either side added is in, what
                 // either removed is out; two copies with no base, both edited
-                // or neither, keep every element.
+                // or neither, keep every element. A write of ours whose answer
+                // never came is merged over what it may have left there.
+                let inFlight = entry.inFlight
                 if field == .tags {
-                    merged.tags = mergedTags(base: base?.tags, local: ours.tags, remote: theirs.tags)
+                    let setBase = inFlight.map { Self.setBase(sent: $0.sent.tags, base: $0.base?.tags, remote: theirs.tags) } ?? base?.tags
+                    merged.tags = mergedTags(base: setBase, local: ours.tags, remote: theirs.tags)
                 } else {
-                    merged.blockedBy = mergedSet(base: base?.blockedBy, local: ours.blockedBy, remote: theirs.blockedBy)
+                    let setBase = inFlight.map {
+                        Self.setBase(sent: $0.sent.blockedBy, base: $0.base?.blockedBy, remote: theirs.blockedBy)
+                    } ?? base?.blockedBy
+                    merged.blockedBy = mergedSet(base: setBase, local: ours.blockedBy, remote: theirs.blockedBy)
                 }
                 // A set neither side held is an edit of its own, made just
                 // after the later of the two: never mistaken for the server's

@@ -81,7 +81,7 @@ extension SyncService {
         _ chunk: ArraySlice<Int>, of plan: SyncPlan, locals: [UUID: TodoItem]
     ) async throws -> Task<[RemoteCollection.WriteResult]?, any Error> {
         let steps = chunk.map { plan.steps[$0] }
-        try await store.markCreatesInFlight(steps.compactMap { if case .create = $0.remote { $0.todoId } else { nil } })
+        try await store.markInFlight(steps)
         let operations = steps.compactMap { step in operation(step, local: locals[step.todoId]) }
         return Task { try await self.batchResults(operations) }
     }

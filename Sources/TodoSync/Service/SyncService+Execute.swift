@@ -62,6 +62,7 @@ extension SyncService {
             }
         }
         let localOnly = pulls.count + batch.count
+        if kind == .calDAV, localOnly > 0 || !remoteSteps.isEmpty { try await SyncSettings.markUnfinished(in: store) }
         if !pulls.isEmpty {
             // A pull counts as pulled and settles no conflict: its step is not read again.
             let stored = try await store.storePulls(pulls)
@@ -148,9 +149,7 @@ extension SyncService {
                 while running < width, next < indices.count {
                     if next >= marked {
                         let block = indices[next..<min(next + Self.markBlock, indices.count)]
-                        try await store.markCreatesInFlight(block.compactMap { index in
-                            if case .create = plan.steps[index].remote { plan.steps[index].todoId } else { nil }
-                        })
+                        try await store.markInFlight(block.map { plan.steps[$0] })
                         marked = block.endIndex
                     }
                     let index = indices[next]
@@ -217,6 +216,10 @@ extension SyncService {
             } catch let error as SyncError where error.createMayHaveHappened {
                 // Maybe created: the next fetch finds it by its marker instead of creating it twice.
                 return .retry("a create got no clear answer: \(error)")
+            } catch let SyncError.httpStatus(request, status, body) where (400..<500).contains(status) {
+                // Refused (423 Locked through every retry, say): not there, so an empty list is no surprise.
+                try await store.dropInFlight([step.todoId])
+                throw SyncError.httpStatus(request: request, status: status, body: body)
             }
             switch result {
             case let .done(item?):

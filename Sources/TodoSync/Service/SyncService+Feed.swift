@@ -61,16 +61,29 @@ extension SyncService {
         // Read again now: settled by this sync (and marked again by any write it makes).
         confirmed += lost
         relevant.formUnion(lost)
+        // A server may leave out of a report what was created and deleted
+        // since its token (RFC 6578): a write of ours another client
+        // deleted looks lost too. Sent again once; gone again, it was deleted.
+        let resent = try await store.resentWrites()
+        let goneAgain = lost.intersection(resent)
         var entries = try await entries(for: relevant) { id, base in
             // Not in the feed: unchanged since the base, unless deleted.
             remoteByTodo[id] ?? (lost.contains(id) ? nil : base.flatMap { deleted.contains($0.remoteId) ? nil : $0.asRemote })
         }
+        var sentAgain: Set<UUID> = []
         for index in entries.indices where lost.contains(entries[index].todoId) && entries[index].local != nil {
+            let todoId = entries[index].todoId
+            // Gone again after it was sent again: deleted there, and here too
+            // unless edited since (its base kept, the merge decides).
+            guard !goneAgain.contains(todoId) else { continue }
             // The base describes a write the server lost: merged as if never
             // synced. A lost delete keeps its base, so it is sent again.
             entries[index].base = nil
             entries[index].baseInDoubt = true
+            sentAgain.insert(todoId)
         }
+        let settled = Set(confirmed).subtracting(sentAgain).intersection(resent)
+        try await store.markResent(adding: sentAgain, removing: settled)
         return Snapshot(entries: entries, kind: kind, cursor: cursor, skipped: skipped, confirmed: confirmed)
     }
 

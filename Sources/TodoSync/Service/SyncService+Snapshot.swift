@@ -30,7 +30,8 @@ extension SyncService {
             throw SyncError.serverChanged(from: previous, to: configuration.server)
         }
         let kind = configuration.kind ?? (sameServer ? settings.kind : nil)
-        if kind != .jsonServer, sameServer, let cursor = settings.cursor {
+        // After a CalDAV sync that stored what it read and stopped, the whole list (`markUnfinished`).
+        if kind != .jsonServer, sameServer, let cursor = settings.cursor, !(kind == .calDAV && settings.unfinished) {
             do {
                 return try await feedSnapshot(since: cursor, known: known, kind: kind ?? .todoServer)
             } catch SyncError.cursorExpired {
@@ -235,11 +236,7 @@ extension SyncService {
         ordered += others.indices[next...].map { (others[$0].todoId, -1 - $0) }
         let rows = try await store.syncRows(todoIds: ordered.map(\.todoId))
         let entries = ordered.map { todoId, item in
-            let row = rows[todoId]
-            return SyncEntry(
-                todoId: todoId, base: row?.base, local: row?.local,
-                remote: item >= 0 ? items[item] : others[-1 - item].item, pendingRev: row?.pendingRev
-            )
+            SyncEntry(todoId, row: rows[todoId], remote: item >= 0 ? items[item] : others[-1 - item].item)
         }
         return Snapshot(entries: entries, kind: kind, cursor: listing.cursor, skipped: skipped)
     }
@@ -250,9 +247,17 @@ extension SyncService {
         // two big-endian integers: no text formed to sort 100,000 ids.
         let ordered = ids.map { (key: $0.orderKey, id: $0) }.sorted { $0.key < $1.key }.map(\.id)
         let rows = try await store.syncRows(todoIds: ordered)
-        return ordered.map { id in
-            let row = rows[id]
-            return SyncEntry(todoId: id, base: row?.base, local: row?.local, remote: remote(id, row?.base), pendingRev: row?.pendingRev)
+        return ordered.map { id in SyncEntry(id, row: rows[id], remote: remote(id, rows[id]?.base)) }
+    }
+}
+
+extension SyncEntry {
+    /// The entry of a todo as the store holds it (`row`; nil: nothing here) and the server `remote`.
+    init(_ todoId: UUID, row: SyncRow?, remote: RemoteTodo?) {
+        self.init(todoId: todoId, base: row?.base, local: row?.local, remote: remote, pendingRev: row?.pendingRev)
+        if let sent = row?.setsInFlight {
+            // With the base the write went out over, before any doubt removes it.
+            inFlight = InFlight(sent: sent, base: row?.base.map { SetsInFlight(tags: $0.fields.tags, blockedBy: $0.fields.blockedBy) })
         }
     }
 }

@@ -34,6 +34,9 @@ extension AppDatabase {
         if try !isEmpty(db, "syncCreateInFlight") {
             try executeForEach(db, "DELETE FROM syncCreateInFlight WHERE todoId IN", storedKeys)
         }
+        if try !isEmpty(db, "syncSetsInFlight") {
+            try executeForEach(db, "DELETE FROM syncSetsInFlight WHERE todoId IN", storedKeys)
+        }
         if !revs.isEmpty {
             try executeForEach(db, "DELETE FROM syncPending WHERE todoId IN", storedKeys)
         }

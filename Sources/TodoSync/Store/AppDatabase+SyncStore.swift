@@ -29,9 +29,17 @@ extension AppDatabase: SyncStore {
         try read { db in try Int64.fetchOne(db, sql: "SELECT max(rev) FROM syncPending") }
     }
 
-    public func markCreatesInFlight(_ todoIds: [UUID]) async throws {
-        guard !todoIds.isEmpty else { return }
+    public func markInFlight(_ steps: [SyncStep]) async throws {
+        let todoIds = steps.compactMap { step in if case .create = step.remote { step.todoId } else { nil } }
+        let sets = steps.compactMap { step in SetsInFlight(step).map { (step.todoId.lowercasedString, $0) } }
+        guard !todoIds.isEmpty || !sets.isEmpty else { return }
         try write { db in
+            for (key, sent) in sets {
+                try db.executeCached(
+                    sql: "INSERT OR REPLACE INTO syncSetsInFlight(todoId, tags, blockedBy) VALUES (?, ?, ?)",
+                    arguments: [key, TagList.encode(sent.tags), IDList.encode(sent.blockedBy)]
+                )
+            }
             // A few hundred rows a statement: a push marks each batch's creates before sending it.
             let keys = todoIds.map(\.lowercasedString)
             for start in stride(from: 0, to: keys.count, by: Self.chunkSize) {
@@ -39,6 +47,31 @@ extension AppDatabase: SyncStore {
                 let rows = Array(repeating: "(?)", count: chunk.count).joined(separator: ",")
                 try db.cachedStatement(sql: "INSERT OR IGNORE INTO syncCreateInFlight(todoId) VALUES \(rows)")
                     .execute(arguments: StatementArguments(chunk))
+            }
+        }
+    }
+
+    public func dropInFlight(_ todoIds: [UUID]) async throws {
+        try write { db in
+            for key in todoIds.map(\.lowercasedString) {
+                try db.executeCached(sql: "DELETE FROM syncCreateInFlight WHERE todoId = ?", arguments: [key])
+                try db.executeCached(sql: "DELETE FROM syncSetsInFlight WHERE todoId = ?", arguments: [key])
+            }
+        }
+    }
+
+    public func resentWrites() async throws -> Set<UUID> {
+        try read { db in Set(try String.fetchAll(db, sql: "SELECT todoId FROM syncResent").compactMap(UUID.init(parsing:))) }
+    }
+
+    public func markResent(adding: Set<UUID>, removing: Set<UUID>) async throws {
+        guard !adding.isEmpty || !removing.isEmpty else { return }
+        try write { db in
+            for todoId in removing {
+                try db.executeCached(sql: "DELETE FROM syncResent WHERE todoId = ?", arguments: [todoId.lowercasedString])
+            }
+            for todoId in adding {
+                try db.executeCached(sql: "INSERT OR IGNORE INTO syncResent(todoId) VALUES (?)", arguments: [todoId.lowercasedString])
             }
         }
     }
@@ -110,12 +143,23 @@ extension AppDatabase: SyncStore {
                 }
             }
             let revs = try Self.pendingRevs(db, keys)
+            var sets: [UUID: SetsInFlight] = [:]
+            if try !Self.isEmpty(db, "syncSetsInFlight") {
+                try Self.forEachRow(db, "SELECT todoId, tags, blockedBy FROM syncSetsInFlight WHERE todoId IN", keys) { row in
+                    if let id = UUID(parsing: row[0]) {
+                        sets[id] = SetsInFlight(
+                            tags: (row[1] as String?).map(TagList.decode) ?? [], blockedBy: (row[2] as String?).map(IDList.decode) ?? []
+                        )
+                    }
+                }
+            }
             var rows: [UUID: SyncRow] = [:]
             rows.reserveCapacity(todoIds.count)
             for (id, key) in zip(todoIds, keys) {
                 let base = bases[id], local = locals[id], rev = revs[key]
                 if base != nil || local != nil || rev != nil {
                     rows[id] = SyncRow(todoId: id, base: base, local: local, pendingRev: rev)
+                    rows[id]?.setsInFlight = sets[id]
                 }
             }
             return rows
@@ -194,6 +238,10 @@ extension AppDatabase: SyncStore {
     private static func record(_ db: Database, _ step: SyncWrite, key: String, inFlight: Bool, pending: Bool) throws {
         if inFlight {
             try db.executeCached(sql: "DELETE FROM syncCreateInFlight WHERE todoId = ?", arguments: [key])
+        }
+        // Its answer recorded (or the merge that read what was sent): settled.
+        if step.base != .keep, try !isEmpty(db, "syncSetsInFlight") {
+            try db.executeCached(sql: "DELETE FROM syncSetsInFlight WHERE todoId = ?", arguments: [key])
         }
         if pending {
             try db.executeCached(sql: "DELETE FROM syncPending WHERE todoId = ?", arguments: [key])

@@ -124,12 +124,40 @@ public struct SyncRow: Sendable, Hashable {
     public var base: SyncBase?
     public var local: TodoItem?
     public var pendingRev: Int64?
+    /// The sets a write sent whose answer was never recorded.
+    public var setsInFlight: SetsInFlight?
 
     public init(todoId: UUID, base: SyncBase?, local: TodoItem?, pendingRev: Int64?) {
         self.todoId = todoId
         self.base = base
         self.local = local
         self.pendingRev = pendingRev
+    }
+}
+
+/// The tags and blockers a sync sent for a todo, kept until the answer to
+/// that write is recorded (`syncSetsInFlight`): the server may hold them
+/// though the base does not say so.
+public struct SetsInFlight: Sendable, Hashable {
+    public var tags: [String]
+    public var blockedBy: [UUID]
+
+    public init(tags: [String], blockedBy: [UUID]) {
+        self.tags = tags
+        self.blockedBy = blockedBy
+    }
+
+    /// What a step sends of the sets, if it sends any: a create holding
+    /// some, or an update that changes one.
+    init?(_ step: SyncStep) {
+        switch step.remote {
+        case let .create(fields) where !fields.tags.isEmpty || !fields.blockedBy.isEmpty:
+            self.init(tags: fields.tags, blockedBy: fields.blockedBy)
+        case let .update(_, _, fields, changed) where changed.contains(.tags) || changed.contains(.blockedBy):
+            self.init(tags: fields.tags, blockedBy: fields.blockedBy)
+        default:
+            return nil
+        }
     }
 }
 

@@ -41,8 +41,14 @@ public protocol SyncStore: Sendable {
     /// The most recent conflicts first.
     func conflictHistory(limit: Int) async throws -> [SyncConflict]
 
-    /// Records, before sending them, that these creates may reach the server.
-    func markCreatesInFlight(_ todoIds: [UUID]) async throws
+    /// Records, before sending them, what these steps' writes may leave on
+    /// the server whether or not their answers come: that their creates may
+    /// reach it, and the tags and blockers they send (`SetsInFlight`).
+    func markInFlight(_ steps: [SyncStep]) async throws
+
+    /// The server refused these writes outright (a 4xx): nothing of them is
+    /// there, and what `markInFlight` recorded of them is dropped.
+    func dropInFlight(_ todoIds: [UUID]) async throws
 
     /// A push is about to send what is queued: a change made here so far
     /// may be on the server from now on, answered or not (see undo).
@@ -62,6 +68,13 @@ public protocol SyncStore: Sendable {
     /// Every todo whose write (a create, or a CalDAV change or delete,
     /// `SyncWrite.awaitsReport`) no list or report has shown yet, in the order written.
     func unconfirmedWrites() async throws -> [UUID]
+
+    /// The todos whose write was sent again after a report left it out and
+    /// the server answered 404 (`syncResent`).
+    func resentWrites() async throws -> Set<UUID>
+
+    /// Records writes sent again (`adding`), and forgets those settled since (`removing`).
+    func markResent(adding: Set<UUID>, removing: Set<UUID>) async throws
 
     /// These created todos were seen in a list: no longer unconfirmed.
     func confirmCreates(_ todoIds: [UUID]) async throws
@@ -84,6 +97,9 @@ extension SyncStore {
     }
 
     public func markCreateInFlight(_ todoId: UUID) async throws {
-        try await markCreatesInFlight([todoId])
+        try await markInFlight([SyncStep(
+            todoId: todoId, expectedRev: nil, remote: .create(SyncFields(text: "", isDone: false)), local: .keep,
+            base: nil, remoteId: nil, remoteVersion: nil, conflicts: []
+        )])
     }
 }

@@ -32,6 +32,13 @@ actor FakeCalDAVServer: HTTPTransport {
         var etags = 0
         /// Sync tokens this state knows, by the revision they name.
         var tokens: [String: Int] = [:]
+        /// Each name's creations and deletions, by revision.
+        var existence: [String: [(revision: Int, exists: Bool)]] = [:]
+
+        /// Whether `name` existed at `revision`.
+        func existed(_ name: String, at revision: Int) -> Bool {
+            existence[name]?.last { $0.revision <= revision }?.exists ?? false
+        }
     }
 
     let changes: Changes
@@ -43,6 +50,22 @@ actor FakeCalDAVServer: HTTPTransport {
     /// Chance that a sync-collection answer stops halfway (507), as Google's and iCloud's do.
     var truncateRate = 0.0
     private(set) var log: [String] = []
+    /// A sync-collection leaves out what was created and deleted since the
+    /// token asked, as RFC 6578 allows (section 3.5.1).
+    var omitsShortLived = false
+    /// A write that arrives while another is being stored is answered 423
+    /// Locked, as a server that keeps its list in a git repository answers.
+    var locksConcurrentWrites = false
+    /// Every write is answered 423 Locked.
+    var lockedForGood = false
+    private var writing = 0
+    private(set) var lockedAnswers = 0
+    /// Writes that arrived since the first 423.
+    private var writesSinceALock = 0
+    /// The most writes stored at once among those that arrived after the
+    /// first 423 and the sixteen after it (those sent before it was seen
+    /// may still be on their way).
+    private(set) var mostWritesAtOnceAfterALock = 0
 
     init(changes: Changes = .syncToken, seed: UInt64 = 1) {
         self.changes = changes
@@ -52,6 +75,9 @@ actor FakeCalDAVServer: HTTPTransport {
 
     func setFaultRate(_ rate: Double) { faultRate = rate }
     func setTruncateRate(_ rate: Double) { truncateRate = rate }
+    func setOmitsShortLived(_ on: Bool) { omitsShortLived = on }
+    func setLocksConcurrentWrites(_ on: Bool) { locksConcurrentWrites = on }
+    func setLockedForGood(_ on: Bool) { lockedForGood = on }
 
     /// The list's current sync token.
     var token: String { "http://fake/sync/\(epoch)-\(state.revision)" }
@@ -81,6 +107,7 @@ actor FakeCalDAVServer: HTTPTransport {
 
     private func write(_ name: String, _ text: [UInt8]?) {
         state.revision += 1
+        if (state.items[name] != nil) != (text != nil) { state.existence[name, default: []].append((state.revision, text != nil)) }
         if let text {
             state.etags += 1
             state.items[name] = Stored(etag: "\"e\(epoch)-\(state.etags)\"", text: text)
@@ -101,6 +128,19 @@ actor FakeCalDAVServer: HTTPTransport {
         case 0?: throw TransportError(.timeout, "fake, before applying")
         case 1?: return HTTPResponseData(status: 500, body: Array("Internal Server Error".utf8))
         default: break
+        }
+        if request.method == "PUT" || request.method == "DELETE", lockedForGood || locksConcurrentWrites {
+            writing += 1
+            if lockedAnswers > 0 { writesSinceALock += 1 }
+            if writesSinceALock > 16 { mostWritesAtOnceAfterALock = max(mostWritesAtOnceAfterALock, writing) }
+            // Another write may arrive while this one is stored.
+            for _ in 0..<3 { await Task.yield() }
+            let locked = lockedForGood || writing > 1
+            writing -= 1
+            if locked {
+                lockedAnswers += 1
+                return HTTPResponseData(status: 423, body: Array("Locked".utf8))
+            }
         }
         let response = respond(request, path: path)
         if fault == 2 { throw TransportError(.connectionClosed, "fake, after applying") }
@@ -170,6 +210,10 @@ actor FakeCalDAVServer: HTTPTransport {
             return HTTPResponseData(status: 403, body: Array(#"<d:error xmlns:d="DAV:"><d:valid-sync-token/></d:error>"#.utf8))
         }
         var changed = state.changedAt.filter { $0.value > since }.sorted { $0.value < $1.value }
+        if omitsShortLived {
+            // Gone now, and not there at the token: never seen by whoever holds it.
+            changed.removeAll { name, _ in state.items[name] == nil && !state.existed(name, at: since) }
+        }
         var responses: [String] = []
         var upTo = state.revision
         if changed.count > 1, truncateRate > 0, random.chance(truncateRate) {
