@@ -32,11 +32,11 @@ struct KeepsEveryEditTests {
     /// after the server stored that write; `b` then removes g2 while `c`
     /// adds g5: both changes apply, everywhere.
     static func aRemovedTagStaysRemoved(
-        through base: any HTTPTransport, server: String, cutting: Set<String>, write: Write
+        through base: any HTTPTransport, server: String, login: CalDAVLogin? = nil, cutting: Set<String>, write: Write
     ) async throws {
         let cut = CutAfterApplying(base)
-        let b = try Replica(transport: cut, server: server)
-        let c = try Replica(transport: cut, server: server)
+        let b = try Replica(transport: cut, server: server, login: login)
+        let c = try Replica(transport: cut, server: server, login: login)
         if write != .createAlone {
             try b.add("water plants")
             try b.add("call mom")
@@ -133,8 +133,15 @@ struct KeepsEveryEditTests {
     @Test(arguments: [true, false])
     func aCompletionKeepsItsMillisecondsThroughACalDAVList(completerFirst: Bool) async throws {
         let server = FakeCalDAVServer()
-        let a = try Replica(transport: server, server: FakeCalDAVServer.server)
-        let b = try Replica(transport: server, server: FakeCalDAVServer.server)
+        try await Self.aCompletionKeepsItsMilliseconds(
+            through: CalDAVPlace(transport: server, server: FakeCalDAVServer.server) { await server.text(of: $0) },
+            completerFirst: completerFirst
+        )
+    }
+
+    static func aCompletionKeepsItsMilliseconds(through place: CalDAVPlace, completerFirst: Bool) async throws {
+        let a = try place.replica()
+        let b = try place.replica()
         let x = UUID()
         try a.add("water plants")
         try a.db.insertTodo(TodoItem(id: x, text: "x", createdAt: Self.start.addingTimeInterval(0.311)))
@@ -153,7 +160,8 @@ struct KeepsEveryEditTests {
             #expect(todo.due == .day(CalendarDay(year: 2026, month: 12, day: 1)!))
         }
         #expect(try Self.todo(a, x) == (try Self.todo(b, x)))
-        let text = try #require(await server.text(of: x.lowercasedString + ".ics"))
+        let stored = try #require(await place.text(x.lowercasedString + ".ics"))
+        let text = stored.replacingOccurrences(of: "\r\n ", with: "").replacingOccurrences(of: "\n ", with: "")
         #expect(text.contains("COMPLETED:20261121T093100Z"))
         #expect(text.contains("completed=2026-11-21T09:31:00.028Z"))
     }
@@ -225,9 +233,16 @@ struct KeepsEveryEditTests {
     func aTodoPulledByASyncThatFailedIsDeletedOnceGone(editedHere: Bool) async throws {
         let server = FakeCalDAVServer()
         await server.setOmitsShortLived(true)
-        let refusing = RefusingWrites(server)
-        let a = try Replica(transport: refusing, server: FakeCalDAVServer.server)
-        let c = try Replica(transport: refusing, server: FakeCalDAVServer.server)
+        try await Self.aTodoPulledByASyncThatFailedIsDeletedOnceGone(
+            through: CalDAVPlace(transport: server, server: FakeCalDAVServer.server) { await server.text(of: $0) },
+            editedHere: editedHere
+        )
+    }
+
+    static func aTodoPulledByASyncThatFailedIsDeletedOnceGone(through place: CalDAVPlace, editedHere: Bool) async throws {
+        let refusing = RefusingWrites(place.transport)
+        let a = try place.replica(through: refusing)
+        let c = try place.replica(through: refusing)
         try c.add("water plants")
         try c.add("call mom")
         try c.add("pay rent")
@@ -253,7 +268,115 @@ struct KeepsEveryEditTests {
             #expect(try Self.todo(replica, x)?.text == (editedHere ? "x, edited" : nil))
             #expect(try replica.todos().contains { $0.text == "pay the rent" })
         }
-        #expect(await server.names.contains(x.lowercasedString + ".ics") == editedHere)
+        #expect((await place.text(x.lowercasedString + ".ics") != nil) == editedHere)
+    }
+
+    /// `a` creates x and syncs; `c` pulls it, deletes it and syncs. A server
+    /// whose sync-collection leaves out what was created and deleted since
+    /// `a`'s token (Radicale's does) names nothing to `a`, and x answers 404:
+    /// lost, or deleted elsewhere? Sent again once, and gone again, it is
+    /// deleted everywhere; nothing goes back and forth for good.
+    @Test func aCreateDeletedElsewhereStaysDeletedThroughAListThatOmits() async throws {
+        let server = FakeCalDAVServer()
+        await server.setOmitsShortLived(true)
+        try await Self.aCreateDeletedElsewhereStaysDeleted(
+            through: CalDAVPlace(transport: server, server: FakeCalDAVServer.server) { await server.text(of: $0) }
+        )
+    }
+
+    static func aCreateDeletedElsewhereStaysDeleted(through place: CalDAVPlace) async throws {
+        let a = try place.replica()
+        let c = try place.replica()
+        try a.add("water plants")
+        try a.add("call mom")
+        try await a.sync()
+        try await c.sync()
+        let x = UUID()
+        try a.db.insertTodo(TodoItem(id: x, text: "milk", createdAt: Self.start))
+        try await a.sync()
+        try await c.sync()
+        #expect(try Self.todo(c, x) != nil)
+        try c.db.deleteTodos(ids: [x])
+        try await c.sync()
+        for _ in 0..<3 {
+            try await a.sync()
+            try await c.sync()
+        }
+        for replica in [a, c] {
+            #expect(try Self.todo(replica, x) == nil)
+            #expect(try replica.todos().count == 2)
+            #expect(try await replica.db.pendingCount() == 0)
+        }
+        #expect(await place.text(x.lowercasedString + ".ics") == nil)
+    }
+}
+
+/// The same reproductions against a real CalDAV server.
+@Suite(.serialized, .enabled(if: Radicale.installed, "Radicale is not in .build/venv: bash .ci/run installs it"))
+struct KeepsEveryEditOnRadicaleTests {
+    static func radicale() async throws -> (Radicale, CalDAVPlace) {
+        let server = try Radicale()
+        try await server.start()
+        try await server.makeCalendars()
+        let place = CalDAVPlace(
+            transport: AsyncHTTPTransport(timeout: .seconds(20)), server: server.list, login: CalDAVLogin(user: "alice", password: "secret")
+        ) { name in
+            let got = try? await server.curl(["\(server.origin)/alice/tasks/\(name)"])
+            return got?.status == "200" ? got?.body : nil
+        }
+        return (server, place)
+    }
+
+    // One case each where the fakes run several: Radicale takes seconds a test.
+    @Test(arguments: [KeepsEveryEditTests.Write.createBesideOthers])
+    func aRemovedTagStaysRemoved(write: KeepsEveryEditTests.Write) async throws {
+        let (server, place) = try await Self.radicale()
+        try await KeepsEveryEditTests.aRemovedTagStaysRemoved(
+            through: place.transport, server: place.server, login: place.login, cutting: ["PUT"], write: write
+        )
+        withExtendedLifetime(server) {}
+    }
+
+    @Test(arguments: [true])
+    func aCompletionKeepsItsMilliseconds(completerFirst: Bool) async throws {
+        let (server, place) = try await Self.radicale()
+        try await KeepsEveryEditTests.aCompletionKeepsItsMilliseconds(through: place, completerFirst: completerFirst)
+        withExtendedLifetime(server) {}
+    }
+
+    @Test(arguments: [false, true])
+    func aTodoPulledByASyncThatFailedIsDeletedOnceGone(editedHere: Bool) async throws {
+        let (server, place) = try await Self.radicale()
+        try await KeepsEveryEditTests.aTodoPulledByASyncThatFailedIsDeletedOnceGone(through: place, editedHere: editedHere)
+        withExtendedLifetime(server) {}
+    }
+
+    @Test func aCreateDeletedElsewhereStaysDeleted() async throws {
+        let (server, place) = try await Self.radicale()
+        try await KeepsEveryEditTests.aCreateDeletedElsewhereStaysDeleted(through: place)
+        withExtendedLifetime(server) {}
+    }
+}
+
+/// A CalDAV task list the reproductions run against: how to reach it, and
+/// how to read one of its objects as stored.
+struct CalDAVPlace: Sendable {
+    let transport: any HTTPTransport
+    let server: String
+    var login: CalDAVLogin? = nil
+    let text: @Sendable (String) async -> String?
+
+    init(
+        transport: any HTTPTransport, server: String, login: CalDAVLogin? = nil, text: @escaping @Sendable (String) async -> String?
+    ) {
+        self.transport = transport
+        self.server = server
+        self.login = login
+        self.text = text
+    }
+
+    func replica(through wrapper: (any HTTPTransport)? = nil) throws -> Replica {
+        try Replica(transport: wrapper ?? transport, server: server, login: login)
     }
 }
 

@@ -34,13 +34,17 @@ extension AppDatabase: SyncStore {
         let sets = steps.compactMap { step in SetsInFlight(step).map { (step.todoId.lowercasedString, $0) } }
         guard !todoIds.isEmpty || !sets.isEmpty else { return }
         try write { db in
-            for (key, sent) in sets {
-                try db.executeCached(
-                    sql: "INSERT OR REPLACE INTO syncSetsInFlight(todoId, tags, blockedBy) VALUES (?, ?, ?)",
-                    arguments: [key, TagList.encode(sent.tags), IDList.encode(sent.blockedBy)]
-                )
+            // A few hundred rows a statement: a push marks each batch before sending it.
+            for start in stride(from: 0, to: sets.count, by: Self.chunkSize / 3) {
+                let chunk = sets[start..<min(start + Self.chunkSize / 3, sets.count)]
+                let rows = Array(repeating: "(?, ?, ?)", count: chunk.count).joined(separator: ",")
+                var arguments = StatementArguments()
+                for (key, sent) in chunk {
+                    _ = arguments.append(contentsOf: [key, TagList.encode(sent.tags), IDList.encode(sent.blockedBy)])
+                }
+                try db.cachedStatement(sql: "INSERT OR REPLACE INTO syncSetsInFlight(todoId, tags, blockedBy) VALUES \(rows)")
+                    .execute(arguments: arguments)
             }
-            // A few hundred rows a statement: a push marks each batch's creates before sending it.
             let keys = todoIds.map(\.lowercasedString)
             for start in stride(from: 0, to: keys.count, by: Self.chunkSize) {
                 let chunk = keys[start..<min(start + Self.chunkSize, keys.count)]

@@ -10,12 +10,15 @@ struct Replica: Sendable {
     let server: String
     /// The paging the user named for this server, if any.
     let paging: ListPaging?
+    /// The account on a CalDAV server, if it asks for one.
+    let login: CalDAVLogin?
 
-    init(transport: any HTTPTransport, server: String = "http://fake", paging: ListPaging? = nil) throws {
+    init(transport: any HTTPTransport, server: String = "http://fake", paging: ListPaging? = nil, login: CalDAVLogin? = nil) throws {
         db = try AppDatabase.inMemory()
         self.transport = transport
         self.server = server
         self.paging = paging
+        self.login = login
     }
 
     func service(
@@ -23,7 +26,7 @@ struct Replica: Sendable {
     ) -> SyncService {
         SyncService(
             store: db,
-            configuration: SyncConfiguration(server: server, names: names, prefer: prefer, force: force, paging: paging),
+            configuration: SyncConfiguration(server: server, names: names, prefer: prefer, force: force, paging: paging, login: login),
             transport: RetryingTransport(transport, delays: [.zero, .zero], sleep: { _ in }),
             now: { now ?? Date() }
         )
