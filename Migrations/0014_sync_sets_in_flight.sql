@@ -16,7 +16,8 @@ CREATE TABLE syncSetsInFlight (
 -- not name them and the server answered 404 (`syncUnconfirmed`): the server
 -- lost them, or another client deleted them and the report left that out
 -- (RFC 6578 lets a server omit what was created and deleted since a token).
--- A write is sent again once; gone again, it was deleted there.
+-- A write is sent again once in a todo's life here; gone again, it was
+-- deleted there. The row goes when the todo does.
 CREATE TABLE syncResent (
     todoId TEXT PRIMARY KEY NOT NULL
 ) STRICT;

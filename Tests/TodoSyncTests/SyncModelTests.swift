@@ -103,12 +103,18 @@ struct CalDAVSyncModelTests {
         }
         if omits { model.settlingRounds = 3 }
         if seed % 4 == 1 {
+            // One restore from a copy a run, as a server put back from a
+            // backup: an add it lost is sent again once, and an add gone
+            // again after that was deleted elsewhere (a list may leave that
+            // out of its reports). Restarts losing the same add twice, which
+            // no kept server does, are taken for that (a 2,000-seed search
+            // with a restart every sixth step found seeds 97 and 649 so).
             model.beforeStep = { draw in
-                if draw % 6 == 0 { await server.restart() } else { await server.persist() }
+                if draw % 6 == 0 { await server.restartOnce() } else { await server.persist() }
             }
         }
         try await model.run()
-        if ProcessInfo.processInfo.environment["MODEL_TRACE"] != nil { print(await server.log.suffix(80).joined(separator: "\n")) }
+        if ProcessInfo.processInfo.environment["MODEL_TRACE"] != nil { print(await server.log.joined(separator: "\n")) }
         for (name, lines) in foreign {
             // Deleted by a replica: nothing left to keep.
             guard let text = await server.text(of: name) else { continue }

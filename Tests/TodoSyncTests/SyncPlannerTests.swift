@@ -159,6 +159,20 @@ struct SyncPlannerTests {
         #expect(step.remote == .none)
     }
 
+    /// An edit there that set a value again (the same value, a newer edit
+    /// time) is an edit too: it survives a delete here. The same edit times
+    /// as the base: unchanged, deleted there too.
+    @Test func aRemoteEditToTheSameValueSurvivesLocalDelete() throws {
+        let touched = try #require(Self.step(Self.entry(base: Self.fields("a"), remote: Self.fields("a"), remoteTime: 20, baseTime: 10)))
+        #expect(touched.local.savedFields == Self.fields("a"))
+        #expect(touched.remote == .none)
+        let untouched = try #require(Self.step(Self.entry(base: Self.fields("a"), remote: Self.fields("a"), remoteTime: 10, baseTime: 10)))
+        #expect(untouched.remote == .delete(id: "r1", version: nil))
+        // Older than the base (a server that lost an edit): still deleted there.
+        let older = try #require(Self.step(Self.entry(base: Self.fields("a"), remote: Self.fields("a"), remoteTime: 5, baseTime: 10)))
+        #expect(older.remote == .delete(id: "r1", version: nil))
+    }
+
     @Test func deletedOnBothSidesForgetsTheBase() throws {
         let step = try #require(Self.step(Self.entry(base: Self.fields("a"))))
         #expect(step.base == nil)

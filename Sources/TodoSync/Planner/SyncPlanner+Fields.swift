@@ -69,3 +69,10 @@ extension RemoteTodo {
 }
 
 extension SyncFields: TodoFieldValues {}
+
+extension FieldTimes {
+    /// Whether some field was edited later here than in `other`.
+    func isLater(than other: FieldTimes) -> Bool {
+        TodoField.allCases.contains { (self[$0] ?? .distantPast) > (other[$0] ?? .distantPast) }
+    }
+}

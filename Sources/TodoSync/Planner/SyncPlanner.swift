@@ -39,7 +39,9 @@ public enum SyncPlanner {
                 step.serverCompletedAt = local.completedAt
             }
         case let (nil, remote?):
-            if let base = entry.base, remote.fields == base.fields, base.remoteId == remote.id {
+            // Deleted here, and unchanged there since the base: not in value,
+            // nor by an edit made since that set a value again (an edit beats a delete).
+            if let base = entry.base, remote.fields == base.fields, base.remoteId == remote.id, !remote.editedAt.isLater(than: base.editedAt) {
                 step.remote = .delete(id: remote.id, version: remote.version)
             } else {
                 let item = remote.item(todoId: entry.todoId, times: remote.editedAt, seenAt: now)

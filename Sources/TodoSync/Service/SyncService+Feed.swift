@@ -82,8 +82,9 @@ extension SyncService {
             entries[index].baseInDoubt = true
             sentAgain.insert(todoId)
         }
-        let settled = Set(confirmed).subtracting(sentAgain).intersection(resent)
-        try await store.markResent(adding: sentAgain, removing: settled)
+        // Kept once sent again, though a report names it later: another
+        // client deleting it again must not start it over.
+        try await store.markResent(adding: sentAgain, removing: goneAgain)
         return Snapshot(entries: entries, kind: kind, cursor: cursor, skipped: skipped, confirmed: confirmed)
     }
 

@@ -283,6 +283,9 @@ extension AppDatabase: SyncStore {
         } else if step.base == .remove, try !isEmpty(db, "syncUnconfirmed") {
             try db.executeCached(sql: "DELETE FROM syncUnconfirmed WHERE todoId = ?", arguments: [key])
         }
+        if step.base == .remove, try !isEmpty(db, "syncResent") {
+            try db.executeCached(sql: "DELETE FROM syncResent WHERE todoId = ?", arguments: [key])
+        }
         for conflict in step.conflicts {
             try db.executeCached(sql: """
                     INSERT INTO syncConflict(at, todoId, field, localValue, remoteValue, winner, localEditedAt, remoteEditedAt)

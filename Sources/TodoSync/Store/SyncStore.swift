@@ -73,7 +73,7 @@ public protocol SyncStore: Sendable {
     /// the server answered 404 (`syncResent`).
     func resentWrites() async throws -> Set<UUID>
 
-    /// Records writes sent again (`adding`), and forgets those settled since (`removing`).
+    /// Records writes sent again (`adding`), and forgets those gone since (`removing`).
     func markResent(adding: Set<UUID>, removing: Set<UUID>) async throws
 
     /// These created todos were seen in a list: no longer unconfirmed.

@@ -75,6 +75,7 @@ actor FakeCalDAVServer: HTTPTransport {
 
     func setFaultRate(_ rate: Double) { faultRate = rate }
     func setTruncateRate(_ rate: Double) { truncateRate = rate }
+    func mark(_ text: String) { log.append("== " + text) }
     func setOmitsShortLived(_ on: Bool) { omitsShortLived = on }
     func setLocksConcurrentWrites(_ on: Bool) { locksConcurrentWrites = on }
     func setLockedForGood(_ on: Bool) { lockedForGood = on }
@@ -91,6 +92,15 @@ actor FakeCalDAVServer: HTTPTransport {
         state = persisted
         epoch += 1
         state.tokens[token] = state.revision
+    }
+
+    private var restarted = false
+
+    /// `restart`, the first time only: a restore from a copy, once.
+    func restartOnce() {
+        guard !restarted else { return persist() }
+        restarted = true
+        restart()
     }
 
     /// Stores an object as another app would (PUT), by name.

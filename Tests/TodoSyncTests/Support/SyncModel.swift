@@ -135,6 +135,7 @@ struct SyncModel {
                 } catch is TodoError {}
             default:
                 // Killed before a request, or after the server stored one and before its answer.
+                if let fake = serverTransport as? FakeCalDAVServer { await fake.mark("step \(step) replica \(index)") }
                 await interrupting.arm(after: faults && random.chance(0.3) ? Int(random.next() % 6) : nil, afterApplying: random.chance(0.5))
                 do {
                     try await replica.sync()
@@ -152,8 +153,9 @@ struct SyncModel {
         }
         await setServerFaults(false)
         print("seed \(seed): \(succeeded)/\(attempted) syncs succeeded during the run, faults: \(faults)")
-        for _ in 0..<settlingRounds {
-            for (replica, _) in replicas {
+        for round in 0..<settlingRounds {
+            for (index, (replica, _)) in replicas.enumerated() {
+                if let fake = serverTransport as? FakeCalDAVServer { await fake.mark("settle \(round) replica \(index)") }
                 try await replica.sync(force: true)
             }
         }
