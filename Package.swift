@@ -12,7 +12,7 @@ let appMigrations = [
     "0001_create_todo.sql", "0002_sync.sql", "0003_search_scan_index.sql", "0004_search_without_column_sizes.sql",
     "0005_sync_edit_times.sql", "0006_sync_unconfirmed_creates.sql", "0007_planning_fields.sql",
     "0008_undo_journal.sql", "0009_field_edit_times.sql", "0010_redo.sql", "0011_sync_unconfirmed_changes.sql",
-    "0012_project_wait_scheduled_until.sql", "0013_subtasks_and_blockers.sql", "0014_sync_sets_in_flight.sql",
+    "0012_project_wait_scheduled_until.sql", "0013_subtasks_and_blockers.sql", "0014_sync_writes_in_doubt.sql",
 ]
 let serverMigrations = [
     "server_0001_create_item.sql", "server_0002_accounts.sql", "server_0003_calendar_objects.sql",

@@ -43,7 +43,7 @@ public enum AppMigrations {
             sql: text(PackageResources._012_project_wait_scheduled_until_sql)
         ),
         Migration(identifier: "0013_subtasks_and_blockers", sql: text(PackageResources._013_subtasks_and_blockers_sql)),
-        Migration(identifier: "0014_sync_sets_in_flight", sql: text(PackageResources._014_sync_sets_in_flight_sql)),
+        Migration(identifier: "0014_sync_writes_in_doubt", sql: text(PackageResources._014_sync_writes_in_doubt_sql)),
     ]
 
     private static func text(_ bytes: [UInt8]) -> String {
