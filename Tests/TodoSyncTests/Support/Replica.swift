@@ -27,7 +27,9 @@ struct Replica: Sendable {
         SyncService(
             store: db,
             configuration: SyncConfiguration(server: server, names: names, prefer: prefer, force: force, paging: paging, login: login),
-            transport: RetryingTransport(transport, delays: [.zero, .zero], sleep: { _ in }),
+            // Pauses of nothing, so no budget of seconds: under a loaded run a write that
+            // waited its turn behind others after a 423 would run out of one.
+            transport: RetryingTransport(transport, delays: [.zero, .zero], budget: .seconds(3_600), sleep: { _ in }),
             now: { now ?? Date() }
         )
     }
