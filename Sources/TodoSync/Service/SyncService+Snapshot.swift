@@ -157,7 +157,15 @@ extension SyncService {
         let unsure = kind == .calDAV ? Self.unsureWrites(entries, confirmed: Set(confirmed), bases: baseByTodo) : []
         // Ours as sent: the same item, and on a CalDAV list the very version written.
         let keptAsSent = confirmed.filter { remoteByTodo[$0]?.id == baseByTodo[$0]?.remoteId && !unsure.contains($0) }
-        let lost = Self.lostCreates(unconfirmed: creates, keptAsSent: Set(keptAsSent))
+        // A create of ours whose number the list now gives another todo: the
+        // server lost it in a restart and numbered on (json-server 0.17),
+        // whatever a later create of ours that another replica sent again
+        // under its own old number seems to say.
+        let listedIds = Set(listing.items.lazy.map(\.id))
+        let renumberedAway = Set(creates.filter { todoId in
+            remoteByTodo[todoId] == nil && baseByTodo[todoId].map { listedIds.contains($0.remoteId) } ?? false
+        })
+        let lost = Self.lostCreates(unconfirmed: creates, keptAsSent: Set(keptAsSent)).union(renumberedAway)
         for index in entries.indices where lost.contains(entries[index].todoId) && entries[index].local != nil
             || unsure.contains(entries[index].todoId) {
             // Sent again, or merged, as if never synced.
