@@ -44,6 +44,7 @@ public enum AppMigrations {
         ),
         Migration(identifier: "0013_subtasks_and_blockers", sql: text(PackageResources._013_subtasks_and_blockers_sql)),
         Migration(identifier: "0014_sync_writes_in_doubt", sql: text(PackageResources._014_sync_writes_in_doubt_sql)),
+        Migration(identifier: "0015_sync_foreign_tags", sql: text(PackageResources._015_sync_foreign_tags_sql)),
     ]
 
     private static func text(_ bytes: [UInt8]) -> String {

@@ -14,6 +14,7 @@ public enum ServerMigrations {
         migration("server_0002_accounts", PackageResources.server_0002_accounts_sql),
         migration("server_0003_calendar_objects", PackageResources.server_0003_calendar_objects_sql),
         migration("server_0004_calendar_object_versions", PackageResources.server_0004_calendar_object_versions_sql),
+        migration("server_0005_calendar_object_bodies", PackageResources.server_0005_calendar_object_bodies_sql),
     ]
 
     /// Migrations that only add a column a database may already have: they
@@ -49,6 +50,7 @@ public enum ServerPostgresMigrations {
         migration("server_pg_0004_calendar_objects", PackageResources.server_pg_0004_calendar_objects_sql),
         migration("server_pg_0005_change_notifications", PackageResources.server_pg_0005_change_notifications_sql),
         migration("server_pg_0006_calendar_object_versions", PackageResources.server_pg_0006_calendar_object_versions_sql),
+        migration("server_pg_0007_calendar_object_bodies", PackageResources.server_pg_0007_calendar_object_bodies_sql),
     ]
 
     /// As `ServerMigrations.addedColumns`: server_pg_0004 held the `version`

@@ -98,14 +98,19 @@ public enum VTodo {
     /// `calendar` (or a new VCALENDAR) saying `fields`: in its VTODO, each
     /// mapped property whose meaning changed is rewritten; every other line,
     /// ours or another app's, stays as it came. LAST-MODIFIED and DTSTAMP
-    /// become `now` when anything changed.
-    public static func write(_ fields: VTodoFields, over calendar: ICalendarComponent?, timeZone: TimeZone, now: Date) -> ICalendarComponent {
+    /// become `now` when anything changed. What the calendar said is `was`
+    /// where the caller knows it in the same terms as `fields` (a server
+    /// that keeps the fields the text was stored with), else as read here.
+    public static func write(
+        _ fields: VTodoFields, over calendar: ICalendarComponent?, was: VTodoFields? = nil, timeZone: TimeZone, now: Date
+    ) -> ICalendarComponent {
+        let given = calendar
         var calendar = calendar ?? ICalendarComponent(name: "VCALENDAR", entries: [
             .property(ContentLine(name: "VERSION", value: "2.0")),
             .property(ContentLine(name: "PRODID", value: "-//todo//todo//EN")),
             .component(ICalendarComponent(name: "VTODO")),
         ])
-        let old = try? Self.fields(of: calendar, timeZone: timeZone)
+        let old = given == nil ? nil : was ?? (try? Self.fields(of: calendar, timeZone: timeZone))
         guard let index = masterIndex(in: calendar), case var .component(todo) = calendar.entries[index] else {
             return calendar
         }
@@ -144,10 +149,12 @@ public enum VTodo {
         }
         if old?.wait.map(seconds) != fields.wait.map(seconds) { set(waitProperty, fields.wait.map { dateLine(waitProperty, $0) }) }
         // DTSTART only where RFC 5545 allows it beside DUE (the same value
-        // type, earlier): servers refuse a task that breaks that rule.
+        // type, earlier): servers refuse a task that breaks that rule. A
+        // DTSTART the new DUE still allows stays as it was written (its TZID too).
         let scheduledChanged = old?.scheduled.map(seconds) != fields.scheduled.map(seconds)
         let dueChanged = old?.due.map(seconds) != fields.due.map(seconds)
-        if scheduledChanged || (dueChanged && fields.scheduled != nil) {
+        let startStillFits = todo.property("DTSTART") == nil || fields.scheduled.map { fitsDTSTART($0, due: fields.due) } ?? true
+        if scheduledChanged || (dueChanged && fields.scheduled != nil && !startStillFits) {
             let fits = fields.scheduled.map { fitsDTSTART($0, due: fields.due) } ?? true
             set("DTSTART", fits ? fields.scheduled.map { dateLine("DTSTART", $0) } : nil)
             set(scheduledProperty, fits ? nil : fields.scheduled.map { dateLine(scheduledProperty, $0) })

@@ -100,16 +100,24 @@ struct CalDAVController<Repository: TodoRepository>: Sendable {
         return CalDAVMapping.fields(of: object.todo)
     }
 
-    /// The text made from the todo's fields over the text a client sent.
+    /// The text made from the todo's fields over the text a client sent:
+    /// only the properties of the fields that changed since it was stored
+    /// are rewritten (those that differ from the todo's JSON object then).
     static func composedText(_ object: CalendarObject) -> String {
-        composed(object.todo, over: object.ics.flatMap { try? ICalendarComponent.read(Array($0.utf8)) })
+        let then = object.icsBody.map { CalDAVMapping.fields(of: StoredTodo(id: object.todo.id, version: object.icsVersion ?? 0, json: $0)) }
+        return composed(object.todo, over: object.ics.flatMap { try? ICalendarComponent.read(Array($0.utf8)) }, was: then)
     }
 
-    /// `calendar` (or a new one) rewritten to say what `todo`'s fields say.
-    static func composed(_ todo: StoredTodo, over calendar: ICalendarComponent?) -> String {
+    /// `calendar` (or a new one) rewritten to say what `todo`'s fields say
+    /// where they differ from `was`, the fields the calendar's lines said
+    /// in the todo's terms (nil: as read from the calendar). Comparing with
+    /// the todo's own earlier fields keeps a line the mapping reads other
+    /// than it was written (a category with a space, a DTSTART with a
+    /// TZID, a STATUS:COMPLETED with no COMPLETED) while its field is not edited.
+    static func composed(_ todo: StoredTodo, over calendar: ICalendarComponent?, was: VTodoFields?) -> String {
         let fields = CalDAVMapping.fields(of: todo)
         let written = VTodo.write(
-            fields, over: calendar, timeZone: CalDAVPaths.utc, now: fields.updatedAt ?? Date(timeIntervalSince1970: 0)
+            fields, over: calendar, was: was, timeZone: CalDAVPaths.utc, now: fields.updatedAt ?? Date(timeIntervalSince1970: 0)
         )
         return String(decoding: written.bytes(), as: UTF8.self)
     }
@@ -170,10 +178,13 @@ struct CalDAVController<Repository: TodoRepository>: Sendable {
         if existing == nil { members["id"] = fields.uid }
         let payload = try TodoPayload(body: CalDAVMapping.json(members))
         let operation = BatchOperation(method: existing == nil ? .create : .patch, id: fields.uid, ifMatch: ifMatch, payload: payload)
-        // Kept as GET will serve it at this version: the calendar sent, with
-        // what the todo's fields say (from the parse, never from the bytes
-        // decoded whole: a fold inside a character is not text on its own).
-        let render: @Sendable (StoredTodo) -> String = { stored in Self.composed(stored, over: calendar) }
+        // Kept as GET will serve it at this version: the calendar as sent
+        // (from the parse, never from the bytes decoded whole: a fold inside
+        // a character is not text on its own), with nothing rewritten, as
+        // the todo says what it says.
+        let render: @Sendable (StoredTodo) -> String = { stored in
+            Self.composed(stored, over: calendar, was: CalDAVMapping.fields(of: stored))
+        }
         let stored = try await todos.putCalendarObject(name: name, id: fields.uid, operation: operation, render: render)
         var headers: HTTPFields = [:]
         // An ETag only when what GET now serves is exactly what was sent (RFC 4791, 5.3.4).

@@ -11,16 +11,21 @@ public struct CalendarObject: Sendable, Equatable {
     /// The todo's version `ics` was served at: while the todo is still
     /// there, `ics` is what it serves.
     public let icsVersion: Int?
+    /// The todo's JSON object at `icsVersion`: what the mapped lines of
+    /// `ics` said, in the todo's terms; nil for text stored before the
+    /// server kept it (server_0005).
+    public let icsBody: String?
     public let deleted: Bool
 
     /// Whether the todo is still at the version its stored text was served at.
     public var servesStoredText: Bool { ics != nil && icsVersion == todo.version }
 
-    public init(todo: StoredTodo, name: String?, ics: String?, icsVersion: Int?, deleted: Bool = false) {
+    public init(todo: StoredTodo, name: String?, ics: String?, icsVersion: Int?, icsBody: String? = nil, deleted: Bool = false) {
         self.todo = todo
         self.name = name
         self.ics = ics
         self.icsVersion = icsVersion
+        self.icsBody = icsBody
         self.deleted = deleted
     }
 }

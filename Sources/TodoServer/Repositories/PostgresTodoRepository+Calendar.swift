@@ -21,15 +21,19 @@ extension PostgresTodoRepository {
         return try await database.withConnection { connection in
             let rows = try await connection.query(
                 """
-                SELECT i.id, i.body::text, i.version, c.name, c.ics, c.version FROM item AS i
+                SELECT i.id, i.body::text, i.version, c.name, c.ics, c.version, c.body FROM item AS i
                 LEFT JOIN calendar_object AS c ON c.account = i.account AND c.id = i.id
                 WHERE i.account = \(account) AND i.id = ANY(\(ids)) AND NOT i.deleted
                 """,
                 logger: database.logger
             )
             var objects: [CalendarObject] = []
-            for try await (id, body, version, name, ics, icsVersion) in rows.decode((String, String, Int, String?, String?, Int?).self) {
-                objects.append(CalendarObject(todo: StoredTodo(id: id, version: version, json: body), name: name, ics: ics, icsVersion: icsVersion))
+            for try await (id, body, version, name, ics, icsVersion, icsBody)
+                in rows.decode((String, String, Int, String?, String?, Int?, String?).self)
+            {
+                objects.append(CalendarObject(
+                    todo: StoredTodo(id: id, version: version, json: body), name: name, ics: ics, icsVersion: icsVersion, icsBody: icsBody
+                ))
             }
             return objects
         }
@@ -45,7 +49,8 @@ extension PostgresTodoRepository {
             if let cursor {
                 rows = try await connection.query(
                     """
-                    SELECT a.last_change_seq, a.purged_through, i.id, CASE WHEN c.version = i.version THEN '{}' ELSE i.body::text END, i.version, i.deleted, c.name, c.ics, c.version, i.change_seq
+                    SELECT a.last_change_seq, a.purged_through, i.id, CASE WHEN c.version = i.version THEN '{}' ELSE i.body::text END, i.version, i.deleted, c.name, c.ics, c.version, i.change_seq,
+                        CASE WHEN c.version = i.version THEN NULL ELSE c.body END
                     FROM account AS a
                     LEFT JOIN LATERAL (
                         SELECT * FROM item WHERE account = a.id AND change_seq > \(Int64(cursor)) AND change_seq > \(after)
@@ -60,7 +65,8 @@ extension PostgresTodoRepository {
             } else {
                 rows = try await connection.query(
                     """
-                    SELECT a.last_change_seq, a.purged_through, i.id, CASE WHEN c.version = i.version THEN '{}' ELSE i.body::text END, i.version, i.deleted, c.name, c.ics, c.version, i.seq
+                    SELECT a.last_change_seq, a.purged_through, i.id, CASE WHEN c.version = i.version THEN '{}' ELSE i.body::text END, i.version, i.deleted, c.name, c.ics, c.version, i.seq,
+                        CASE WHEN c.version = i.version THEN NULL ELSE c.body END
                     FROM account AS a
                     LEFT JOIN LATERAL (
                         SELECT * FROM item WHERE account = a.id AND NOT deleted AND seq > \(after) ORDER BY seq LIMIT \(Int64(limit))
@@ -76,14 +82,15 @@ extension PostgresTodoRepository {
             var purged = 0
             var objects: [CalendarObject] = []
             var lastPosition: Int64?
-            for try await (last, purgedThrough, id, body, version, deleted, name, ics, icsVersion, key)
-                in rows.decode((Int, Int, String?, String?, Int?, Bool?, String?, String?, Int?, Int64?).self)
+            for try await (last, purgedThrough, id, body, version, deleted, name, ics, icsVersion, key, icsBody)
+                in rows.decode((Int, Int, String?, String?, Int?, Bool?, String?, String?, Int?, Int64?, String?).self)
             {
                 counter = last
                 purged = purgedThrough
                 guard let id, let body, let version else { continue }
                 objects.append(CalendarObject(
-                    todo: StoredTodo(id: id, version: version, json: body), name: name, ics: ics, icsVersion: icsVersion, deleted: deleted ?? false
+                    todo: StoredTodo(id: id, version: version, json: body), name: name, ics: ics, icsVersion: icsVersion, icsBody: icsBody,
+                    deleted: deleted ?? false
                 ))
                 lastPosition = key
             }
@@ -129,7 +136,10 @@ extension PostgresTodoRepository {
                 "DELETE FROM calendar_object WHERE account = \(account) AND (name = \(name) OR id = \(id))", logger: database.logger
             )
             try await connection.query(
-                "INSERT INTO calendar_object (account, name, id, ics, version) VALUES (\(account), \(name), \(id), \(render(stored)), \(stored.version))",
+                """
+                INSERT INTO calendar_object (account, name, id, ics, version, body)
+                VALUES (\(account), \(name), \(id), \(render(stored)), \(stored.version), \(stored.json))
+                """,
                 logger: database.logger
             )
             return stored

@@ -18,13 +18,15 @@ extension SQLiteTodoRepository {
         return try await read { db in
             var objects: [CalendarObject] = []
             let statement = try db.cachedStatement(sql: """
-                SELECT item.body, item.version, calendarObject.name, calendarObject.ics, calendarObject.version FROM item
+                SELECT item.body, item.version, calendarObject.name, calendarObject.ics, calendarObject.version, calendarObject.body FROM item
                 LEFT JOIN calendarObject ON calendarObject.account = item.account AND calendarObject.id = item.id
                 WHERE item.account = ? AND item.id = ? AND item.deleted = 0
                 """)
             for id in ids {
                 if let row = try Row.fetchOne(statement, arguments: [accountKey, id]) {
-                    objects.append(CalendarObject(todo: StoredTodo(id: id, version: row[1], json: row[0]), name: row[2], ics: row[3], icsVersion: row[4]))
+                    objects.append(CalendarObject(
+                        todo: StoredTodo(id: id, version: row[1], json: row[0]), name: row[2], ics: row[3], icsVersion: row[4], icsBody: row[5]
+                    ))
                 }
             }
             return objects
@@ -47,7 +49,8 @@ extension SQLiteTodoRepository {
                 db,
                 sql: """
                     SELECT item.id, CASE WHEN calendarObject.version = item.version THEN '{}' ELSE item.body END,
-                        item.version, item.deleted, calendarObject.name, calendarObject.ics, calendarObject.version, \(key) FROM item
+                        item.version, item.deleted, calendarObject.name, calendarObject.ics, calendarObject.version, \(key),
+                        CASE WHEN calendarObject.version = item.version THEN NULL ELSE calendarObject.body END FROM item
                     LEFT JOIN calendarObject ON calendarObject.account = item.account AND calendarObject.id = item.id
                     WHERE item.account = ? AND \(condition) AND \(key) > ? ORDER BY \(key) LIMIT ?
                     """,
@@ -57,7 +60,8 @@ extension SQLiteTodoRepository {
             var lastPosition: Int64?
             while let row = try rows.next() {
                 objects.append(CalendarObject(
-                    todo: StoredTodo(id: row[0], version: row[2], json: row[1]), name: row[4], ics: row[5], icsVersion: row[6], deleted: row[3]
+                    todo: StoredTodo(id: row[0], version: row[2], json: row[1]), name: row[4], ics: row[5], icsVersion: row[6],
+                    icsBody: row[8], deleted: row[3]
                 ))
                 lastPosition = row[7]
             }
@@ -96,8 +100,8 @@ extension SQLiteTodoRepository {
             // under this name, can only be a deleted one's: the caller checked.
             try db.execute(sql: "DELETE FROM calendarObject WHERE account = ? AND (name = ? OR id = ?)", arguments: [accountKey, name, id])
             try db.execute(
-                sql: "INSERT INTO calendarObject (account, name, id, ics, version) VALUES (?, ?, ?, ?, ?)",
-                arguments: [accountKey, name, id, render(stored), stored.version]
+                sql: "INSERT INTO calendarObject (account, name, id, ics, version, body) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [accountKey, name, id, render(stored), stored.version, stored.json]
             )
             return stored
         }

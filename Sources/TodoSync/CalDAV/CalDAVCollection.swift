@@ -147,9 +147,11 @@ final class CalDAVCollection: RemoteTodos {
         return .done(try written(name, calendar, response))
     }
 
+    /// `keptTags` is not needed: the categories no tag can be are read from
+    /// the object itself, just fetched (`CalDAVItem.rewritten`).
     func update(
         id: String, version: Int?, fields: SyncFields, changed: Set<TodoField>, editedAt: FieldTimes, local: TodoItem?,
-        dates: Bool
+        dates: Bool, keptTags: [String]
     ) async throws -> RemoteCollection.WriteResult {
         guard let resource = try await current(id, version: version) else { return .missing }
         guard version == nil || CalDAVItem.version(ofETag: resource.etag) == version else { return .stale }

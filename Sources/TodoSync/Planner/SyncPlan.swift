@@ -85,6 +85,10 @@ public struct SyncStep: Sendable, Hashable {
     /// The update rewrites the server's `createdAt` and `completedAt` too:
     /// they differ from the ones both sides agree on.
     public var sendsDates = false
+    /// The server's tags no tag of ours can be (`RemoteTodo.foreignTags`):
+    /// an update that sends tags sends these beside ours, and the new base
+    /// records them.
+    public var keptTags: [String] = []
 }
 
 extension SyncStep {
@@ -109,7 +113,7 @@ extension SyncStep {
         guard let base, let remoteId else { return nil }
         return SyncBase(
             todoId: todoId, remoteId: remoteId, fields: base, remoteVersion: version, editedAt: editedAt,
-            createdAt: serverCreatedAt, completedAt: serverCompletedAt
+            createdAt: serverCreatedAt, completedAt: serverCompletedAt, foreignTags: keptTags
         )
     }
 }

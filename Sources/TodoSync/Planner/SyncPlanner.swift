@@ -23,6 +23,7 @@ public enum SyncPlanner {
             todoId: entry.todoId, expectedRev: entry.pendingRev, remote: .none, local: .keep,
             base: nil, remoteId: entry.remote?.id, remoteVersion: entry.remote?.version, conflicts: []
         )
+        step.keptTags = entry.remote?.foreignTags ?? []
         switch (entry.local, entry.remote) {
         case (nil, nil):
             // Gone on both sides: forget it, if there is anything to forget.

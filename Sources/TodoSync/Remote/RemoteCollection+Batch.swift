@@ -14,7 +14,7 @@ extension RemoteCollection {
         case create(TodoItem, fields: SyncFields, editedAt: FieldTimes)
         case update(
             id: String, version: Int?, fields: SyncFields, changed: Set<TodoField>, editedAt: FieldTimes, local: TodoItem?,
-            dates: Bool
+            dates: Bool, keptTags: [String]
         )
         case delete(id: String, version: Int?)
     }
@@ -27,10 +27,10 @@ extension RemoteCollection {
             switch operation {
             case let .create(todo, fields, editedAt):
                 .object(["method": .string("POST"), "body": .object(createBody(todo, fields: fields, editedAt: editedAt, kind: .todoServer))])
-            case let .update(id, version, fields, changed, editedAt, local, dates):
+            case let .update(id, version, fields, changed, editedAt, local, dates, keptTags):
                 .object([
                     "method": .string("PATCH"), "id": .string(id), "ifMatch": version.map { .integer(Int64($0)) } ?? .null,
-                    "body": .object(self.body(fields, changed: changed, editedAt: editedAt, local: local, dates: dates)),
+                    "body": .object(self.body(fields, changed: changed, editedAt: editedAt, local: local, dates: dates, keptTags: keptTags)),
                 ])
             case let .delete(id, version):
                 .object(["method": .string("DELETE"), "id": .string(id), "ifMatch": version.map { .integer(Int64($0)) } ?? .null])

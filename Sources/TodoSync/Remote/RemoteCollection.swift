@@ -105,9 +105,9 @@ public struct RemoteCollection: Sendable {
     /// Sends only the changed fields with their edit times, never the id.
     public func update(
         id: String, version: Int?, fields: SyncFields, changed: Set<TodoField>, editedAt: FieldTimes, local: TodoItem?,
-        dates: Bool = false
+        dates: Bool = false, keptTags: [String] = []
     ) async throws -> WriteResult {
-        let object = body(fields, changed: changed, editedAt: editedAt, local: local, dates: dates)
+        let object = body(fields, changed: changed, editedAt: editedAt, local: local, dates: dates, keptTags: keptTags)
         let response = try await send("PATCH", itemURL(id), body: .object(object), ifMatch: version, allow: [404, 410, 412])
         return result(response)
     }
@@ -128,9 +128,11 @@ public struct RemoteCollection: Sendable {
 
     /// The changed fields, each with its edit time, and the dates that go
     /// with them (`createdAt` and `completedAt` too, with `dates`), from
-    /// `local`, the todo as it is stored here once the write is done.
+    /// `local`, the todo as it is stored here once the write is done. Tags
+    /// go with `keptTags`: the server's that no tag of ours can be stay there.
     func body(
-        _ fields: SyncFields, changed: Set<TodoField>, editedAt: FieldTimes, local: TodoItem?, dates: Bool = false
+        _ fields: SyncFields, changed: Set<TodoField>, editedAt: FieldTimes, local: TodoItem?, dates: Bool = false,
+        keptTags: [String] = []
     ) -> [String: JSONValue] {
         let names = configuration.names
         var object: [String: JSONValue] = [:]
@@ -147,6 +149,9 @@ public struct RemoteCollection: Sendable {
         for field in TodoField.planning where changed.contains(field) {
             object[names.name(of: field)] = fields.json(field)
             object[names.editedAtName(of: field)] = time(editedAt[field])
+        }
+        if changed.contains(.tags), !keptTags.isEmpty {
+            object[names.tags] = .array((fields.tags + keptTags).map(JSONValue.string))
         }
         if dates, let local {
             object[names.createdAt] = time(local.createdAt)

@@ -14,11 +14,16 @@ public struct RemoteTodo: Sendable, Hashable {
     /// When its fields were edited, where a `todo` wrote that into the item.
     public var editedAt: FieldTimes
     public var version: Int?
+    /// The tags the server holds that no tag of ours can be (a category
+    /// with a space, say, another app's): sent back beside ours whenever
+    /// tags are sent, so an edit of our tags does not drop them.
+    public var foreignTags: [String]
 
     public init(
         id: String, fields: SyncFields, clientId: UUID? = nil, createdAt: Date? = nil, updatedAt: Date? = nil,
-        completedAt: Date? = nil, editedAt: FieldTimes = FieldTimes(), version: Int? = nil
+        completedAt: Date? = nil, editedAt: FieldTimes = FieldTimes(), version: Int? = nil, foreignTags: [String] = []
     ) {
+        self.foreignTags = foreignTags
         self.id = id
         self.fields = fields
         self.clientId = clientId
@@ -153,6 +158,7 @@ extension RemoteTodo {
             ),
             version: number
         )
+        foreignTags = Self.foreignTags(raw.tags)
     }
 
     /// An ISO 8601 date, else nil: a server's own date format is not ours to guess.
@@ -188,6 +194,16 @@ extension RemoteTodo {
         }
         guard !words.isEmpty else { return [] }
         return TodoTags.normalized(words.compactMap { try? TodoTags.validated($0) })
+    }
+
+    /// The strings of an array of tags that are not usable tags, each once, in order.
+    static func foreignTags(_ value: JSONValue?) -> [String] {
+        guard case let .array(elements) = value else { return [] }
+        var seen = Set<String>()
+        return elements.compactMap { element in
+            guard case let .string(text) = element, (try? TodoTags.validated(text)) == nil, seen.insert(text).inserted else { return nil }
+            return text
+        }
     }
 
     /// Free text; its control characters (but line breaks and tabs) become spaces.

@@ -25,10 +25,11 @@ protocol RemoteTodos: Sendable {
     /// Creates the todo, marked with its UUID, with its dates and edit times.
     func create(_ todo: TodoItem, fields: SyncFields, editedAt: FieldTimes, kind: ServerKind) async throws -> RemoteCollection.WriteResult
 
-    /// Writes the changed fields, if the item is still at `version`.
+    /// Writes the changed fields, if the item is still at `version`; sent
+    /// tags go with `keptTags`, the server's tags no tag of ours can be.
     func update(
         id: String, version: Int?, fields: SyncFields, changed: Set<TodoField>, editedAt: FieldTimes, local: TodoItem?,
-        dates: Bool
+        dates: Bool, keptTags: [String]
     ) async throws -> RemoteCollection.WriteResult
 
     /// Deletes the item, if it is still at `version`.

@@ -122,7 +122,8 @@ extension SyncService {
         case let .update(id, version, fields, changed):
             .update(
                 id: id, version: version, fields: fields, changed: changed, editedAt: step.editedAt,
-                local: step.stored(over: local), dates: step.sendsDates
+                local: step.stored(over: local), dates: step.sendsDates,
+                keptTags: step.keptTags
             )
         case let .delete(id, version):
             .delete(id: id, version: version)

@@ -235,7 +235,8 @@ extension SyncService {
         case let .update(id, version, fields, changed):
             switch try await remote.update(
                 id: id, version: version, fields: fields, changed: changed, editedAt: step.editedAt,
-                local: step.stored(over: local), dates: step.sendsDates
+                local: step.stored(over: local), dates: step.sendsDates,
+                keptTags: step.keptTags
             ) {
             case let .done(item):
                 return .written(id: id, version: item?.version)

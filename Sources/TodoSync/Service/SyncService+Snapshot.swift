@@ -276,12 +276,12 @@ extension SyncBase {
         // It carried our marker: it holds what `todo` writes.
         RemoteTodo(
             id: remoteId, fields: fields, clientId: todoId, createdAt: createdAt, completedAt: completedAt,
-            editedAt: editedAt, version: remoteVersion
+            editedAt: editedAt, version: remoteVersion, foreignTags: foreignTags
         )
     }
 
     func matches(_ item: RemoteTodo) -> Bool {
         remoteId == item.id && fields == item.fields && remoteVersion == item.version && editedAt == item.editedAt
-            && createdAt == item.createdAt && completedAt == item.completedAt
+            && createdAt == item.createdAt && completedAt == item.completedAt && foreignTags == item.foreignTags
     }
 }

@@ -41,7 +41,7 @@ extension AppDatabase {
             try executeForEach(db, "DELETE FROM syncPending WHERE todoId IN", storedKeys)
         }
         try insertBases(
-            db, stored.lazy.map(\.base), keys: storedKeys, withPlans: stored.indices.contains { stored[$0].base.hasPlan }
+            db, stored.lazy.map(\.base), keys: storedKeys, withPlans: stored.indices.contains { stored[$0].base.usesLaterColumns }
         )
         return applied
     }
@@ -60,7 +60,7 @@ extension AppDatabase {
         // columns are left to their default, NULL: binding eight NULLs a row
         // made a first sync of 100,000 todos 3% longer.
         let setBase = try ChunkedInsert(
-            db, into: "syncBase(\(plans ? Self.baseColumns : Self.basePlanlessColumns))", columns: plans ? 31 : 19,
+            db, into: "syncBase(\(plans ? Self.baseColumns : Self.basePlanlessColumns))", columns: plans ? 32 : 19,
             then: isEmpty(db, "syncBase") ? "" : setBaseConflictClause
         )
         try setBase.insert(count: bases.count) { statement, row, first in
@@ -103,12 +103,13 @@ extension AppDatabase {
         statement.bind(first + 28, IDList.encode(base.fields.blockedBy))
         statement.bind(first + 29, base.editedAt.parent?.millisecondsSince1970)
         statement.bind(first + 30, base.editedAt.blockedBy?.millisecondsSince1970)
+        statement.bind(first + 31, TagList.encode(base.foreignTags))
     }
 
     /// The columns of a base, as `setBaseSQL` and the bulk insert of pulled bases write them.
     static let baseColumns = basePlanlessColumns + """
         , project, wait, scheduled, until, projectEditedAt, waitEditedAt, scheduledEditedAt, untilEditedAt, \
-        parent, blockedBy, parentEditedAt, blockedByEditedAt
+        parent, blockedBy, parentEditedAt, blockedByEditedAt, foreignTags
         """
 
     /// The first 19 of them: all but the plan's (`TodoPlan`).
@@ -120,7 +121,7 @@ extension AppDatabase {
 
     static let setBaseSQL = """
         INSERT INTO syncBase(\(baseColumns))
-        VALUES (\(Array(repeating: "?", count: 31).joined(separator: ", ")))
+        VALUES (\(Array(repeating: "?", count: 32).joined(separator: ", ")))
         \(setBaseConflictClause)
         """
 
@@ -137,7 +138,8 @@ extension AppDatabase {
             projectEditedAt = excluded.projectEditedAt, waitEditedAt = excluded.waitEditedAt,
             scheduledEditedAt = excluded.scheduledEditedAt, untilEditedAt = excluded.untilEditedAt,
             parent = excluded.parent, blockedBy = excluded.blockedBy,
-            parentEditedAt = excluded.parentEditedAt, blockedByEditedAt = excluded.blockedByEditedAt
+            parentEditedAt = excluded.parentEditedAt, blockedByEditedAt = excluded.blockedByEditedAt,
+            foreignTags = excluded.foreignTags
         """
 
 }
@@ -175,7 +177,8 @@ extension SyncBase {
                 blockedBy: Self.time(row["blockedByEditedAt"])
             ),
             createdAt: Self.time(row["createdAt"]),
-            completedAt: Self.time(row["completedAt"])
+            completedAt: Self.time(row["completedAt"]),
+            foreignTags: (row["foreignTags"] as String?).map(TagList.decode) ?? []
         )
     }
 

@@ -59,7 +59,7 @@ extension AppDatabase {
             }
         }
         try insertBases(
-            db, new.lazy.map { pulls[$0].base }, keys: new.map { keys[$0] }, withPlans: new.contains { pulls[$0].base.hasPlan }
+            db, new.lazy.map { pulls[$0].base }, keys: new.map { keys[$0] }, withPlans: new.contains { pulls[$0].base.usesLaterColumns }
         )
         // A create of one of them that got no answer: the server has it, settled.
         if try !isEmpty(db, "syncCreateInFlight") {

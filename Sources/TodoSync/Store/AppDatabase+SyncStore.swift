@@ -217,7 +217,7 @@ extension AppDatabase: SyncStore {
                 times.project?.millisecondsSince1970, times.wait?.millisecondsSince1970,
                 times.scheduled?.millisecondsSince1970, times.until?.millisecondsSince1970,
                 fields.parent?.lowercasedString, IDList.encode(fields.blockedBy),
-                times.parent?.millisecondsSince1970, times.blockedBy?.millisecondsSince1970,
+                times.parent?.millisecondsSince1970, times.blockedBy?.millisecondsSince1970, TagList.encode(base.foreignTags),
             ])
         case .remove:
             try db.executeCached(sql: "DELETE FROM syncBase WHERE todoId = ?", arguments: [key])

@@ -72,11 +72,15 @@ public struct SyncBase: Sendable, Hashable {
     /// The dates the server's item carried (nil: none, or not recorded).
     public var createdAt: Date?
     public var completedAt: Date?
+    /// The tags the server's item held that no tag of ours can be
+    /// (`RemoteTodo.foreignTags`): sent back with ours.
+    public var foreignTags: [String]
 
     public init(
         todoId: UUID, remoteId: String, fields: SyncFields, remoteVersion: Int? = nil, editedAt: FieldTimes = FieldTimes(),
-        createdAt: Date? = nil, completedAt: Date? = nil
+        createdAt: Date? = nil, completedAt: Date? = nil, foreignTags: [String] = []
     ) {
+        self.foreignTags = foreignTags
         self.todoId = todoId
         self.remoteId = remoteId
         self.fields = fields
@@ -88,8 +92,10 @@ public struct SyncBase: Sendable, Hashable {
 }
 
 extension SyncBase {
-    /// Whether one of the plan's fields (`TodoPlan`) is set or has an edit time.
-    var hasPlan: Bool { fields.planBox != nil || editedAt.hasPlanTimes }
+    /// Whether a column past the first 19 holds something: one of the
+    /// plan's fields (`TodoPlan`) is set or has an edit time, or the server
+    /// holds tags ours cannot be.
+    var usesLaterColumns: Bool { fields.planBox != nil || editedAt.hasPlanTimes || !foreignTags.isEmpty }
 }
 
 /// A todo pulled from the server that is not here: its base, and the todo

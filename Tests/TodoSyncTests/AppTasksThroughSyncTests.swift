@@ -1,0 +1,100 @@
+import Foundation
+import TestSupport
+import Testing
+import TodoCore
+@testable import TodoSync
+
+/// A task a phone wrote through todo-server's CalDAV, edited here and sent
+/// back by `todo sync` over the JSON API: the edit rewrites only the
+/// properties of the field it changed, and a category no tag of ours can
+/// be (`post office`) stays beside the tags we send.
+@Suite(.serialized)
+struct AppTasksThroughSyncTests {
+    static let transport = AsyncHTTPTransport(timeout: .seconds(60))
+
+    /// Sends the task through CalDAV, as the phone does.
+    static func put(_ text: String, at url: String, name: String) async throws {
+        let response = try await transport.send(HTTPRequestData(
+            method: "PUT", url: "\(url)/dav/todo/tasks/\(name)", headers: ["content-type": "text/calendar"], body: Array(text.utf8)
+        ))
+        #expect(response.status == 201, "\(response.text)")
+    }
+
+    static func served(at url: String, name: String) async throws -> String {
+        try await transport.send(HTTPRequestData(method: "GET", url: "\(url)/dav/todo/tasks/\(name)", headers: [:], body: nil)).text
+    }
+
+    @Test func aTagAddedHereKeepsThePhonesCategoryWithASpace() async throws {
+        try await withLiveTodoServer { url in
+            let phone = [
+                "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Phone//EN", "BEGIN:VTODO", "UID:1234567", "DTSTAMP:20261120T100000Z",
+                "SUMMARY:send the parcel", "CATEGORIES:home,post office", "DTSTART;TZID=Europe/Berlin:20261201T090000",
+                "DUE;TZID=Europe/Berlin:20261203T180000", "END:VTODO", "END:VCALENDAR",
+            ].map { $0 + "\r\n" }.joined()
+            try await Self.put(phone, at: url, name: "parcel.ics")
+            let replica = try Replica(transport: Self.transport, server: url)
+            try await replica.sync()
+            let item = try #require(try replica.todos().first)
+            #expect(item.tags == ["home"])
+            var edited = item
+            edited.tags = ["home", "urgent"]
+            try replica.db.updateTodos([item.stamping(edited, at: Date())])
+            try await replica.sync()
+
+            let served = try await Self.served(at: url, name: "parcel.ics")
+            #expect(AppWrittenTask.categories(served) == ["home", "post office", "urgent"], "\(served)")
+            #expect(served.contains("\r\nDTSTART;TZID=Europe/Berlin:20261201T090000\r\n"), "\(served)")
+            let json = try JSONValue.parse(try await Self.transport.send(HTTPRequestData(method: "GET", url: "\(url)/todos/1234567", headers: [:], body: nil)).body)
+            #expect(json["tags"] == .array([.string("home"), .string("urgent"), .string("post office")]), "\(json)")
+            // Nothing more to send: the category we cannot hold is no difference.
+            let again = try await replica.sync()
+            #expect(again.pushed == 0)
+        }
+    }
+
+    /// Random tasks as apps write them; each edited here in one field and synced.
+    @Test(arguments: (UInt64(1)...24).map { $0 })
+    func anEditSyncedBackRewritesOnlyWhatItChanged(seed: UInt64) async throws {
+        var random = SeededRandom(seed: seed)
+        let task = AppWrittenTask(&random)
+        try await withLiveTodoServer { url in
+            try await Self.put(task.text, at: url, name: "app.ics")
+            let replica = try Replica(transport: Self.transport, server: url)
+            try await replica.sync()
+            let item = try #require(try replica.todos().first)
+            var edited = item
+            let touched: Set<String>
+            switch seed % 6 {
+            case 0:
+                edited.text = "edited here"
+                touched = ["SUMMARY"]
+            case 1:
+                edited = item.marking(done: !item.isDone, at: Date())
+                touched = ["STATUS", "COMPLETED", "PERCENT-COMPLETE"]
+            case 2:
+                edited.due = .moment(Date(timeIntervalSince1970: 1_893_492_000))
+                touched = task.startIsDate ? ["DUE", "DTSTART", "X-TODO-SCHEDULED"] : ["DUE"]
+            case 3:
+                edited.priority = item.priority == .low ? .high : .low
+                touched = ["PRIORITY"]
+            case 4:
+                edited.tags = TodoTags.normalized(item.tags + ["urgent"])
+                touched = ["CATEGORIES"]
+            default:
+                edited.note = "edited note"
+                touched = ["DESCRIPTION"]
+            }
+            try replica.db.updateTodos([item.stamping(edited, at: Date())])
+            try await replica.sync()
+            let after = try await Self.served(at: url, name: "app.ics")
+            let excused = touched.union(["DTSTAMP", "LAST-MODIFIED"])
+            #expect(
+                AppWrittenTask.untouchedLines(after, touched: excused) == AppWrittenTask.untouchedLines(task.text, touched: excused),
+                "seed \(seed): sent\n\(task.text)\nserved\n\(after)"
+            )
+            if seed % 6 == 4 {
+                #expect(AppWrittenTask.categories(after) == AppWrittenTask.categories(task.text).union(["urgent"]), "seed \(seed): \(after)")
+            }
+        }
+    }
+}
