@@ -7,7 +7,10 @@ import NIOHTTP1
 /// - HTTP/1.0 without keep-alive (and `Connection: close`): Hummingbird's
 ///   request types carry no version, so this marks the request
 ///   `Connection: close`, which ends Hummingbird's loop, and says so on the
-///   response.
+///   response. Pipelined requests are answered in order, each by its own
+///   rule: the connection closes after the answer of the request that asked
+///   for it, never before the answers of those read before it, and a request
+///   read after it is dropped unread (never applied).
 /// - A request head that trickles in: closed with 408 once `headerTimeout`
 ///   passes after its first bytes, however slowly they keep coming.
 /// - A head the parser refuses (too large, malformed): answered with a JSON
@@ -25,7 +28,13 @@ final class HTTP1ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler 
     private var awaitingHead = true
     /// Set when a request ends in this read, whose bytes were that request's.
     private var endedInThisRead = false
-    private var closeAfterResponse = false
+    /// For each request passed on and not yet answered, in order: whether
+    /// the connection closes after its answer.
+    private var closesAfterAnswer: [Bool] = []
+    /// A request that closes the connection was read whole: the rest is dropped.
+    private var closingRead = false
+    /// The request being read closes the connection.
+    private var readingLast = false
     /// Set once this handler answered the request itself: the rest is dropped.
     private var answered = false
     private var headTimer: Scheduled<Void>?
@@ -35,7 +44,7 @@ final class HTTP1ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler 
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard !answered else { return }
+        guard !answered, !closingRead else { return }
         switch unwrapInboundIn(data) {
         case .head(var head):
             awaitingHead = false
@@ -47,16 +56,16 @@ final class HTTP1ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler 
                 answer(context, .badRequest, "Transfer-Encoding \(list) is not supported; send the body as is, with Content-Length or chunked.")
                 return
             }
-            if !head.isKeepAlive {
-                closeAfterResponse = true
-                head.headers.replaceOrAdd(name: "connection", value: "close")
-            }
+            readingLast = !head.isKeepAlive
+            if readingLast { head.headers.replaceOrAdd(name: "connection", value: "close") }
+            closesAfterAnswer.append(readingLast)
             context.fireChannelRead(wrapInboundOut(.head(head)))
         case .body:
             context.fireChannelRead(data)
         case .end:
             awaitingHead = true
             endedInThisRead = true
+            closingRead = readingLast
             context.fireChannelRead(data)
         }
     }
@@ -73,6 +82,10 @@ final class HTTP1ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler 
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // Bytes after a request that closes the connection are dropped, not
+        // answered: NIO's parser calls them an error, which would otherwise
+        // answer 400 before the requests already read are answered.
+        if closingRead { return }
         // Inside a request Hummingbird is reading the body: the error reaches
         // the handler, which answers 400 (see `TodoController.readBody`).
         guard awaitingHead, let parserError = error as? HTTPParserError else {
@@ -87,17 +100,20 @@ final class HTTP1ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler 
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        guard closeAfterResponse else {
+        // Answers go out in the order their requests came: the first flag is this answer's.
+        guard !answered, closesAfterAnswer.first == true else {
+            if case .end = unwrapOutboundIn(data), !closesAfterAnswer.isEmpty { closesAfterAnswer.removeFirst() }
             context.write(data, promise: promise)
             return
         }
         switch unwrapOutboundIn(data) {
-        case .head(var head):
+        case .head(var head) where head.status.code >= 200:
             head.headers.replaceOrAdd(name: "connection", value: "close")
             context.write(wrapOutboundOut(.head(head)), promise: promise)
-        case .body:
+        case .head, .body:
             context.write(data, promise: promise)
         case .end:
+            closesAfterAnswer.removeFirst()
             context.writeAndFlush(data, promise: promise)
             context.close(promise: nil)
         }
