@@ -70,10 +70,10 @@ struct AccountTests {
     }
 
     @Test(arguments: Backend.allCases)
-    func moreThanTenFailuresFromAnAddressGet429UntilTheMinutePasses(_ backend: Backend) async throws {
+    func afterTenFailuresFromAnAddressItGets429UntilTheMinutePasses(_ backend: Backend) async throws {
         let clock = TestClock()
         try await withAccountsServer(["alice"], backend: backend, clock: clock) { client, tokens, accounts in
-            for _ in 0..<AuthThrottle.maxFailures + 1 {
+            for _ in 0..<AuthThrottle.maxFailures {
                 #expect(try await client.send(.get, "/todos", headers: bearer("todo_guess")).status == .unauthorized)
             }
             let refused = try await client.send(.get, "/todos", headers: bearer("todo_guess"))
@@ -98,9 +98,11 @@ struct AccountTests {
         let database = try ServerDatabase.inMemory()
         let one = SQLiteAccountStore(database, now: { clock.now })
         let other = SQLiteAccountStore(database, now: { clock.now })
-        for index in 0..<AuthThrottle.maxFailures + 1 {
-            try await (index.isMultiple(of: 2) ? one : other).recordFailedAuthentication(address: "198.51.100.1")
+        for index in 0..<AuthThrottle.maxFailures {
+            #expect(try await (index.isMultiple(of: 2) ? one : other).recordFailedAuthentication(address: "198.51.100.1") == nil)
         }
+        // The limit is reached through both: the next failure is not counted, and waits.
+        #expect(try await one.recordFailedAuthentication(address: "198.51.100.1") == 60)
         #expect(try await one.retryAfter(address: "198.51.100.1") == 60)
         #expect(try await other.retryAfter(address: "198.51.100.1") == 60)
     }
@@ -203,5 +205,32 @@ struct AccountTests {
         let applied = try queue.read { db in try ServerDatabase.migrator.appliedIdentifiers(db) }
         #expect(applied.contains("server_0004_calendar_object_versions"))
         #expect(try queue.read { db in try Int.fetchOne(db, sql: "SELECT version FROM calendarObject") } == 3)
+    }
+}
+
+/// A hundred wrong tokens at once from one address, on each backend: exactly
+/// the limit are counted and answered 401, the rest 429, and a valid token
+/// sent among them is served.
+struct ThrottleUnderConcurrencyTests {
+    @Test(arguments: Backend.allCases)
+    func ofAHundredFailuresAtOnceOnlyTheLimitAreCounted(_ backend: Backend) async throws {
+        try await withAccountsServer(["alice"], backend: backend) { client, tokens, _ in
+            let statuses = try await withThrowingTaskGroup(of: (valid: Bool, status: Int).self) { group in
+                for index in 0..<101 {
+                    let valid = index == 50
+                    group.addTask {
+                        let response = try await client.send(.get, "/todos", headers: bearer(valid ? tokens[0] : "todo_guess\(index)"))
+                        return (valid, response.status.code)
+                    }
+                }
+                var statuses: [(valid: Bool, status: Int)] = []
+                for try await answer in group { statuses.append(answer) }
+                return statuses
+            }
+            let failures = statuses.filter { !$0.valid }.map(\.status)
+            #expect(failures.filter { $0 == 401 }.count == AuthThrottle.maxFailures, "\(failures)")
+            #expect(failures.filter { $0 == 429 }.count == 100 - AuthThrottle.maxFailures, "\(failures)")
+            #expect(statuses.first { $0.valid }?.status == 200)
+        }
     }
 }

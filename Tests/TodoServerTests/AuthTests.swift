@@ -37,7 +37,7 @@ struct AuthTests {
     func failuresAreCountedAndThrottledAsWithAccounts(_ backend: Backend) async throws {
         try await withTestDatabase(backend) { [options] repository, accounts in
             try await makeApp(repository, accounts: accounts, options: options).test(.router) { client in
-                for _ in 0..<AuthThrottle.maxFailures + 1 {
+                for _ in 0..<AuthThrottle.maxFailures {
                     #expect(try await client.send(.get, "/todos", headers: [.authorization: "Bearer wrong"]).status == .unauthorized)
                 }
                 let refused = try await client.send(.get, "/todos", headers: [.authorization: "Bearer wrong"])

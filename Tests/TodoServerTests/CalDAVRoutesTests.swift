@@ -96,7 +96,7 @@ struct CalDAVRoutesTests {
     @Test(arguments: Backend.allCases)
     func failedBasicCredentialsAreThrottledAndTheRightOnesStillServed(_ backend: Backend) async throws {
         try await withAccountsServer(["alice"], backend: backend) { client, tokens, _ in
-            for _ in 0..<AuthThrottle.maxFailures + 1 {
+            for _ in 0..<AuthThrottle.maxFailures {
                 let wrong = try await client.execute(uri: Self.tasks, method: Self.propfind, headers: Self.basic("alice", "todo_wrong"), body: nil)
                 #expect(wrong.status == .unauthorized)
             }

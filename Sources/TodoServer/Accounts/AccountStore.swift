@@ -14,8 +14,12 @@ public protocol AccountStore: Sendable {
     /// Seconds before `address` may try again after too many failed
     /// authentications, or nil when it may try now.
     func retryAfter(address: String) async throws -> Int?
-    /// Counts a failed authentication from `address`.
-    func recordFailedAuthentication(address: String) async throws
+    /// Counts a failed authentication from `address`; nil when counted.
+    /// An address that used up its failures in this window is not counted:
+    /// the seconds before it may try again come back instead. Checked and
+    /// counted in one statement, so of any number of failures at once, on
+    /// any number of servers, at most `AuthThrottle.maxFailures` a window are counted.
+    func recordFailedAuthentication(address: String) async throws -> Int?
     /// The name of `account`, nil for the single list's or a removed one's:
     /// a CalDAV client signs in with it beside a token.
     func name(of account: AccountID) async throws -> String?
@@ -45,9 +49,9 @@ public enum Authentication: Sendable, Equatable {
     case refused
 }
 
-/// How failed authentications are throttled: more than `maxFailures` from
-/// one address within a window of `windowMilliseconds` (fixed, from the first
-/// failure) and every request from it gets 429 until the window ends.
+/// How failed authentications are throttled: after `maxFailures` from one
+/// address within a window of `windowMilliseconds` (fixed, from the first
+/// failure), every further failure from it gets 429 until the window ends.
 public enum AuthThrottle {
     public static let maxFailures = 10
     public static let windowMilliseconds: Int64 = 60_000

@@ -26,7 +26,7 @@ extension PostgresAccountStore {
             {
                 return .throttled(retryAfter: seconds)
             }
-            try await recordFailedAuthentication(address: address)
+            if let seconds = try await recordFailedAuthentication(address: address) { return .throttled(retryAfter: seconds) }
             return .refused
         }
         if facts.lastUsedAt.map({ $0 <= now - 60_000 }) ?? true {

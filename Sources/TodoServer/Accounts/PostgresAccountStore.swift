@@ -45,7 +45,7 @@ extension PostgresAccountStore {
 
     /// Seconds left in a window with too many failures, or nil.
     static func retryAfter(windowStart: Int64, failures: Int64, now: Int64) -> Int? {
-        guard failures > AuthThrottle.maxFailures else { return nil }
+        guard failures >= AuthThrottle.maxFailures else { return nil }
         let windowEnd = windowStart + AuthThrottle.windowMilliseconds
         guard windowEnd > now else { return nil }
         return Int((windowEnd - now + 999) / 1000)
@@ -64,21 +64,35 @@ extension PostgresAccountStore {
         }
     }
 
-    public func recordFailedAuthentication(address: String) async throws {
+    public func recordFailedAuthentication(address: String) async throws -> Int? {
         let now = nowMilliseconds
         let windowStart = now - AuthThrottle.windowMilliseconds
-        try await database.transaction { connection in
-            // One statement, so two servers counting at once both count.
-            try await connection.query(
+        let limit = Int64(AuthThrottle.maxFailures)
+        return try await database.transaction { connection -> Int? in
+            // One statement checks and counts: the row's lock orders failures
+            // at once, from several servers, and none counts past the limit.
+            var counted = false
+            for try await _ in try await connection.query(
                 """
                 INSERT INTO auth_failure AS f (address, window_start, failures) VALUES (\(address), \(now), 1)
                 ON CONFLICT (address) DO UPDATE SET
                     failures = CASE WHEN f.window_start <= \(windowStart) THEN 1 ELSE f.failures + 1 END,
                     window_start = CASE WHEN f.window_start <= \(windowStart) THEN \(now) ELSE f.window_start END
+                WHERE f.window_start <= \(windowStart) OR f.failures < \(limit)
+                RETURNING f.failures
                 """,
                 logger: logger
-            )
+            ).decode(Int64.self) {
+                counted = true
+            }
             try await connection.query("DELETE FROM auth_failure WHERE window_start <= \(windowStart)", logger: logger)
+            guard !counted else { return nil }
+            for try await (start, failures) in try await connection.query(
+                "SELECT window_start, failures FROM auth_failure WHERE address = \(address)", logger: logger
+            ).decode((Int64, Int64).self) {
+                return Self.retryAfter(windowStart: start, failures: failures, now: now) ?? 1
+            }
+            return 1
         }
     }
 }

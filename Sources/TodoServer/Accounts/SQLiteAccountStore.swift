@@ -67,7 +67,7 @@ extension SQLiteAccountStore {
             if let failure = found.failure, let seconds = Self.retryAfter(failure, now: now) {
                 return .throttled(retryAfter: seconds)
             }
-            try await recordFailedAuthentication(address: address)
+            if let seconds = try await recordFailedAuthentication(address: address) { return .throttled(retryAfter: seconds) }
             return .refused
         }
         // "Last used" is a day-to-day fact, not a log: written at most once a
@@ -90,7 +90,7 @@ extension SQLiteAccountStore {
 
     /// Seconds left in a window with too many failures, or nil.
     private static func retryAfter(_ failure: (windowStart: Int64, failures: Int), now: Int64) -> Int? {
-        guard failure.failures > AuthThrottle.maxFailures else { return nil }
+        guard failure.failures >= AuthThrottle.maxFailures else { return nil }
         let windowEnd = failure.windowStart + AuthThrottle.windowMilliseconds
         guard windowEnd > now else { return nil }
         return Int((windowEnd - now + 999) / 1000)
@@ -105,21 +105,28 @@ extension SQLiteAccountStore {
         return found.flatMap { Self.retryAfter($0, now: now) }
     }
 
-    public func recordFailedAuthentication(address: String) async throws {
+    public func recordFailedAuthentication(address: String) async throws -> Int? {
         let now = nowMilliseconds
         let windowStart = now - AuthThrottle.windowMilliseconds
-        try await write { db in
-            // One statement, so two servers counting at once both count.
-            try db.execute(
+        return try await write { db -> Int? in
+            // One statement checks and counts, so failures at once, from
+            // several servers, never count past the limit.
+            let counted = try Int.fetchOne(
+                db,
                 sql: """
                     INSERT INTO authFailure (address, windowStart, failures) VALUES (:address, :now, 1)
                     ON CONFLICT (address) DO UPDATE SET
                         failures = CASE WHEN windowStart <= :windowStart THEN 1 ELSE failures + 1 END,
                         windowStart = CASE WHEN windowStart <= :windowStart THEN :now ELSE windowStart END
+                    WHERE windowStart <= :windowStart OR failures < :limit
+                    RETURNING failures
                     """,
-                arguments: ["address": address, "now": now, "windowStart": windowStart]
+                arguments: ["address": address, "now": now, "windowStart": windowStart, "limit": AuthThrottle.maxFailures]
             )
             try db.execute(sql: "DELETE FROM authFailure WHERE windowStart <= ?", arguments: [windowStart])
+            guard counted == nil else { return nil }
+            let row = try Row.fetchOne(db, sql: "SELECT windowStart, failures FROM authFailure WHERE address = ?", arguments: [address])
+            return row.flatMap { Self.retryAfter(($0["windowStart"], $0["failures"]), now: now) } ?? 1
         }
     }
 }

@@ -22,7 +22,9 @@ struct AccountTokenMiddleware: RouterMiddleware {
             if let user = credentials?.user {
                 let name = try await accounts.name(of: account)
                 guard name == user else {
-                    try await accounts.recordFailedAuthentication(address: address)
+                    if let seconds = try await accounts.recordFailedAuthentication(address: address) {
+                        throw FailedAuthentications.tooMany(retryAfter: seconds)
+                    }
                     throw Self.refusal(request)
                 }
                 context.accountName = name

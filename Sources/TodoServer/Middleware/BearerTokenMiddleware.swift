@@ -23,7 +23,9 @@ struct BearerTokenMiddleware: RouterMiddleware {
             if let throttle {
                 try await FailedAuthentications.refuseIfThrottled(address, throttle)
             }
-            try await throttle?.recordFailedAuthentication(address: address)
+            if let seconds = try await throttle?.recordFailedAuthentication(address: address) {
+                throw FailedAuthentications.tooMany(retryAfter: seconds)
+            }
             throw ServerError(
                 .unauthorized,
                 Credentials.isCalDAV(request)
