@@ -19,4 +19,11 @@ public enum JSONReadError: Error, Equatable, Sendable {
     case tooManyMembers(limit: Int)
     /// A top-level member name written with a backslash escape.
     case escapedName(offset: Int)
+    /// A string (a value or a name) holding U+0000, which PostgreSQL's
+    /// `jsonb` cannot store: refused on every backend alike.
+    case nulInText(offset: Int)
+    /// A number no double holds: more than 17 significant digits, or a
+    /// magnitude past what a double reaches (over about 1.8e308, or so
+    /// small it reads as 0). An integer of 64 bits is always taken.
+    case numberBeyondDouble(offset: Int)
 }

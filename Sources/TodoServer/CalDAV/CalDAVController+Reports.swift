@@ -9,8 +9,12 @@ import TodoXML
 extension CalDAVController {
     /// Most elements read from a PROPFIND or REPORT body.
     static var maxElements: Int { 20_000 }
-    /// Most resources one calendar-multiget names.
-    static var maxMultigetHrefs: Int { 5_000 }
+    /// Most distinct properties one PROPFIND or REPORT asks for, and most
+    /// bytes of their names and namespaces together: each is answered for
+    /// every resource, so these bound the answer per resource (clients ask
+    /// for a few dozen, under 2 KB).
+    static var maxAskedProperties: Int { 100 }
+    static var maxAskedPropertyBytes: Int { 4_096 }
 
     /// The body read as XML; an empty one is nil (PROPFIND's allprop).
     func xml(_ request: Request) async throws -> XMLElement? {
@@ -23,10 +27,27 @@ extension CalDAVController {
         }
     }
 
-    /// The properties a body asks for; nil for all of them (`allprop`, or no body).
-    static func requested(_ root: XMLElement?) -> [DAV.Property]? {
+    /// The properties a body asks for, each once; nil for all of them
+    /// (`allprop`, or no body). More than the limits allow is a 400: the
+    /// answer of each resource would repeat them all.
+    static func requested(_ root: XMLElement?) throws -> [DAV.Property]? {
         guard let prop = root?.child(DAV.dav, "prop") else { return nil }
-        return prop.children.map { DAV.Property($0.namespace, $0.name) }
+        var seen = Set<DAV.Property>()
+        var bytes = 0
+        var asked: [DAV.Property] = []
+        for child in prop.children {
+            let property = DAV.Property(child.namespace, child.name)
+            guard seen.insert(property).inserted else { continue }
+            asked.append(property)
+            bytes += property.namespace.utf8.count + property.name.utf8.count
+            guard asked.count <= maxAskedProperties, bytes <= maxAskedPropertyBytes else {
+                throw ServerError.badRequest(
+                    "A PROPFIND or REPORT asks for at most \(maxAskedProperties) properties, their names and namespaces "
+                        + "\(maxAskedPropertyBytes) bytes in all; ask for fewer, or for the rest in another request."
+                )
+            }
+        }
+        return asked
     }
 
     /// `Depth` 0 or 1; infinity is refused, as RFC 4918 (9.1) allows.
@@ -107,7 +128,7 @@ extension CalDAVController {
 
     @Sendable func propfindRoot(_ request: Request, context: TodoRequestContext) async throws -> Response {
         let paths = CalDAVPaths(user: try await user(context))
-        let asked = Self.requested(try await xml(request))
+        let asked = try Self.requested(try await xml(request))
         let values: [(DAV.Property, XMLValue)] = [(DAV.Property(DAV.dav, "resourcetype"), .markup("<d:collection/>"))] + principalValues(paths).filter {
             $0.0.name != "resourcetype" && $0.0.name != "displayname"
         }
@@ -120,7 +141,7 @@ extension CalDAVController {
     @Sendable func propfindPrincipal(_ request: Request, context: TodoRequestContext) async throws -> Response {
         let (todos, paths) = try await todos(request, context)
         guard let depth = try Self.depth(request) else { return Self.infiniteDepthRefused() }
-        let asked = Self.requested(try await xml(request))
+        let asked = try Self.requested(try await xml(request))
         var multistatus = Multistatus()
         let (found, missing) = Self.answer(principalValues(paths), asked: asked)
         multistatus.add(href: paths.principal, found: found, missing: missing)
@@ -135,7 +156,7 @@ extension CalDAVController {
     @Sendable func propfindCollection(_ request: Request, context: TodoRequestContext) async throws -> Response {
         let (todos, paths) = try await todos(request, context)
         guard let depth = try Self.depth(request) else { return Self.infiniteDepthRefused() }
-        let asked = Self.requested(try await xml(request))
+        let asked = try Self.requested(try await xml(request))
         let first = try await todos.calendarObjects(since: nil, after: nil, limit: depth == 1 ? Self.pageSize : 0)
         var multistatus = Multistatus()
         let (found, missing) = Self.answer(collectionValues(paths, counter: first.counter), asked: asked)
@@ -184,7 +205,7 @@ extension CalDAVController {
         guard let object = try await Self.object(named: name, in: todos) else {
             throw ServerError(.notFound, "No task named \(name) in this list.")
         }
-        let asked = Self.requested(try await xml(request))
+        let asked = try Self.requested(try await xml(request))
         var multistatus = Multistatus()
         let (found, missing) = Self.answer(Self.objectValues(object, asked: asked), asked: asked)
         multistatus.add(href: paths.href(name), found: found, missing: missing)
@@ -193,40 +214,53 @@ extension CalDAVController {
 
     // MARK: REPORT
 
+    /// The resources `hrefs` name, each answered under the href the client
+    /// asked with; one not there is a 404 response.
+    static func multiget(
+        _ hrefs: [String], from todos: Repository, paths: CalDAVPaths, asked: [DAV.Property]?, into multistatus: inout Multistatus
+    ) async throws {
+        let names = hrefs.map { paths.name(fromHref: $0) }
+        let named = try await todos.calendarIDs(names: names.compactMap { $0 })
+        let ids = names.compactMap { name in name.flatMap { named[$0] ?? ($0.hasSuffix(".ics") ? String($0.dropLast(4)) : nil) } }
+        var byName: [String: CalendarObject] = [:]
+        for object in try await todos.calendarObjects(ids: ids) { byName[objectName(object)] = object }
+        for (href, name) in zip(hrefs, names) {
+            if let name, let object = byName[name] {
+                let (found, missing) = answer(objectValues(object, asked: asked), asked: asked)
+                multistatus.add(href: href, found: found, missing: missing)
+            } else {
+                multistatus.addMissing(href: href)
+            }
+        }
+    }
+
     @Sendable func report(_ request: Request, context: TodoRequestContext) async throws -> Response {
         let (todos, paths) = try await todos(request, context)
         guard let root = try await xml(request) else { throw ServerError.badRequest("A REPORT needs a body naming the report.") }
-        let asked = Self.requested(root)
-        var multistatus = Multistatus()
+        let asked = try Self.requested(root)
+        let multistatus = Multistatus()
         let add: @Sendable (inout Multistatus, CalendarObject) -> Void = { multistatus, object in
             let (found, missing) = Self.answer(Self.objectValues(object, asked: asked), asked: asked)
             multistatus.add(href: paths.href(Self.objectName(object)), found: found, missing: missing)
         }
         switch (root.namespace, root.name) {
         case (DAV.caldav, "calendar-multiget"):
-            // Each href answered once, and a bounded number of them (clients ask for a few hundred).
+            // Each href answered once, however many: read and written a page
+            // of hrefs at a time, so the answer is streamed and memory stays flat.
             var seen = Set<String>()
             let hrefs = root.children(DAV.dav, "href").map { $0.text.trimmingCharacters(in: .whitespacesAndNewlines) }
                 .filter { seen.insert($0).inserted }
-            guard hrefs.count <= Self.maxMultigetHrefs else {
-                throw ServerError.badRequest("A calendar-multiget names at most \(Self.maxMultigetHrefs) resources; ask for the rest in another.")
-            }
-            let names = hrefs.map { paths.name(fromHref: $0) }
-            let named = try await todos.calendarIDs(names: names.compactMap { $0 })
-            let ids = names.compactMap { name in name.flatMap { named[$0] ?? ($0.hasSuffix(".ics") ? String($0.dropLast(4)) : nil) } }
-            let objects = try await todos.calendarObjects(ids: ids)
-            var byName: [String: CalendarObject] = [:]
-            for object in objects { byName[Self.objectName(object)] = object }
-            for (href, name) in zip(hrefs, names) {
-                if let name, let object = byName[name] {
-                    // Answered under the href the client asked with.
-                    let (found, missing) = Self.answer(Self.objectValues(object, asked: asked), asked: asked)
-                    multistatus.add(href: href, found: found, missing: missing)
-                } else {
-                    multistatus.addMissing(href: href)
+            let pages = stride(from: 0, to: hrefs.count, by: Self.pageSize).map { Array(hrefs[$0..<min($0 + Self.pageSize, hrefs.count)]) }
+            return Response(status: .multiStatus, headers: Multistatus.headers, body: ResponseBody { writer in
+                var part = multistatus
+                for page in pages {
+                    try await Self.multiget(page, from: todos, paths: paths, asked: asked, into: &part)
+                    try await writer.write(ByteBuffer(bytes: part.take()))
                 }
-            }
-            return multistatus.response()
+                part.close()
+                try await writer.write(ByteBuffer(bytes: part.take()))
+                try await writer.finish(nil)
+            })
         case (DAV.caldav, "calendar-query"):
             let filter = CalendarQueryFilter(root.child(DAV.caldav, "filter"))
             let first = try await todos.calendarObjects(since: nil, after: nil, limit: Self.pageSize)

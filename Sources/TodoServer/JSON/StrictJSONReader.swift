@@ -8,9 +8,11 @@ import JSONTokens
 /// last wins, depending on the reader), half a surrogate pair, a top-level
 /// name written with an escape (SQLite's JSON paths compare names as
 /// written), JSON5's extensions such as trailing commas, and nesting deeper
-/// than `maxDepth`, which bounds the work of every later reader too. Numbers
-/// are only checked against the grammar, never converted, so their text is
-/// kept exactly (`1e999` included).
+/// than `maxDepth`, which bounds the work of every later reader too. It also
+/// refuses what one backend cannot store as given, so both answer alike:
+/// U+0000 in a string, and a number no double holds (`fitsDouble`). A number
+/// is not converted to be stored: its text is kept as sent (SQLite), or as
+/// PostgreSQL's `numeric` spells the same value.
 struct StrictJSONReader {
     /// Deepest nesting of arrays and objects accepted, the body's own object included.
     static let maxDepth = 64
@@ -62,7 +64,10 @@ struct StrictJSONReader {
             try array(depth: depth + 1)
             return .array
         case UInt8(ascii: "\""):
-            return .string(try tokens.string().text)
+            let offset = tokens.position
+            let text = try tokens.string().text
+            if text.utf8.contains(0) { throw .nulInText(offset: offset) }
+            return .string(text)
         case UInt8(ascii: "t"):
             try tokens.literal("true")
             return .bool(true)
@@ -73,7 +78,11 @@ struct StrictJSONReader {
             try tokens.literal("null")
             return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return try tokens.number().integer.map(JSONValue.integer) ?? .number
+            let offset = tokens.position
+            let number = try tokens.number()
+            if let integer = number.integer { return .integer(integer) }
+            guard Self.fitsDouble(number.text) else { throw .numberBeyondDouble(offset: offset) }
+            return .number
         default:
             throw tokens.syntax("a value")
         }
@@ -94,6 +103,7 @@ struct StrictJSONReader {
             let nameOffset = tokens.position
             let name = try tokens.string()
             if depth == 1, name.escaped { throw .escapedName(offset: nameOffset) }
+            if name.text.utf8.contains(0) { throw .nulInText(offset: nameOffset) }
             guard names.insert(name.text).inserted else { throw .duplicateName(name.text) }
             tokens.skipWhitespace()
             try tokens.expect(UInt8(ascii: ":"), "':'")
@@ -112,6 +122,27 @@ struct StrictJSONReader {
             try tokens.expect(UInt8(ascii: "}"), "',' or '}'")
             return
         }
+    }
+
+    /// Whether a double holds the number `text` spells (the grammar already
+    /// checked): at most 17 significant digits (zeros before the first and
+    /// after the last other digit do not count), finite, and not rounding to
+    /// 0 unless it is 0. PostgreSQL's `numeric` stores every such number, so
+    /// both backends take the same numbers.
+    static func fitsDouble(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        var significant = 0
+        var zerosAfter = 0
+        for byte in text {
+            if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { break }
+            if byte == UInt8(ascii: "0") {
+                if significant > 0 { zerosAfter += 1 }
+            } else if byte >= UInt8(ascii: "1"), byte <= UInt8(ascii: "9") {
+                significant += zerosAfter + 1
+                zerosAfter = 0
+            }
+        }
+        guard significant <= 17, let value = Double(String(decoding: text, as: UTF8.self)) else { return false }
+        return value.isFinite && (value != 0 || significant == 0)
     }
 
     private mutating func array(depth: Int) throws(JSONReadError) {
