@@ -41,10 +41,10 @@ struct BatchTests {
     @Test(arguments: Backend.allCases)
     func aNumberKeepsItsTextThroughABatch(_ backend: Backend) async throws {
         try await withServer(backend) { client in
-            try await client.send(.post, "/todos/_batch", #"{"operations":[{"method":"POST","body":{"id":"n","x":1.50,"y":1e999}}]}"#)
+            try await client.send(.post, "/todos/_batch", #"{"operations":[{"method":"POST","body":{"id":"n","x":1.50,"y":1e300}}]}"#)
             let text = try await client.send(.get, "/todos/n").text
             // jsonb keeps a number's digits (1.50) but writes an exponent out in full.
-            #expect(text.contains("1.50") && (backend == .postgres || text.contains("1e999")))
+            #expect(text.contains("1.50") && (backend == .postgres || text.contains("1e300")))
         }
     }
 

@@ -158,13 +158,18 @@ struct HostileInputTests {
 
     // MARK: - 8. Smaller
 
-    @Test func numbersKeepTheirExactText() async throws {
+    @Test func numbersKeepTheirExactTextAndThoseNoDoubleHoldsAreRefused() async throws {
         try await withServer { client in
-            let created = try await client.send(.post, "/todos", #"{"id":"n","huge":1e999,"tiny":-1E-999,"long":12345678901234567890123}"#)
+            let created = try await client.send(.post, "/todos", #"{"id":"n","huge":1e300,"tiny":-1E-300,"long":12345678901234567000000}"#)
             #expect(created.status == .created)
             let text = try await client.send(.get, "/todos/n").text
-            for number in ["1e999", "-1E-999", "12345678901234567890123"] {
+            for number in ["1e300", "-1E-300", "12345678901234567000000"] {
                 #expect(text.contains(":\(number),") || text.contains(":\(number)}"), "\(text)")
+            }
+            for number in ["1e999", "-1E-999", "12345678901234567890123"] {
+                let refused = try await client.send(.post, "/todos", #"{"id":"m","x":\#(number)}"#)
+                #expect(refused.status == .badRequest)
+                #expect(refused.errorMessage?.contains("more digits than a double holds") == true, "\(refused.text)")
             }
         }
     }

@@ -23,7 +23,7 @@ struct StrictJSONReaderTests {
     }
 
     @Test func readsTheTopLevelMembersByType() throws {
-        let document = try read(#" {"id":"a\u00e9\ud83d\ude00","n":-12,"big":1e999,"f":0.5,"t":true,"no":null,"o":{"x":[1,{"y":2}]},"l":[]} "#)
+        let document = try read(#" {"id":"a\u00e9\ud83d\ude00","n":-12,"big":1e300,"f":0.5,"t":true,"no":null,"o":{"x":[1,{"y":2}]},"l":[]} "#)
         #expect(document.value == .object)
         #expect(document.members["id"] == .string("aé😀"))
         #expect(document.members["n"] == .integer(-12))
@@ -38,7 +38,8 @@ struct StrictJSONReaderTests {
 
     @Test func integersThatDoNotFitAreNumbers() throws {
         #expect(try read(#"{"a":9223372036854775807}"#).members["a"] == .integer(.max))
-        #expect(try read(#"{"a":9223372036854775808}"#).members["a"] == .number)
+        #expect(try read(#"{"a":10000000000000000000}"#).members["a"] == .number)
+        #expect(error(#"{"a":9223372036854775808}"#) == .numberBeyondDouble(offset: 5))
         #expect(try read(#"{"a":1e2}"#).members["a"] == .number)
         #expect(try read(#"{"a":-0}"#).members["a"] == .integer(0))
     }
@@ -106,9 +107,25 @@ struct StrictJSONReaderTests {
         }
     }
 
-    @Test func numbersAreCheckedNotConverted() throws {
-        for number in ["0", "-0", "1e999", "-1E-999", "123.456e+7", "1" + String(repeating: "0", count: 400)] {
+    /// What a double holds is taken, its text unconverted; past that, refused,
+    /// as PostgreSQL's `numeric` could not store it as SQLite does.
+    @Test func numbersADoubleHoldsAreTakenTheRestRefused() throws {
+        let taken = ["0", "-0", "-0.0e-5", "1e300", "-1E-300", "123.456e+7", "1" + String(repeating: "0", count: 300), "0.12345678901234567",
+                     "12345678901234567000000", "9223372036854775807", "-9223372036854775808", "1.7976931348623157e308", "5e-324"]
+        for number in taken {
             #expect(error("{\"n\":\(number)}") == nil, "\(number)")
         }
+        let refused = ["1e999", "-1E-999", "2e308", "1e-400", "1" + String(repeating: "0", count: 400), "0.123456789012345678",
+                       "12345678901234567890123", "9223372036854775808", "0." + String(repeating: "1", count: 100_000)]
+        for number in refused {
+            #expect(error("{\"n\":\(number)}") == .numberBeyondDouble(offset: 5), "\(number.prefix(30))")
+        }
+    }
+
+    @Test func aNULInAStringIsRefusedWhereverItIs() throws {
+        #expect(error(#"{"title":"a\u0000b"}"#) == .nulInText(offset: 9))
+        #expect(error(#"{"x":{"a\u0000":1}}"#) == .nulInText(offset: 6))
+        #expect(error(#"{"x":["\u0000"]}"#) == .nulInText(offset: 6))
+        #expect(error(#"{"x":"\u0001\u001f"}"#) == nil)
     }
 }

@@ -87,7 +87,8 @@ struct UserCommandTests {
         let port = try await server.port()
         try await TestClient.withClient(host: "127.0.0.1", port: port) { client async throws in
             let guesser: HTTPFields = [.authorization: "Bearer todo_guess", .init("X-Forwarded-For")!: "10.9.9.9, 192.0.2.1"]
-            for _ in 0...10 {
+            // Ten failures are counted; the eleventh waits.
+            for _ in 0..<10 {
                 #expect(try await client.get("/todos", headers: guesser).status == .unauthorized)
             }
             #expect(try await client.get("/todos", headers: guesser).status == .tooManyRequests)

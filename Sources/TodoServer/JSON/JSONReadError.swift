@@ -21,7 +21,7 @@ extension JSONReadError {
         case .tooManyMembers(let limit):
             "The todo has more than \(limit) fields; at most \(limit) are allowed (nest the rest in an object)."
         case .nulInText(let offset):
-            "The text at byte \(offset) holds the character U+0000 (\\u0000), which is not stored; remove it."
+            "The text at byte \(offset) holds the character NUL (U+0000, \\u0000), which is not stored; remove it."
         case .numberBeyondDouble(let offset):
             "The number at byte \(offset) has more digits than a double holds (at most 17 significant digits, within ±1.8e308 and not rounding to 0); send it as a string to keep it exactly."
         case .escapedName(let offset):
