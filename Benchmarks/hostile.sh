@@ -10,11 +10,19 @@
 # reads the server's CPU time (user + system, all threads, from
 # /proc/PID/task/*/schedstat, in nanoseconds) and RSS (/proc/PID/status) around
 # the series. Prints one line per request: status, CPU ms per request, RSS
-# growth over the series and peak RSS. Stops the server at the end.
+# growth over the series and peak RSS. Then issue 43's CalDAV requests on
+# 10,000 todos (REPEAT_HEAVY times, default 3): a PROPFIND naming 10,000
+# unknown properties, one asking for the most a request may (100 properties,
+# 4 KB of names), a calendar-multiget of all 10,000 resources with their data,
+# a calendar-query with the data. Ends with the largest growth of RSS, or of
+# the peak, any one series caused, and its request. Stops the server at the end.
 set -euo pipefail
 
 binary=${1:-.build/release/todo-server}
 repeat=${REPEAT:-10}
+repeat_heavy=${REPEAT_HEAVY:-3}
+largest=0
+largest_label=none
 work=$(mktemp -d /tmp/todo-hostile.XXXXXX)
 trap 'kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$work"' EXIT
 
@@ -58,6 +66,19 @@ write("filter16", "&".join(f"f{i}={i}" for i in range(16)))
 write("sort1000short", "_sort=" + ",".join(f"{i:x}" for i in range(1000)))
 write("filter1000short", "&".join(f"{i:x}=1" for i in range(1000)))
 write("filter17", "&".join(f"f{i}={i}" for i in range(17)))
+# Issue 43: 10,000 small todos (ids c0..c9999), and CalDAV requests on them.
+for b in range(10):
+    ops = ",".join('{"method":"POST","body":{"id":"c%d","title":"todo %d","tags":["home"]}}' % (b * 1000 + i, b * 1000 + i) for i in range(1000))
+    write(f"batch{b}.json", '{"operations":[' + ops + "]}")
+head = '<?xml version="1.0"?><d:propfind xmlns:d="DAV:" xmlns:x="urn:x-probe"><d:prop>'
+write("propfind10k.xml", head + "".join(f"<x:p{i}/>" for i in range(10000)) + "</d:prop></d:propfind>")
+write("propfindmax.xml", head + "".join("<x:" + "q" * 26 + f"{i:02d}/>" for i in range(100)) + "</d:prop></d:propfind>")
+write("propfindetag.xml", head + "<d:getetag/></d:prop></d:propfind>")
+cal = 'xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"'
+write("multiget10k.xml", f'<?xml version="1.0"?><c:calendar-multiget {cal}><d:prop><d:getetag/><c:calendar-data/></d:prop>'
+      + "".join(f"<d:href>/dav/todo/tasks/c{i}.ics</d:href>" for i in range(10000)) + "</c:calendar-multiget>")
+write("query.xml", f'<?xml version="1.0"?><c:calendar-query {cal}><d:prop><d:getetag/><c:calendar-data/></d:prop>'
+      '<c:filter><c:comp-filter name="VCALENDAR"><c:comp-filter name="VTODO"/></c:comp-filter></c:filter></c:calendar-query>')
 PY
 
 for i in 0 1 2 3 4; do
@@ -65,15 +86,20 @@ for i in 0 1 2 3 4; do
 done
 
 printf '%-44s %6s %10s %12s %10s\n' request status "CPU ms" "RSS growth" "peak RSS"
-measure() { # label, then curl arguments
+note_growth() { # label, growth in KB: keeps the largest
+    if [ "$2" -gt "$largest" ]; then largest=$2; largest_label=$1; fi
+}
+measure() { # label, then curl arguments; $times (default $repeat) runs
     local label=$1; shift
-    local status cpu0 cpu1 rss0 rss1
+    local status cpu0 cpu1 rss0 rss1 hwm0 hwm1 times=${times:-$repeat}
+    hwm0=$(hwm_kb); rss0=$(rss_kb)
     status=$(curl -s -o /dev/null -w '%{http_code}' "$@" || echo err)
-    cpu0=$(cpu_ns); rss0=$(rss_kb)
-    for _ in $(seq "$repeat"); do curl -s -o /dev/null "$@" || true; done
-    cpu1=$(cpu_ns); rss1=$(rss_kb)
+    cpu0=$(cpu_ns)
+    for _ in $(seq "$times"); do curl -s -o /dev/null "$@" || true; done
+    cpu1=$(cpu_ns); rss1=$(rss_kb); hwm1=$(hwm_kb)
+    note_growth "$label" $((rss1 - rss0)); note_growth "$label (peak)" $((hwm1 - hwm0))
     printf '%-44s %6s %10.2f %9d KB %7d KB\n' "$label" "$status" \
-        "$(echo "($cpu1 - $cpu0) / $repeat / 1000000" | bc -l)" $((rss1 - rss0)) "$(hwm_kb)"
+        "$(echo "($cpu1 - $cpu0) / $times / 1000000" | bc -l)" $((rss1 - rss0)) "$hwm1"
 }
 measure_four() { # label, URL: four at once, as the issue's memory test did
     local label=$1 url=$2 cpu0 cpu1 rss0 rss1
@@ -84,6 +110,7 @@ measure_four() { # label, URL: four at once, as the issue's memory test did
         wait "${curls[@]}"
     done
     cpu1=$(cpu_ns); rss1=$(rss_kb)
+    note_growth "$label (4 requests)" $((rss1 - rss0))
     printf '%-44s %6s %10.2f %9d KB %7d KB\n' "$label" "4x" \
         "$(echo "($cpu1 - $cpu0) / $repeat / 4 / 1000000" | bc -l)" $((rss1 - rss0)) "$(hwm_kb)"
 }
@@ -110,3 +137,20 @@ measure "POST 1 MiB, 70,000 fields one level down (stored)" "${json[@]}" --data-
 measure "POST 1 MiB of 1e999 (stored)" "${json[@]}" --data-binary @"$work/numbers1m.json" "$base/todos"
 measure "POST 1 MiB title (stored)" "${json[@]}" --data-binary @"$work/title1m.json" "$base/todos"
 measure "PATCH big0 with a 1 MiB title" "${json[@]}" -X PATCH --data-binary @"$work/title1m.json" "$base/todos/big0"
+
+# Issue 43: CalDAV on 10,000 todos.
+for b in 0 1 2 3 4 5 6 7 8 9; do
+    curl -s -o /dev/null "${json[@]}" --data-binary @"$work/batch$b.json" "$base/todos/_batch"
+done
+xml=(-H 'Content-Type: application/xml')
+tasks="$base/dav/todo/tasks/"
+times=$repeat_heavy measure "PROPFIND Depth 1 getetag (10,000 todos)" -X PROPFIND -H 'Depth: 1' "${xml[@]}" --data-binary @"$work/propfindetag.xml" "$tasks"
+times=$repeat_heavy measure "PROPFIND 10,000 unknown props (99 KB)" -X PROPFIND -H 'Depth: 1' "${xml[@]}" --data-binary @"$work/propfind10k.xml" "$tasks"
+times=$repeat_heavy measure "PROPFIND 100 props, 4 KB of names" -X PROPFIND -H 'Depth: 1' "${xml[@]}" --data-binary @"$work/propfindmax.xml" "$tasks"
+times=$repeat_heavy measure "REPORT multiget 10,000 hrefs with data" -X REPORT "${xml[@]}" --data-binary @"$work/multiget10k.xml" "$tasks"
+times=$repeat_heavy measure "REPORT calendar-query with data" -X REPORT -H 'Depth: 1' "${xml[@]}" --data-binary @"$work/query.xml" "$tasks"
+for f in propfind10k propfindmax multiget10k; do
+    printf '%-44s %s bytes in, %s bytes out\n' "  ($f)" "$(wc -c < "$work/$f.xml")" \
+        "$(curl -s -X "$([ $f = multiget10k ] && echo REPORT || echo PROPFIND)" -H 'Depth: 1' "${xml[@]}" --data-binary @"$work/$f.xml" "$tasks" | wc -c)"
+done
+printf 'largest growth: %d KB, %s\n' "$largest" "$largest_label"

@@ -17,7 +17,7 @@ struct SyncModelTests {
         return (1...max(1, wanted)).map { UInt64($0) }
     }
 
-    static let seeds = seeds(100)
+    static let seeds = seeds(60)
 
     @Test(arguments: seeds)
     func jsonServerV1Converges(seed: UInt64) async throws {
@@ -31,7 +31,7 @@ struct SyncModelTests {
         try await SyncModel(seed: seed, steps: 40, faults: false, server: "http://fake", serverTransport: server) { _ in }.run()
     }
 
-    @Test(arguments: seeds(200))
+    @Test(arguments: seeds(120))
     func convergesAfterFaultsAndInterruptions(seed: UInt64) async throws {
         let server = FakeJSONServer(seed % 2 == 0 ? .v1 : .v017, seed: seed)
         try await SyncModel(seed: seed, steps: 60, faults: true, server: "http://fake", serverTransport: server) { on in

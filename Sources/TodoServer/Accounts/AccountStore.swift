@@ -8,8 +8,9 @@ public protocol AccountStore: Sendable {
     /// Who sends `token` from `address`: `.noAccounts` while no account
     /// exists (the single list is open); else its account; or `.throttled`
     /// when the address failed too often lately; or `.refused` when the token
-    /// is missing, unknown, revoked or expired (all alike), counting a
-    /// failure. Notes a token's use, at most once a minute.
+    /// is unknown, revoked or expired (all alike), counting a failure, or
+    /// missing (a challenge, as a client's first request is: not counted).
+    /// Notes a token's use, at most once a minute.
     func authenticate(token: [UInt8]?, address: String) async throws -> Authentication
     /// Seconds before `address` may try again after too many failed
     /// authentications, or nil when it may try now.

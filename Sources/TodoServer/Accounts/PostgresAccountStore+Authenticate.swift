@@ -11,16 +11,18 @@ extension PostgresAccountStore {
     public func authenticate(token: [UInt8]?, address: String) async throws -> Authentication {
         let now = nowMilliseconds
         let facts = try await database.rows(CheckToken(address: address, tokenHash: token.map { AccessToken.hash($0) } ?? Data())).first
-        return try await authentication(facts, address: address, now: now)
+        return try await authentication(facts, address: address, now: now, sentToken: token != nil)
     }
 
     /// What the facts come to; counts a failure, or notes the token's use
     /// (at most once a minute, not on every request).
-    private func authentication(_ facts: TokenFacts?, address: String, now: Int64) async throws -> Authentication {
+    private func authentication(_ facts: TokenFacts?, address: String, now: Int64, sentToken: Bool) async throws -> Authentication {
         guard let facts, facts.hasAccounts else { return .noAccounts }
         // A valid token is served whatever the address's failures: behind one
         // NAT or a proxy, one client's revoked token must not lock out the rest.
         guard let tokenID = facts.tokenID, let account = facts.account, facts.expiresAt.map({ $0 > now }) ?? true else {
+            // No token at all is a challenge (a client's first try), not a failure.
+            guard sentToken else { return .refused }
             if let windowStart = facts.windowStart, let failures = facts.failures,
                 let seconds = Self.retryAfter(windowStart: windowStart, failures: failures, now: now)
             {

@@ -64,6 +64,8 @@ extension SQLiteAccountStore {
         // A valid token is served whatever the address's failures: behind one
         // NAT or a proxy, one client's revoked token must not lock out the rest.
         guard let token = found.token, token.expiresAt.map({ $0 > now }) ?? true else {
+            // No token at all is a challenge (a client's first try), not a failure.
+            guard hash != nil else { return .refused }
             if let failure = found.failure, let seconds = Self.retryAfter(failure, now: now) {
                 return .throttled(retryAfter: seconds)
             }

@@ -134,7 +134,8 @@ extension CalDAVController {
         }
         var multistatus = Multistatus()
         let (found, missing) = Self.answer(values, asked: asked)
-        multistatus.add(href: "/dav/", found: found, missing: missing)
+        // Answered under the path asked (`/` or `/dav/`): both lead to the principal.
+        multistatus.add(href: request.uri.path == "/" ? "/" : "/dav/", found: found, missing: missing)
         return multistatus.response()
     }
 

@@ -18,6 +18,10 @@ struct CalDAVController<Repository: TodoRepository>: Sendable {
     let maxBodySize: Int
 
     static var propfind: HTTPRequest.Method { HTTPRequest.Method("PROPFIND")! }
+    /// The methods served on CalDAV's paths, as OPTIONS and a 405 list them.
+    static var allowed: String { "OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, REPORT" }
+    /// WebDAV's and CalDAV's other methods: answered 405 (MKCALENDAR may come with lists).
+    static var notImplemented: [String] { ["PROPPATCH", "MKCALENDAR", "MKCOL", "COPY", "MOVE", "LOCK", "UNLOCK", "ACL"] }
     static var report: HTTPRequest.Method { HTTPRequest.Method("REPORT")! }
     static var collectionName: String { CalDAVPaths.collectionName }
 
@@ -27,6 +31,8 @@ struct CalDAVController<Repository: TodoRepository>: Sendable {
                 Response(status: .movedPermanently, headers: [.location: "/dav/"])
             }
         }
+        // A client given the server's base address (as Radicale serves) asks there.
+        router.on("/", method: Self.propfind, use: propfindRoot)
         router.on("/dav", method: Self.propfind, use: propfindRoot)
         router.on("/dav/:user", method: Self.propfind, use: propfindPrincipal)
         router.on("/dav/:user/\(Self.collectionName)", method: Self.propfind, use: propfindCollection)
@@ -36,12 +42,22 @@ struct CalDAVController<Repository: TodoRepository>: Sendable {
         router.on("/dav/:user/\(Self.collectionName)/:name", method: .head, use: get)
         router.on("/dav/:user/\(Self.collectionName)/:name", method: .put, use: put)
         router.on("/dav/:user/\(Self.collectionName)/:name", method: .delete, use: delete)
-        for path in ["/dav", "/dav/:user", "/dav/:user/\(Self.collectionName)", "/dav/:user/\(Self.collectionName)/:name"] {
+        for path in ["/", "/dav", "/dav/:user", "/dav/:user/\(Self.collectionName)", "/dav/:user/\(Self.collectionName)/:name"] {
             router.on(RouterPath(path), method: .options) { _, _ in
-                Response(status: .ok, headers: [
-                    .dav: "1, 3, calendar-access",
-                    .allow: "OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, REPORT",
-                ])
+                Response(status: .ok, headers: [.dav: "1, 3, calendar-access", .allow: Self.allowed])
+            }
+        }
+        // WebDAV methods this server does not implement, anywhere under /dav
+        // (a new list's MKCALENDAR too): 405 with what it does (RFC 9110, 15.5.6).
+        let collection = "/dav/:user/\(Self.collectionName)"
+        for path in ["/dav", "/dav/:user", collection, collection + "/:name", "/dav/:user/:list", "/dav/:user/:list/:name"] {
+            for method in Self.notImplemented {
+                router.on(RouterPath(path), method: HTTPRequest.Method(method)!) { request, _ -> Response in
+                    throw ServerError(
+                        .methodNotAllowed, "\(request.method.rawValue) is not served here; this list answers \(Self.allowed).",
+                        headers: [.allow: Self.allowed]
+                    )
+                }
             }
         }
     }
@@ -69,6 +85,13 @@ struct CalDAVController<Repository: TodoRepository>: Sendable {
     static func name(_ request: Request) -> String {
         let last = request.uri.path.split(separator: "/").last.map(String.init) ?? ""
         return last.removingPercentEncoding ?? last
+    }
+
+    /// Whether the resource name the request's path ends in can be stored and
+    /// asked for again: it decodes, and holds no NUL or `/` once decoded.
+    static func isUsableName(_ request: Request) -> Bool {
+        guard let last = request.uri.path.split(separator: "/").last, let name = String(last).removingPercentEncoding else { return false }
+        return !name.isEmpty && !name.contains("\0") && !name.contains("/")
     }
 
     /// The resource `name` of the account, or nil: a name a client gave, else `<id>.ics`.
@@ -145,11 +168,21 @@ struct CalDAVController<Repository: TodoRepository>: Sendable {
         let (todos, paths) = try await todos(request, context)
         let name = Self.name(request)
         let body = try await TodoController<Repository>.readBody(request, maxBodySize: maxBodySize)
+        guard Self.isUsableName(request) else {
+            throw ServerError.badRequest(
+                "The resource name \(request.uri.path.split(separator: "/").last.map(String.init) ?? "") is not one a client can ask for again "
+                    + "(it does not decode, or holds NUL or /); name it with letters, digits and - _ . @, e.g. UID.ics."
+            )
+        }
         let calendar: ICalendarComponent
         let fields: VTodoFields
         do {
             calendar = try ICalendarComponent.read(body)
+            try VTodo.checkReadable(calendar)
             fields = try VTodo.fields(of: calendar, timeZone: CalDAVPaths.utc)
+        } catch let error as UnreadableTask {
+            let condition = error == .nestedTask || error == .twoSeries ? "valid-calendar-object-resource" : "valid-calendar-data"
+            return Multistatus.error(.badRequest, DAV.Property(DAV.caldav, condition), error.message)
         } catch let error as ICalendarError {
             return Multistatus.error(.badRequest, DAV.Property(DAV.caldav, "valid-calendar-data"), error.message)
         } catch let error as VTodoError {

@@ -44,7 +44,7 @@ struct AccountTokenMiddleware: RouterMiddleware {
                 .unauthorized,
                 "This server needs an account's name and token: sign in with the account's name as the user name "
                     + "and a token as the password (`todo-server user token NAME` issues one).",
-                headers: [.wwwAuthenticate: Credentials.challenge(for: request)]
+                headers: Credentials.challenges(for: request)
             )
         }
         return ServerError(

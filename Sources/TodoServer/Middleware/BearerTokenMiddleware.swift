@@ -20,10 +20,11 @@ struct BearerTokenMiddleware: RouterMiddleware {
         let address = ClientAddress.of(request, context, trustedProxies: trustedProxies)
         // The token first: a valid one is served whatever the address's failures.
         guard let given = Credentials(request)?.token, Self.constantTimeEquals(given, token) else {
-            if let throttle {
+            // No credentials at all is a challenge (a client's first try), not a failure.
+            if let throttle, request.headers[.authorization] != nil {
                 try await FailedAuthentications.refuseIfThrottled(address, throttle)
             }
-            if let seconds = try await throttle?.recordFailedAuthentication(address: address) {
+            if request.headers[.authorization] != nil, let seconds = try await throttle?.recordFailedAuthentication(address: address) {
                 throw FailedAuthentications.tooMany(retryAfter: seconds)
             }
             throw ServerError(
@@ -31,7 +32,7 @@ struct BearerTokenMiddleware: RouterMiddleware {
                 Credentials.isCalDAV(request)
                     ? "This server needs its token: sign in with any user name and the token as the password."
                     : "This server needs a token: send the header Authorization: Bearer TOKEN.",
-                headers: [.wwwAuthenticate: Credentials.challenge(for: request)]
+                headers: Credentials.challenges(for: request)
             )
         }
         return try await next(request, context)

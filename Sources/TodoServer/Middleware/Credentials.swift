@@ -32,14 +32,27 @@ struct Credentials: Equatable {
         return (String(text[..<colon]), String(text[text.index(after: colon)...]))
     }
 
-    /// Whether `request` is one of CalDAV's, whose clients know only Basic.
+    /// Whether `request` is one of CalDAV's, whose clients know only Basic:
+    /// on CalDAV's paths, or a WebDAV method anywhere (a client given the
+    /// server's base address asks `PROPFIND /`), or OPTIONS on `/`.
     static func isCalDAV(_ request: Request) -> Bool {
         let path = request.uri.path
-        return path == "/dav" || path.hasPrefix("/dav/") || path.hasPrefix("/.well-known/caldav")
+        if path == "/dav" || path.hasPrefix("/dav/") || path.hasPrefix("/.well-known/caldav") { return true }
+        if davMethods.contains(request.method.rawValue) { return true }
+        return request.method == .options && (path == "/" || path.isEmpty)
     }
 
-    /// The challenge of a 401: Basic for CalDAV's paths, Bearer for the JSON API's.
-    static func challenge(for request: Request) -> String {
-        isCalDAV(request) ? #"Basic realm="todo-server", charset="UTF-8""# : "Bearer"
+    static let davMethods: Set<String> = [
+        "PROPFIND", "PROPPATCH", "REPORT", "MKCOL", "MKCALENDAR", "COPY", "MOVE", "LOCK", "UNLOCK", "ACL",
+    ]
+
+    /// The challenges of a 401: to a CalDAV request, Basic with the realm
+    /// first, then Bearer, so a client that does only Basic finds it; to the
+    /// JSON API's, Bearer.
+    static func challenges(for request: Request) -> HTTPFields {
+        var fields = HTTPFields()
+        if isCalDAV(request) { fields.append(HTTPFields.Element(name: .wwwAuthenticate, value: #"Basic realm="todo-server", charset="UTF-8""#)) }
+        fields.append(HTTPFields.Element(name: .wwwAuthenticate, value: "Bearer"))
+        return fields
     }
 }
