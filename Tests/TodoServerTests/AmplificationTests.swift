@@ -1,4 +1,6 @@
 import Foundation
+import Hummingbird
+import HummingbirdTesting
 import TestSupport
 import Testing
 
@@ -80,5 +82,29 @@ struct AmplificationTests {
 
         let growth = try Self.peakMemory(pid) - before
         #expect(growth < 50 * 1024 * 1024, "peak memory grew by \(growth / 1024 / 1024) MB")
+    }
+}
+
+/// Pages bounded by bytes as well as by count: a list of large todos is read
+/// in more, smaller pages, and every report still answers each todo once.
+struct PagesBoundedByBytesTests {
+    @Test(arguments: Backend.allCases)
+    func largeTodosAreReportedWholeAndOnce(_ backend: Backend) async throws {
+        try await CalDAVRoutesTests().withAlice(backend) { alice, _ in
+            let json: HTTPFields = [.contentType: "application/json"]
+            for index in 0..<12 {
+                let title = String(repeating: "\(index % 10)", count: index.isMultiple(of: 3) ? 10 : 900_000)
+                #expect(try await alice.send(.post, "/todos", #"{"id":"big\#(index)","title":"\#(title)"}"#, json).status == .created)
+            }
+            let query = #"<c:calendar-query xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><d:getetag/><c:calendar-data/></d:prop>"#
+                + #"<c:filter><c:comp-filter name="VCALENDAR"><c:comp-filter name="VTODO"/></c:comp-filter></c:filter></c:calendar-query>"#
+            let sync = #"<d:sync-collection xmlns:d="DAV:"><d:sync-token/><d:prop><d:getetag/></d:prop></d:sync-collection>"#
+            let etags = #"<d:propfind xmlns:d="DAV:"><d:prop><d:getetag/></d:prop></d:propfind>"#
+            for (method, body, depth) in [(CalDAVRoutesTests.report, query, "1"), (CalDAVRoutesTests.report, sync, "1"), (CalDAVRoutesTests.propfind, etags, "1")] {
+                let answer = try alice.multistatus(try await alice.send(method, CalDAVRoutesTests.tasks, body, [CalDAVRoutesTests.depth: depth]))
+                let hrefs = CalDAVRoutesTests.hrefs(answer).filter { $0.hasSuffix(".ics") }
+                #expect(hrefs.sorted() == (0..<12).map { "\(CalDAVRoutesTests.tasks)big\($0).ics" }.sorted(), "\(method)")
+            }
+        }
     }
 }

@@ -170,28 +170,34 @@ extension CalDAVController {
     }
 
     /// Resources read and written a page at a time: a report of 100,000
-    /// todos holds one page and one page's XML at once, never the whole list.
+    /// todos holds one page (at most 2,000 todos, and no more than the
+    /// repositories' page budget of bytes) and a few hundred KB of XML at
+    /// once, never the whole list.
     static var pageSize: Int { 2_000 }
+    /// The XML written before it is sent on: a large resource goes out as it is written.
+    static var flushBytes: Int { 256 * 1024 }
+    /// The hrefs of a calendar-multiget read at once: each may name a todo
+    /// of up to the body limit, so few, to bound what is held.
+    static var multigetChunk: Int { 16 }
 
     /// A 207 whose body is `head`, then each resource of `first` and of the
-    /// pages after it as `add` writes it, then `tail`.
+    /// pages after it as `add` writes it, then `tail`, sent on every
+    /// `flushBytes`.
     static func streamed(
         _ head: Multistatus, first: CalendarPage, todos: Repository, since cursor: Int?,
         tail: @escaping @Sendable (inout Multistatus) -> Void = { _ in },
         add: @escaping @Sendable (inout Multistatus, CalendarObject) -> Void
     ) -> Response {
-        var head = head
-        for object in first.objects { add(&head, object) }
-        let opening = head.take()
-        return Response(status: .multiStatus, headers: Multistatus.headers, body: ResponseBody { writer in
-            try await writer.write(ByteBuffer(bytes: opening))
-            var part = Multistatus.continuation()
-            var next = first.next
-            while let position = next {
-                let page = try await todos.calendarObjects(since: cursor, after: position, limit: pageSize)
-                for object in page.objects { add(&part, object) }
-                try await writer.write(ByteBuffer(bytes: part.take()))
-                next = page.next
+        Response(status: .multiStatus, headers: Multistatus.headers, body: ResponseBody { writer in
+            var part = head
+            var page = first
+            while true {
+                for object in page.objects {
+                    add(&part, object)
+                    if part.pending >= flushBytes { try await writer.write(ByteBuffer(bytes: part.take())) }
+                }
+                guard let position = page.next else { break }
+                page = try await todos.calendarObjects(since: cursor, after: position, limit: pageSize)
             }
             tail(&part)
             part.close()
@@ -226,7 +232,7 @@ extension CalDAVController {
         var byName: [String: CalendarObject] = [:]
         for object in try await todos.calendarObjects(ids: ids) { byName[objectName(object)] = object }
         for (href, name) in zip(hrefs, names) {
-            if let name, let object = byName[name] {
+            if let name, let object = byName.removeValue(forKey: name) {
                 let (found, missing) = answer(objectValues(object, asked: asked), asked: asked)
                 multistatus.add(href: href, found: found, missing: missing)
             } else {
@@ -251,12 +257,13 @@ extension CalDAVController {
             var seen = Set<String>()
             let hrefs = root.children(DAV.dav, "href").map { $0.text.trimmingCharacters(in: .whitespacesAndNewlines) }
                 .filter { seen.insert($0).inserted }
-            let pages = stride(from: 0, to: hrefs.count, by: Self.pageSize).map { Array(hrefs[$0..<min($0 + Self.pageSize, hrefs.count)]) }
+            let chunk = Self.multigetChunk
+            let pages = stride(from: 0, to: hrefs.count, by: chunk).map { Array(hrefs[$0..<min($0 + chunk, hrefs.count)]) }
             return Response(status: .multiStatus, headers: Multistatus.headers, body: ResponseBody { writer in
                 var part = multistatus
                 for page in pages {
                     try await Self.multiget(page, from: todos, paths: paths, asked: asked, into: &part)
-                    try await writer.write(ByteBuffer(bytes: part.take()))
+                    if part.pending >= Self.flushBytes { try await writer.write(ByteBuffer(bytes: part.take())) }
                 }
                 part.close()
                 try await writer.write(ByteBuffer(bytes: part.take()))

@@ -17,6 +17,9 @@ public struct CalendarObject: Sendable, Equatable {
     public let icsBody: String?
     public let deleted: Bool
 
+    /// The bytes it holds in memory, roughly: its JSON and its texts.
+    public var byteCount: Int { todo.json.utf8.count + (ics?.utf8.count ?? 0) + (icsBody?.utf8.count ?? 0) }
+
     /// Whether the todo is still at the version its stored text was served at.
     public var servesStoredText: Bool { ics != nil && icsVersion == todo.version }
 
@@ -34,6 +37,10 @@ public struct CalendarObject: Sendable, Equatable {
 /// at (a CalDAV collection's sync token and ctag), and where the next page
 /// starts (nil after the last).
 public struct CalendarPage: Sendable, Equatable {
+    /// The bytes of todos one page holds at most, past its first todo: a
+    /// list of large todos is read in more, smaller pages.
+    public static let maxBytes = 4 * 1024 * 1024
+
     public let objects: [CalendarObject]
     public let counter: Int
     public let next: Int64?

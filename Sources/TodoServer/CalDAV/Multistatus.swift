@@ -59,6 +59,9 @@ struct Multistatus {
         bytes.append(contentsOf: text.utf8)
     }
 
+    /// How many bytes are written and not yet taken.
+    var pending: Int { bytes.count }
+
     /// The bytes written since the last take, for a response sent in parts.
     mutating func take() -> [UInt8] {
         defer { bytes = [] }

@@ -82,22 +82,27 @@ extension PostgresTodoRepository {
             var purged = 0
             var objects: [CalendarObject] = []
             var lastPosition: Int64?
+            var bytes = 0
             for try await (last, purgedThrough, id, body, version, deleted, name, ics, icsVersion, key, icsBody)
                 in rows.decode((Int, Int, String?, String?, Int?, Bool?, String?, String?, Int?, Int64?, String?).self)
             {
                 counter = last
                 purged = purgedThrough
-                guard let id, let body, let version else { continue }
-                objects.append(CalendarObject(
+                // Past the page's budget of bytes the rest are left for the next page.
+                guard bytes < CalendarPage.maxBytes, let id, let body, let version else { continue }
+                let object = CalendarObject(
                     todo: StoredTodo(id: id, version: version, json: body), name: name, ics: ics, icsVersion: icsVersion, icsBody: icsBody,
                     deleted: deleted ?? false
-                ))
+                )
+                bytes += object.byteCount
+                objects.append(object)
                 lastPosition = key
             }
             guard let counter else { throw ServerError.accountGone }
             if let cursor, cursor < purged { throw ServerError.cursorTooOld(cursor, retentionDays: retentionDays) }
             if let cursor, cursor > counter { throw ServerError.cursorAhead(cursor, latest: counter) }
-            return CalendarPage(objects: objects, counter: counter, next: objects.count == limit ? lastPosition : nil)
+            let full = objects.count == limit || bytes >= CalendarPage.maxBytes
+            return CalendarPage(objects: objects, counter: counter, next: full ? lastPosition : nil)
         }
     }
 

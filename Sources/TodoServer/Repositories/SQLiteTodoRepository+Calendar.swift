@@ -58,14 +58,18 @@ extension SQLiteTodoRepository {
             )
             var objects: [CalendarObject] = []
             var lastPosition: Int64?
-            while let row = try rows.next() {
-                objects.append(CalendarObject(
+            var bytes = 0
+            while bytes < CalendarPage.maxBytes, let row = try rows.next() {
+                let object = CalendarObject(
                     todo: StoredTodo(id: row[0], version: row[2], json: row[1]), name: row[4], ics: row[5], icsVersion: row[6],
                     icsBody: row[8], deleted: row[3]
-                ))
+                )
+                bytes += object.byteCount
+                objects.append(object)
                 lastPosition = row[7]
             }
-            return CalendarPage(objects: objects, counter: last, next: objects.count == limit ? lastPosition : nil)
+            let full = objects.count == limit || bytes >= CalendarPage.maxBytes
+            return CalendarPage(objects: objects, counter: last, next: full ? lastPosition : nil)
         }
     }
 
