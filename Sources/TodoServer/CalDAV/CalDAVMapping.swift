@@ -26,9 +26,31 @@ enum CalDAVMapping {
         }
     }
 
+    /// Every member the mapping reads.
+    static let mappedKeys: Set<String> = [
+        Key.title, Key.completed, Key.completedAt, Key.due, Key.priority, Key.tags, Key.note, Key.recurrence, Key.otherRule,
+        Key.project, Key.wait, Key.scheduled, Key.until, Key.parent, Key.blockedBy, Key.createdAt, Key.updatedAt,
+    ]
+
+    /// The members of a todo's JSON object the mapping reads, each read on its
+    /// own: the rest (a client's own fields, nested as deep and wide as the
+    /// limits allow) are stepped over, never built into objects, so a 1 MB
+    /// todo costs a report its text, not a hundred MB of Foundation objects.
+    static func mappedMembers(of json: String) -> [String: Any] {
+        let bytes = Array(json.utf8)
+        var object: [String: Any] = [:]
+        for member in JSONSlices.members(of: bytes, in: 0..<bytes.count) {
+            let name = String(decoding: member.name, as: UTF8.self)
+            guard mappedKeys.contains(name),
+                  let value = try? JSONSerialization.jsonObject(with: Data(bytes[member.value]), options: [.fragmentsAllowed]) else { continue }
+            object[name] = value
+        }
+        return object
+    }
+
     /// What the todo's JSON object says, in VTODO terms.
     static func fields(of todo: StoredTodo) -> VTodoFields {
-        let object = (try? JSONSerialization.jsonObject(with: Data(todo.json.utf8))) as? [String: Any] ?? [:]
+        let object = mappedMembers(of: todo.json)
         var fields = VTodoFields(uid: todo.id)
         fields.text = object[Key.title] as? String ?? ""
         fields.isDone = object[Key.completed] as? Bool ?? false
