@@ -100,6 +100,13 @@ struct PagesBoundedByBytesTests {
                 + #"<c:filter><c:comp-filter name="VCALENDAR"><c:comp-filter name="VTODO"/></c:comp-filter></c:filter></c:calendar-query>"#
             let sync = #"<d:sync-collection xmlns:d="DAV:"><d:sync-token/><d:prop><d:getetag/></d:prop></d:sync-collection>"#
             let etags = #"<d:propfind xmlns:d="DAV:"><d:prop><d:getetag/></d:prop></d:propfind>"#
+            // A multiget of them all, a missing one among them, in an order of its own.
+            let named = [11, 0, 5, 99, 7, 3, 1, 2, 4, 6, 8, 9, 10].map { "\(CalDAVRoutesTests.tasks)big\($0).ics" }
+            let multiget = #"<c:calendar-multiget xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><d:getetag/><c:calendar-data/></d:prop>"#
+                + named.map { "<d:href>\($0)</d:href>" }.joined() + "</c:calendar-multiget>"
+            let got = try alice.multistatus(try await alice.send(CalDAVRoutesTests.report, CalDAVRoutesTests.tasks, multiget))
+            #expect(CalDAVRoutesTests.hrefs(got) == named)
+            #expect(got.children(DAVNames.dav, "response").filter { $0.child(DAVNames.dav, "status")?.text.contains("404") == true }.count == 1)
             for (method, body, depth) in [(CalDAVRoutesTests.report, query, "1"), (CalDAVRoutesTests.report, sync, "1"), (CalDAVRoutesTests.propfind, etags, "1")] {
                 let answer = try alice.multistatus(try await alice.send(method, CalDAVRoutesTests.tasks, body, [CalDAVRoutesTests.depth: depth]))
                 let hrefs = CalDAVRoutesTests.hrefs(answer).filter { $0.hasSuffix(".ics") }

@@ -176,9 +176,9 @@ extension CalDAVController {
     static var pageSize: Int { 2_000 }
     /// The XML written before it is sent on: a large resource goes out as it is written.
     static var flushBytes: Int { 256 * 1024 }
-    /// The hrefs of a calendar-multiget read at once: each may name a todo
-    /// of up to the body limit, so few, to bound what is held.
-    static var multigetChunk: Int { 16 }
+    /// The hrefs of a calendar-multiget resolved at once; their todos are
+    /// read a page's bytes at a time (`CalendarPage.maxBytes`).
+    static var multigetChunk: Int { 2_000 }
 
     /// A 207 whose body is `head`, then each resource of `first` and of the
     /// pages after it as `add` writes it, then `tail`, sent on every
@@ -228,16 +228,28 @@ extension CalDAVController {
     ) async throws {
         let names = hrefs.map { paths.name(fromHref: $0) }
         let named = try await todos.calendarIDs(names: names.compactMap { $0 })
-        let ids = names.compactMap { name in name.flatMap { named[$0] ?? ($0.hasSuffix(".ics") ? String($0.dropLast(4)) : nil) } }
-        var byName: [String: CalendarObject] = [:]
-        for object in try await todos.calendarObjects(ids: ids) { byName[objectName(object)] = object }
-        for (href, name) in zip(hrefs, names) {
-            if let name, let object = byName.removeValue(forKey: name) {
-                let (found, missing) = answer(objectValues(object, asked: asked), asked: asked)
-                multistatus.add(href: href, found: found, missing: missing)
-            } else {
-                multistatus.addMissing(href: href)
+        // Each href's todo id, where its name can be one.
+        let ids = names.map { name in name.flatMap { named[$0] ?? ($0.hasSuffix(".ics") ? String($0.dropLast(4)) : nil) } }
+        var start = 0
+        while start < hrefs.count {
+            // The todos of the hrefs from `start`, a page's bytes at most.
+            let wanted = ids[start...].compactMap { $0 }
+            let (objects, consumed) = try await todos.calendarObjects(ids: wanted, maxBytes: CalendarPage.maxBytes)
+            var byName: [String: CalendarObject] = [:]
+            for object in objects { byName[objectName(object)] = object }
+            var taken = 0
+            var index = start
+            while index < hrefs.count, ids[index] == nil || taken < consumed {
+                if ids[index] != nil { taken += 1 }
+                if let name = names[index], let object = byName.removeValue(forKey: name) {
+                    let (found, missing) = answer(objectValues(object, asked: asked), asked: asked)
+                    multistatus.add(href: hrefs[index], found: found, missing: missing)
+                } else {
+                    multistatus.addMissing(href: hrefs[index])
+                }
+                index += 1
             }
+            start = index
         }
     }
 

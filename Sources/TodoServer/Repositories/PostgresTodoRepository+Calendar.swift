@@ -15,8 +15,8 @@ extension PostgresTodoRepository {
         }
     }
 
-    public func calendarObjects(ids: [String]) async throws -> [CalendarObject] {
-        guard !ids.isEmpty else { return [] }
+    public func calendarObjects(ids: [String], maxBytes: Int) async throws -> (objects: [CalendarObject], consumed: Int) {
+        guard !ids.isEmpty else { return ([], 0) }
         let account = account.rawValue
         return try await database.withConnection { connection in
             let rows = try await connection.query(
@@ -24,18 +24,26 @@ extension PostgresTodoRepository {
                 SELECT i.id, i.body::text, i.version, c.name, c.ics, c.version, c.body FROM item AS i
                 LEFT JOIN calendar_object AS c ON c.account = i.account AND c.id = i.id
                 WHERE i.account = \(account) AND i.id = ANY(\(ids)) AND NOT i.deleted
+                ORDER BY array_position(\(ids), i.id)
                 """,
                 logger: database.logger
             )
             var objects: [CalendarObject] = []
+            var bytes = 0
+            var consumed = ids.count
+            // In the order of `ids`: past the budget the rest are left for the next call.
             for try await (id, body, version, name, ics, icsVersion, icsBody)
                 in rows.decode((String, String, Int, String?, String?, Int?, String?).self)
             {
-                objects.append(CalendarObject(
+                guard bytes < maxBytes else { continue }
+                let object = CalendarObject(
                     todo: StoredTodo(id: id, version: version, json: body), name: name, ics: ics, icsVersion: icsVersion, icsBody: icsBody
-                ))
+                )
+                bytes += object.byteCount
+                objects.append(object)
+                if bytes >= maxBytes { consumed = (ids.firstIndex(of: id) ?? ids.count - 1) + 1 }
             }
-            return objects
+            return (objects, consumed)
         }
     }
 

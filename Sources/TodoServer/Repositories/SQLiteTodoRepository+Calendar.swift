@@ -13,23 +13,27 @@ extension SQLiteTodoRepository {
         }
     }
 
-    public func calendarObjects(ids: [String]) async throws -> [CalendarObject] {
+    public func calendarObjects(ids: [String], maxBytes: Int) async throws -> (objects: [CalendarObject], consumed: Int) {
         let accountKey = account.rawValue
         return try await read { db in
             var objects: [CalendarObject] = []
+            var bytes = 0
             let statement = try db.cachedStatement(sql: """
                 SELECT item.body, item.version, calendarObject.name, calendarObject.ics, calendarObject.version, calendarObject.body FROM item
                 LEFT JOIN calendarObject ON calendarObject.account = item.account AND calendarObject.id = item.id
                 WHERE item.account = ? AND item.id = ? AND item.deleted = 0
                 """)
-            for id in ids {
+            for (index, id) in ids.enumerated() {
                 if let row = try Row.fetchOne(statement, arguments: [accountKey, id]) {
-                    objects.append(CalendarObject(
+                    let object = CalendarObject(
                         todo: StoredTodo(id: id, version: row[1], json: row[0]), name: row[2], ics: row[3], icsVersion: row[4], icsBody: row[5]
-                    ))
+                    )
+                    bytes += object.byteCount
+                    objects.append(object)
+                    if bytes >= maxBytes { return (objects, index + 1) }
                 }
             }
-            return objects
+            return (objects, ids.count)
         }
     }
 

@@ -6,6 +6,13 @@
 ///
 /// A repository acts for one account (`AccountID.single` unless scoped):
 /// it reads and writes that account's todos and feed only.
+extension TodoRepository {
+    /// The live todos among `ids`, as resources, in no particular order.
+    public func calendarObjects(ids: [String]) async throws -> [CalendarObject] {
+        try await calendarObjects(ids: ids, maxBytes: .max).objects
+    }
+}
+
 public protocol TodoRepository: Sendable {
     /// The same store, acting for `account`.
     func scoped(to account: AccountID) -> Self
@@ -36,8 +43,10 @@ public protocol TodoRepository: Sendable {
 
     /// The account's change counter: where its feed is now (a CalDAV list's ctag and sync token).
     func changeCounter() async throws -> Int
-    /// The live todos among `ids`, as resources, in no particular order.
-    func calendarObjects(ids: [String]) async throws -> [CalendarObject]
+    /// The live todos among the first `consumed` of `ids`, as resources, in
+    /// no particular order: all of `ids`, unless their bytes (`byteCount`)
+    /// passed `maxBytes`, where it stopped, after at least one.
+    func calendarObjects(ids: [String], maxBytes: Int) async throws -> (objects: [CalendarObject], consumed: Int)
     /// A page of at most `limit` resources from after `position` (nil: the
     /// first page): every live todo in creation order (`cursor` nil), or
     /// every todo changed after `cursor` in change order, deleted ones
