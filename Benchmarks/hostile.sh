@@ -102,15 +102,15 @@ measure() { # label, then curl arguments; $times (default $repeat) runs
         "$(echo "($cpu1 - $cpu0) / $times / 1000000" | bc -l)" $((rss1 - rss0)) "$hwm1"
 }
 measure_four() { # label, URL: four at once, as the issue's memory test did
-    local label=$1 url=$2 cpu0 cpu1 rss0 rss1
-    cpu0=$(cpu_ns); rss0=$(rss_kb)
+    local label=$1 url=$2 cpu0 cpu1 rss0 rss1 hwm0
+    cpu0=$(cpu_ns); rss0=$(rss_kb); hwm0=$(hwm_kb)
     for _ in $(seq "$repeat"); do
         local curls=()
         for _ in 1 2 3 4; do curl -s -o /dev/null "$url" & curls+=($!); done
         wait "${curls[@]}"
     done
     cpu1=$(cpu_ns); rss1=$(rss_kb)
-    note_growth "$label (4 requests)" $((rss1 - rss0))
+    note_growth "$label (4 requests)" $((rss1 - rss0)); note_growth "$label (4 requests, peak)" $(($(hwm_kb) - hwm0))
     printf '%-44s %6s %10.2f %9d KB %7d KB\n' "$label" "4x" \
         "$(echo "($cpu1 - $cpu0) / $repeat / 4 / 1000000" | bc -l)" $((rss1 - rss0)) "$(hwm_kb)"
 }

@@ -13,6 +13,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 old=$1 new=$2 turns=${3:-3}
 work=$(mktemp -d /tmp/todo-mixed-ab.XXXXXX)
+chmod 755 "$work" # PostgreSQL runs as its own user: it must reach its folder
 pids=()
 pg_bin=/usr/lib/postgresql/15/bin
 as_pg=()
@@ -24,7 +25,8 @@ cleanup() {
 }
 trap cleanup EXIT
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-wait_for() { for _ in $(seq 200); do curl -sf -o /dev/null "$1" && return 0; sleep 0.05; done; echo "no answer from $1" >&2; exit 1; }
+# Any answer will do: with accounts, /health asks for a token too.
+wait_for() { for _ in $(seq 400); do curl -s -o /dev/null "$1" && return 0; sleep 0.05; done; echo "no answer from $1" >&2; return 1; }
 
 python3 "$root/Benchmarks/accounts.py" --accounts 1000 --todos 100 --dialect sqlite --sql "$work/many-sqlite.sql" --tokens "$work/tokens.txt"
 python3 "$root/Benchmarks/accounts.py" --accounts 1000 --todos 100 --dialect postgres --sql "$work/many-pg.sql" --tokens "$work/tokens.txt"
