@@ -47,6 +47,15 @@ public enum AppMigrations {
         Migration(identifier: "0015_sync_foreign_tags", sql: text(PackageResources._015_sync_foreign_tags_sql)),
     ]
 
+    /// Migrations recorded under a name they no longer have, and the name
+    /// they have: the same SQL, so a database that ran one under its former
+    /// name has the schema and is only told the new name. Migration 0014 was
+    /// `0014_sync_sets_in_flight` in development builds between 2e1e004 and
+    /// aab83b3 (before it landed), which a database opened then recorded.
+    public static let formerNames: [String: String] = [
+        "0014_sync_sets_in_flight": "0014_sync_writes_in_doubt",
+    ]
+
     private static func text(_ bytes: [UInt8]) -> String {
         String(decoding: bytes, as: UTF8.self)
     }

@@ -206,6 +206,22 @@ struct AppDatabaseTests {
         #expect(try db.fetchListed(TodoRequest(status: .all)).map(\.item) == [bread, mint, milk])
     }
 
+    /// A database that ran migration 0014 under the name it had in development
+    /// builds opens, with its todos, and records the name it has now.
+    @Test func aMigrationRecordedUnderItsFormerNameIsKnown() throws {
+        let milk = todo("Milk", at: 1_000)
+        let path = try Self.olderDatabase(migrations: AppMigrations.all.count, holding: [milk])
+        defer { removeDatabase(at: path) }
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { try $0.execute(sql: "UPDATE grdb_migrations SET identifier = '0014_sync_sets_in_flight' WHERE identifier = '0014_sync_writes_in_doubt'") }
+        try queue.close()
+
+        let db = try AppDatabase.open(path: path)
+        let applied = try db.dbWriter.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
+        #expect(applied.sorted() == AppMigrations.all.map(\.identifier).sorted())
+        #expect(try db.fetchListed(TodoRequest(status: .all)).map(\.item) == [milk])
+    }
+
     /// A new file in the temporary folder as an older release left it: the
     /// first `migrations` migrations only, holding `todos` (written as that
     /// schema's triggers write them). The caller removes it.

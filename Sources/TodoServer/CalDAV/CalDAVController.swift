@@ -167,13 +167,13 @@ struct CalDAVController<Repository: TodoRepository>: Sendable {
     @Sendable func put(_ request: Request, context: TodoRequestContext) async throws -> Response {
         let (todos, paths) = try await todos(request, context)
         let name = Self.name(request)
-        let body = try await TodoController<Repository>.readBody(request, maxBodySize: maxBodySize)
         guard Self.isUsableName(request) else {
             throw ServerError.badRequest(
                 "The resource name \(request.uri.path.split(separator: "/").last.map(String.init) ?? "") is not one a client can ask for again "
                     + "(it does not decode, or holds NUL or /); name it with letters, digits and - _ . @, e.g. UID.ics."
             )
         }
+        let body = try await TodoController<Repository>.readBody(request, maxBodySize: maxBodySize)
         let calendar: ICalendarComponent
         let fields: VTodoFields
         do {

@@ -23,9 +23,9 @@ struct BearerTokenMiddleware: RouterMiddleware {
             // No credentials at all is a challenge (a client's first try), not a failure.
             if let throttle, request.headers[.authorization] != nil {
                 try await FailedAuthentications.refuseIfThrottled(address, throttle)
-            }
-            if request.headers[.authorization] != nil, let seconds = try await throttle?.recordFailedAuthentication(address: address) {
-                throw FailedAuthentications.tooMany(retryAfter: seconds)
+                if let seconds = try await throttle.recordFailedAuthentication(address: address) {
+                    throw FailedAuthentications.tooMany(retryAfter: seconds)
+                }
             }
             throw ServerError(
                 .unauthorized,

@@ -163,13 +163,24 @@ extension AppDatabase {
         // untouched. It reads GRDB's migration table directly: the migrator's own
         // checks cost a few hundred microseconds of start-up in every command.
         let known = AppMigrations.all.map(\.identifier)
-        let (applied, journalMode) = try writer.read { db in
+        var (applied, journalMode) = try writer.read { db in
             let hasTable = try Bool.fetchOne(db, sql: """
                 SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'grdb_migrations')
                 """) ?? false
             let applied = hasTable ? try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") : []
             return (applied, try String.fetchOne(db, sql: "PRAGMA journal_mode"))
         }
+        let renamed = applied.filter { AppMigrations.formerNames[$0] != nil }
+        if !renamed.isEmpty, !writer.configuration.readonly {
+            // Ran under a name it no longer has: the same SQL, so only the record changes.
+            try writer.write { db in
+                for old in renamed {
+                    try db.execute(sql: "UPDATE grdb_migrations SET identifier = ? WHERE identifier = ?",
+                                   arguments: [AppMigrations.formerNames[old], old])
+                }
+            }
+        }
+        applied = applied.map { AppMigrations.formerNames[$0] ?? $0 }
         if applied.contains(where: { !known.contains($0) }) {
             throw StorageError.newerVersion(path: path)
         }
