@@ -7,12 +7,12 @@ import TodoCore
 
 extension VTodo {
     /// DUE as a calendar date (VALUE=DATE, or eight digits) or a time.
-    static func due(_ line: ContentLine, timeZone: TimeZone) -> TodoDue? {
+    static func due(_ line: ContentLine, timeZone: TimeZone, zones: ICalendarZones = .system) -> TodoDue? {
         let value = line.value.trimmedASCIIWhitespace
         if line.parameter("VALUE")?.uppercased() == "DATE" || value.count == 8 {
             return day(value).map(TodoDue.day)
         }
-        return moment(line, timeZone: timeZone).map(TodoDue.moment)
+        return moment(line, timeZone: timeZone, zones: zones).map(TodoDue.moment)
     }
 
     static func dueLine(_ due: TodoDue) -> ContentLine {
@@ -49,14 +49,18 @@ extension VTodo {
         moment(ContentLine(name: "X", value: text), timeZone: timeZone)
     }
 
-    /// A DATE-TIME: UTC with `Z`, in the zone its TZID names, else floating (in `timeZone`).
-    static func moment(_ line: ContentLine, timeZone: TimeZone) -> Date? {
+    /// A DATE-TIME: UTC with `Z`; in the zone its TZID names, as `zones`
+    /// resolves it; else floating, the wall time of the user (`timeZone`).
+    /// A TZID no zone is known by is read as floating.
+    static func moment(_ line: ContentLine, timeZone: TimeZone, zones: ICalendarZones = .system) -> Date? {
         var value = line.value.trimmedASCIIWhitespace
         var zone: TimeZone?
+        var tzid: String?
         if value.hasSuffix("Z") || value.hasSuffix("z") {
             value.removeLast()
         } else {
-            zone = line.parameter("TZID").flatMap { TimeZone(identifier: $0) } ?? timeZone
+            tzid = line.parameter("TZID")
+            zone = timeZone
         }
         let parts = value.split(separator: "T")
         guard let dayPart = parts.first, let day = day(String(dayPart)) else { return nil }
@@ -71,6 +75,7 @@ extension VTodo {
         } else if parts.count != 1 {
             return nil
         }
+        if let tzid, let date = zones.date(components, tzid: tzid) { return date }
         guard let zone else {
             // UTC, as most times are written: counted, not asked of a calendar.
             let seconds = day.daysSince1970 * 86_400 + components.hour! * 3_600 + components.minute! * 60 + components.second!
@@ -110,5 +115,67 @@ extension VTodo {
     static func seconds(_ due: TodoDue) -> TodoDue {
         if case let .moment(date) = due { return .moment(Date(timeIntervalSince1970: Double(seconds(date)))) }
         return due
+    }
+}
+
+// MARK: - Times as a query compares them
+
+extension VTodo {
+    /// The moment a DATE or DATE-TIME property's value starts: a DATE at
+    /// midnight of `timeZone`, a time as `moment(_:timeZone:zones:)` reads it.
+    public static func start(of line: ContentLine, timeZone: TimeZone, zones: ICalendarZones = .system) -> Date? {
+        let value = line.value.trimmedASCIIWhitespace
+        if line.parameter("VALUE")?.uppercased() == "DATE" || value.utf8.count == 8 {
+            guard let day = day(value) else { return nil }
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = timeZone
+            return calendar.date(from: DateComponents(year: day.year, month: day.month, day: day.day))
+        }
+        return moment(line, timeZone: timeZone, zones: zones)
+    }
+
+    /// Whether a property's value is a DATE (a whole day), not a time.
+    public static func isDate(_ line: ContentLine) -> Bool {
+        line.parameter("VALUE")?.uppercased() == "DATE" || line.value.trimmedASCIIWhitespace.utf8.count == 8
+    }
+
+    /// A DURATION value (RFC 5545, 3.3.6) in seconds: `P1W`, `-PT15M`,
+    /// `P1DT2H`; nil if it is not one.
+    public static func duration(_ text: String) -> TimeInterval? {
+        var rest = Substring(text.trimmedASCIIWhitespace)
+        var sign = 1.0
+        if rest.first == "-" { sign = -1; rest = rest.dropFirst() } else if rest.first == "+" { rest = rest.dropFirst() }
+        guard rest.first == "P" || rest.first == "p" else { return nil }
+        rest = rest.dropFirst()
+        var seconds = 0.0
+        var number = 0
+        var digits = 0
+        var inTime = false
+        var any = false
+        for character in rest.uppercased() {
+            if let digit = character.wholeNumberValue, character.isASCII {
+                guard digits < 9 else { return nil }
+                number = number * 10 + digit
+                digits += 1
+                continue
+            }
+            let unit: Double
+            switch (character, inTime) {
+            case ("T", false): inTime = true; continue
+            case ("W", false): unit = 604_800
+            case ("D", false): unit = 86_400
+            case ("H", true): unit = 3_600
+            case ("M", true): unit = 60
+            case ("S", true): unit = 1
+            default: return nil
+            }
+            guard digits > 0 else { return nil }
+            seconds += Double(number) * unit
+            number = 0
+            digits = 0
+            any = true
+        }
+        guard any, digits == 0 else { return nil }
+        return sign * seconds
     }
 }

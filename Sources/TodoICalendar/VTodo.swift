@@ -60,12 +60,13 @@ public enum VTodo {
         let todo = try master(of: calendar)
         guard let uid = todo.property("UID")?.value, !uid.isEmpty else { throw .noUID }
         var fields = VTodoFields(uid: uid)
+        let zones = ICalendarZones(calendar)
         fields.text = todo.property("SUMMARY").map { ICalendarText.unescape($0.value[...]) } ?? ""
         let status = todo.property("STATUS")?.value.uppercased()
-        fields.completedAt = todo.property("COMPLETED").flatMap { moment($0, timeZone: timeZone) }
+        fields.completedAt = todo.property("COMPLETED").flatMap { moment($0, timeZone: timeZone, zones: zones) }
         fields.isDone = status == "COMPLETED" || (status == nil && fields.completedAt != nil)
         if !fields.isDone { fields.completedAt = nil }
-        fields.due = todo.property("DUE").flatMap { due($0, timeZone: timeZone) }
+        fields.due = todo.property("DUE").flatMap { due($0, timeZone: timeZone, zones: zones) }
         fields.priority = todo.property("PRIORITY").flatMap { Int($0.value.trimmedASCIIWhitespace) }.flatMap(priority)
         var tags: [String] = []
         var seen = Set<String>()
@@ -86,12 +87,12 @@ public enum VTodo {
             }
         }
         fields.project = todo.property(projectProperty).map { ICalendarText.unescape($0.value[...]) }.flatMap { $0.isEmpty ? nil : $0 }
-        fields.wait = todo.property(waitProperty).flatMap { due($0, timeZone: timeZone) }
-        fields.scheduled = (todo.property(scheduledProperty) ?? todo.property("DTSTART")).flatMap { due($0, timeZone: timeZone) }
-        fields.until = todo.property(untilProperty).flatMap { due($0, timeZone: timeZone) }
+        fields.wait = todo.property(waitProperty).flatMap { due($0, timeZone: timeZone, zones: zones) }
+        fields.scheduled = (todo.property(scheduledProperty) ?? todo.property("DTSTART")).flatMap { due($0, timeZone: timeZone, zones: zones) }
+        fields.until = todo.property(untilProperty).flatMap { due($0, timeZone: timeZone, zones: zones) }
         (fields.parent, fields.blockedBy) = links(of: todo)
-        fields.createdAt = todo.property("CREATED").flatMap { moment($0, timeZone: timeZone) }
-        fields.updatedAt = (todo.property("LAST-MODIFIED") ?? todo.property("DTSTAMP")).flatMap { moment($0, timeZone: timeZone) }
+        fields.createdAt = todo.property("CREATED").flatMap { moment($0, timeZone: timeZone, zones: zones) }
+        fields.updatedAt = (todo.property("LAST-MODIFIED") ?? todo.property("DTSTAMP")).flatMap { moment($0, timeZone: timeZone, zones: zones) }
         return fields
     }
 

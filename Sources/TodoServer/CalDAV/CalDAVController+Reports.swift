@@ -213,10 +213,21 @@ extension CalDAVController {
                 try await writer.finish(nil)
             })
         case (DAV.caldav, "calendar-query"):
-            let filter = CalendarQueryFilter(root.child(DAV.caldav, "filter"))
+            let filter: CalendarQueryFilter
+            do {
+                filter = try CalendarQueryFilter(root.child(DAV.caldav, "filter"), timeZone: CalDAVPaths.floating)
+            } catch let problem {
+                if case .collation = problem {
+                    return Multistatus.error(.forbidden, DAV.Property(DAV.caldav, "supported-collation"), problem.message)
+                }
+                return Multistatus.error(.badRequest, DAV.Property(DAV.caldav, "valid-filter"), problem.message)
+            }
             let first = try await todos.calendarObjects(since: nil, after: nil, limit: Self.pageSize)
             return Self.streamed(multistatus, first: first, todos: todos, since: nil) { multistatus, object in
-                if filter.keepsAll || filter.matches(Self.fields(of: object)) { add(&multistatus, object) }
+                // Tried on the calendar object GET serves: what a client reads is what was filtered.
+                if filter.keepsAll || (try? ICalendarComponent.read(Array(Self.calendarText(object).utf8))).map(filter.matches) == true {
+                    add(&multistatus, object)
+                }
             }
         case (DAV.dav, "sync-collection"):
             let token = root.child(DAV.dav, "sync-token")?.text.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""

@@ -113,16 +113,6 @@ struct CalDAVController<Repository: TodoRepository>: Sendable {
         return composedText(object)
     }
 
-    /// What a resource says, in VTODO terms: read from its stored text while
-    /// that is what it serves, else from the todo's fields.
-    static func fields(of object: CalendarObject) -> VTodoFields {
-        if object.servesStoredText, let ics = object.ics, let calendar = try? ICalendarComponent.read(Array(ics.utf8)),
-           let fields = try? VTodo.fields(of: calendar, timeZone: CalDAVPaths.utc) {
-            return fields
-        }
-        return CalDAVMapping.fields(of: object.todo)
-    }
-
     /// The text made from the todo's fields over the text a client sent:
     /// only the properties of the fields that changed since it was stored
     /// are rewritten (those that differ from the todo's JSON object then).
@@ -140,7 +130,7 @@ struct CalDAVController<Repository: TodoRepository>: Sendable {
     static func composed(_ todo: StoredTodo, over calendar: ICalendarComponent?, was: VTodoFields?) -> String {
         let fields = CalDAVMapping.fields(of: todo)
         let written = VTodo.write(
-            fields, over: calendar, was: was, timeZone: CalDAVPaths.utc, now: fields.updatedAt ?? Date(timeIntervalSince1970: 0)
+            fields, over: calendar, was: was, timeZone: CalDAVPaths.floating, now: fields.updatedAt ?? Date(timeIntervalSince1970: 0)
         )
         return String(decoding: written.bytes(), as: UTF8.self)
     }
@@ -179,7 +169,7 @@ struct CalDAVController<Repository: TodoRepository>: Sendable {
         do {
             calendar = try ICalendarComponent.read(body)
             try VTodo.checkReadable(calendar)
-            fields = try VTodo.fields(of: calendar, timeZone: CalDAVPaths.utc)
+            fields = try VTodo.fields(of: calendar, timeZone: CalDAVPaths.floating)
         } catch let error as UnreadableTask {
             let condition = error == .nestedTask || error == .twoSeries ? "valid-calendar-object-resource" : "valid-calendar-data"
             return Multistatus.error(.badRequest, DAV.Property(DAV.caldav, condition), error.message)

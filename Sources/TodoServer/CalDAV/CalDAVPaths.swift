@@ -9,6 +9,10 @@ struct CalDAVPaths: Sendable {
     static let singleListUser = "todo"
 
     static let utc = TimeZone(identifier: "UTC")!
+    /// Where a floating time (no Z, no TZID) and a whole day are read: the
+    /// server machine's zone. todo-server knows no user's zone, and a
+    /// family's server keeps its family's time; set TZ to choose another.
+    static let floating = TimeZone.current
     static let calendarContentType = "text/calendar; charset=utf-8; component=VTODO"
     /// Characters a name keeps in a path; every other is percent-encoded.
     static let nameCharacters = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "/%;?#"))

@@ -1,65 +1,298 @@
 import Foundation
-import TodoCore
 import TodoICalendar
 import TodoXML
 
-/// What a calendar-query's filter keeps (RFC 4791, 9.7): the VTODO
-/// component, and on it `is-not-defined` and `time-range` of COMPLETED or
-/// DUE, as task apps send them. A filter on another component keeps nothing.
-struct CalendarQueryFilter {
-    private var keepsNothing = false
-    private var undefined: Set<String> = []
-    /// Time ranges: on a prop-filter the property must be there; on the
-    /// VTODO itself a task without DUE overlaps every range (RFC 4791, 9.9).
-    private var ranges: [(property: String, start: Date?, end: Date?, needsProperty: Bool)] = []
+/// A calendar-query's filter (RFC 4791, 9.7), read once per request and
+/// tried on each resource's calendar object as GET serves it: nested
+/// comp-filters, prop-filters (bare: defined; `is-not-defined`), text-match
+/// in the three collations a client may name, with `negate-condition`,
+/// param-filters, and time-ranges by the rules of 9.9 (a VTODO by its
+/// DTSTART, DUE, DURATION, COMPLETED and CREATED; a VALARM by its triggers).
+/// A recurring task is tried as its stored components, not expanded.
+struct CalendarQueryFilter: Sendable {
+    /// Why a filter is not one the server evaluates exactly: never answered with a superset.
+    enum Problem: Error, Equatable {
+        case collation(String)
+        case invalid(String)
 
-    init(_ filter: XMLElement?) {
-        guard let calendar = filter?.child(DAV.caldav, "comp-filter") else { return }
-        guard calendar.attribute("name")?.uppercased() == "VCALENDAR" else { keepsNothing = true; return }
-        let components = calendar.children(DAV.caldav, "comp-filter")
-        if components.contains(where: { $0.attribute("name")?.uppercased() != "VTODO" }) { keepsNothing = true }
-        for todo in components where todo.attribute("name")?.uppercased() == "VTODO" {
-            if todo.child(DAV.caldav, "is-not-defined") != nil { keepsNothing = true }
-            if let range = todo.child(DAV.caldav, "time-range") {
-                ranges.append(("DUE", Self.date(range.attribute("start")), Self.date(range.attribute("end")), false))
+        var message: String {
+            switch self {
+            case let .collation(name):
+                "The collation \(name) is not supported; use i;ascii-casemap, i;octet or i;unicode-casemap."
+            case let .invalid(why):
+                "The calendar-query filter is not valid: \(why)."
             }
-            for property in todo.children(DAV.caldav, "prop-filter") {
-                let name = property.attribute("name")?.uppercased() ?? ""
-                if property.child(DAV.caldav, "is-not-defined") != nil { undefined.insert(name) }
-                if let range = property.child(DAV.caldav, "time-range") {
-                    ranges.append((name, Self.date(range.attribute("start")), Self.date(range.attribute("end")), true))
+        }
+    }
+
+    struct TimeRange: Sendable {
+        var start: Date
+        var end: Date
+
+        /// `start <= moment < end`: a property's value, a trigger (9.9).
+        func holds(_ moment: Date) -> Bool { start <= moment && moment < end }
+    }
+
+    struct TextMatch: Sendable {
+        enum Collation: String, Sendable {
+            case octet = "i;octet", asciiCasemap = "i;ascii-casemap", unicodeCasemap = "i;unicode-casemap"
+        }
+
+        /// RFC 4791 knows substring matches; CardDAV's `match-type` is read too.
+        enum Kind: String, Sendable { case contains, equals, startsWith = "starts-with", endsWith = "ends-with" }
+
+        var text: [UInt8]
+        var collation: Collation
+        var negate: Bool
+        var kind: Kind
+
+        /// Whether any of `values` matches, turned around by `negate-condition`.
+        func matches(_ values: [String]) -> Bool {
+            values.contains { Self.test(Self.folded($0, collation), text, kind) } != negate
+        }
+
+        static func folded(_ text: String, _ collation: Collation) -> [UInt8] {
+            switch collation {
+            case .octet: Array(text.utf8)
+            case .asciiCasemap: text.utf8.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }
+            case .unicodeCasemap: Array(text.uppercased().decomposedStringWithCompatibilityMapping.utf8)
+            }
+        }
+
+        private static func test(_ value: [UInt8], _ text: [UInt8], _ kind: Kind) -> Bool {
+            switch kind {
+            case .equals: return value == text
+            case .startsWith: return value.starts(with: text)
+            case .endsWith: return value.count >= text.count && Array(value.suffix(text.count)) == text
+            case .contains:
+                guard !text.isEmpty else { return true }
+                guard value.count >= text.count else { return false }
+                for start in 0...(value.count - text.count) where value[start] == text[0] {
+                    if value[start..<(start + text.count)].elementsEqual(text) { return true }
                 }
+                return false
             }
         }
     }
 
-    /// Whether it keeps every VTODO, so no todo needs reading to answer it.
-    var keepsAll: Bool { !keepsNothing && undefined.isEmpty && ranges.isEmpty }
-
-    func matches(_ fields: VTodoFields) -> Bool {
-        guard !keepsNothing else { return false }
-        if undefined.contains("COMPLETED"), fields.isDone { return false }
-        if undefined.contains("DUE"), fields.due != nil { return false }
-        for range in ranges {
-            let moment: Date? = switch range.property {
-            case "COMPLETED": fields.completedAt
-            default: fields.due.map { due in
-                if case let .moment(date) = due { return date }
-                return ISO8601.date(from: due.text + "T00:00:00.000Z") ?? Date(timeIntervalSince1970: 0)
-            }
-            }
-            guard let moment else {
-                if range.needsProperty { return false }
-                continue
-            }
-            if let start = range.start, moment < start { return false }
-            if let end = range.end, moment >= end { return false }
-        }
-        return true
+    struct ParamFilter: Sendable {
+        var name: String
+        var isNotDefined: Bool
+        var textMatch: TextMatch?
     }
 
-    private static func date(_ text: String?) -> Date? {
-        guard let text else { return nil }
-        return VTodo.dateTime(text)
+    struct PropFilter: Sendable {
+        var name: String
+        var isNotDefined: Bool
+        var timeRange: TimeRange?
+        var textMatch: TextMatch?
+        var params: [ParamFilter]
+
+        var isBare: Bool { !isNotDefined && timeRange == nil && textMatch == nil && params.isEmpty }
+    }
+
+    struct CompFilter: Sendable {
+        var name: String
+        var isNotDefined: Bool
+        var timeRange: TimeRange?
+        var props: [PropFilter]
+        var comps: [CompFilter]
+
+        var isBare: Bool { !isNotDefined && timeRange == nil && props.isEmpty && comps.isEmpty }
+    }
+
+    /// Nil: no filter, every resource.
+    private let root: CompFilter?
+    /// Where DATE values and floating times are read.
+    private let timeZone: TimeZone
+
+    init(_ filter: XMLElement?, timeZone: TimeZone) throws(Problem) {
+        self.timeZone = timeZone
+        guard let filter else {
+            root = nil
+            return
+        }
+        let tops = filter.children(DAV.caldav, "comp-filter")
+        guard tops.count == 1, let top = tops.first else { throw .invalid("it must hold one comp-filter named VCALENDAR") }
+        guard top.attribute("name")?.uppercased() == "VCALENDAR" else {
+            throw .invalid("its outermost comp-filter must be named VCALENDAR")
+        }
+        root = try Self.comp(top)
+    }
+
+    /// Whether it keeps every resource, so none needs reading to answer it:
+    /// no filter, an empty VCALENDAR one, or one asking only for a VTODO.
+    var keepsAll: Bool {
+        guard let root else { return true }
+        guard !root.isNotDefined, root.timeRange == nil, root.props.isEmpty else { return false }
+        return root.comps.allSatisfy { $0.name == "VTODO" && $0.isBare }
+    }
+
+    /// Whether the calendar object `calendar` matches.
+    func matches(_ calendar: ICalendarComponent) -> Bool {
+        guard let root else { return true }
+        let zones = ICalendarZones(calendar)
+        return matches(root, [calendar], parent: nil, zones: zones)
+    }
+
+    // MARK: - Evaluating (9.7.1 to 9.7.3)
+
+    private func matches(_ filter: CompFilter, _ candidates: [ICalendarComponent], parent: ICalendarComponent?, zones: ICalendarZones) -> Bool {
+        if filter.isNotDefined { return candidates.isEmpty }
+        return candidates.contains { component in
+            if let range = filter.timeRange, !overlaps(component, range, parent: parent, zones: zones) { return false }
+            return filter.props.allSatisfy { matches($0, component, zones: zones) }
+                && filter.comps.allSatisfy { sub in
+                    matches(sub, component.components.filter { $0.name == sub.name }, parent: component, zones: zones)
+                }
+        }
+    }
+
+    private func matches(_ filter: PropFilter, _ component: ICalendarComponent, zones: ICalendarZones) -> Bool {
+        let lines = component.properties(filter.name)
+        if filter.isNotDefined { return lines.isEmpty }
+        if filter.isBare { return !lines.isEmpty }
+        return lines.contains { line in
+            if let range = filter.timeRange, !overlaps(line, range, zones: zones) { return false }
+            if let match = filter.textMatch, !match.matches(Self.values(of: line)) { return false }
+            return filter.params.allSatisfy { param in
+                let values = line.parameters.filter { $0.name.uppercased() == param.name }.flatMap(\.values)
+                let defined = line.parameters.contains { $0.name.uppercased() == param.name }
+                if param.isNotDefined { return !defined }
+                guard defined else { return false }
+                return param.textMatch.map { $0.matches(values) } ?? true
+            }
+        }
+    }
+
+    /// The text a text-match reads: the value unescaped; of a list property
+    /// (CATEGORIES, RESOURCES), each item.
+    static func values(of line: ContentLine) -> [String] {
+        if line.is("CATEGORIES") || line.is("RESOURCES") {
+            return ICalendarText.list(line.value)
+        }
+        return [ICalendarText.unescape(line.value[...])]
+    }
+
+    // MARK: - Time ranges (9.9)
+
+    private func moment(_ line: ContentLine?, zones: ICalendarZones) -> Date? {
+        line.flatMap { VTodo.start(of: $0, timeZone: timeZone, zones: zones) }
+    }
+
+    /// A DATE or DATE-TIME property's value in the range: a time in it, a
+    /// day that overlaps it.
+    private func overlaps(_ line: ContentLine, _ range: TimeRange, zones: ICalendarZones) -> Bool {
+        guard let start = moment(line, zones: zones) else { return false }
+        if VTodo.isDate(line) { return range.start < start.addingTimeInterval(86_400) && range.end > start }
+        return range.holds(start)
+    }
+
+    private func overlaps(_ component: ICalendarComponent, _ range: TimeRange, parent: ICalendarComponent?, zones: ICalendarZones) -> Bool {
+        let (start, end) = (range.start, range.end)
+        switch component.name {
+        case "VTODO":
+            let dtstart = moment(component.property("DTSTART"), zones: zones)
+            let due = moment(component.property("DUE"), zones: zones)
+            let duration = component.property("DURATION").flatMap { VTodo.duration($0.value) }
+            let completed = moment(component.property("COMPLETED"), zones: zones)
+            let created = moment(component.property("CREATED"), zones: zones)
+            if let dtstart {
+                if let duration {
+                    let finish = dtstart.addingTimeInterval(duration)
+                    return start <= finish && (end > dtstart || end >= finish)
+                }
+                if let due { return (start < due || start <= dtstart) && (end > dtstart || end >= due) }
+                return start <= dtstart && end > dtstart
+            }
+            if let due { return start < due && end >= due }
+            if let completed, let created {
+                return (start <= created || start <= completed) && (end >= created || end >= completed)
+            }
+            if let completed { return start <= completed && end >= completed }
+            if let created { return end > created }
+            return true
+        case "VALARM":
+            return triggers(component, of: parent, zones: zones).contains(where: range.holds)
+        default:
+            // An event's rule (9.9): what else a calendar object may hold.
+            guard let dtstartLine = component.property("DTSTART"), let dtstart = moment(dtstartLine, zones: zones) else { return false }
+            let finish = moment(component.property("DTEND"), zones: zones)
+                ?? component.property("DURATION").flatMap { VTodo.duration($0.value) }.map { dtstart.addingTimeInterval($0) }
+                ?? (VTodo.isDate(dtstartLine) ? dtstart.addingTimeInterval(86_400) : nil)
+            guard let finish, finish > dtstart else { return start <= dtstart && end > dtstart }
+            return start < finish && end > dtstart
+        }
+    }
+
+    /// When an alarm rings: its TRIGGER, absolute or after the start (or,
+    /// `RELATED=END`, the due time) of the task it is in, and each REPEAT.
+    private func triggers(_ alarm: ICalendarComponent, of parent: ICalendarComponent?, zones: ICalendarZones) -> [Date] {
+        guard let trigger = alarm.property("TRIGGER") else { return [] }
+        let first: Date?
+        if let offset = VTodo.duration(trigger.value) {
+            let anchor: ContentLine? = trigger.parameter("RELATED")?.uppercased() == "END"
+                ? parent?.property("DUE") ?? parent?.property("DTEND") : parent?.property("DTSTART")
+            first = moment(anchor, zones: zones)?.addingTimeInterval(offset)
+        } else {
+            first = moment(trigger, zones: zones)
+        }
+        guard let first else { return [] }
+        let repeats = min(alarm.property("REPEAT").flatMap { Int($0.value.trimmingCharacters(in: .whitespaces)) } ?? 0, 100)
+        guard repeats > 0, let every = alarm.property("DURATION").flatMap({ VTodo.duration($0.value) }), every > 0 else { return [first] }
+        return (0...repeats).map { first.addingTimeInterval(Double($0) * every) }
+    }
+
+    // MARK: - Reading the filter
+
+    private static func comp(_ element: XMLElement) throws(Problem) -> CompFilter {
+        guard let name = element.attribute("name")?.uppercased(), !name.isEmpty else { throw .invalid("a comp-filter has no name") }
+        var props: [PropFilter] = []
+        var comps: [CompFilter] = []
+        for child in element.children where child.namespace == DAV.caldav {
+            if child.name == "prop-filter" { props.append(try prop(child)) }
+            if child.name == "comp-filter" { comps.append(try comp(child)) }
+        }
+        return CompFilter(
+            name: name, isNotDefined: element.child(DAV.caldav, "is-not-defined") != nil,
+            timeRange: try element.child(DAV.caldav, "time-range").map(range), props: props, comps: comps
+        )
+    }
+
+    private static func prop(_ element: XMLElement) throws(Problem) -> PropFilter {
+        guard let name = element.attribute("name")?.uppercased(), !name.isEmpty else { throw .invalid("a prop-filter has no name") }
+        var params: [ParamFilter] = []
+        for child in element.children(DAV.caldav, "param-filter") {
+            guard let name = child.attribute("name")?.uppercased(), !name.isEmpty else { throw .invalid("a param-filter has no name") }
+            params.append(ParamFilter(
+                name: name, isNotDefined: child.child(DAV.caldav, "is-not-defined") != nil,
+                textMatch: try child.child(DAV.caldav, "text-match").map(text)
+            ))
+        }
+        return PropFilter(
+            name: name, isNotDefined: element.child(DAV.caldav, "is-not-defined") != nil,
+            timeRange: try element.child(DAV.caldav, "time-range").map(range),
+            textMatch: try element.child(DAV.caldav, "text-match").map(text), params: params
+        )
+    }
+
+    private static func text(_ element: XMLElement) throws(Problem) -> TextMatch {
+        let name = element.attribute("collation") ?? TextMatch.Collation.asciiCasemap.rawValue
+        guard let collation = TextMatch.Collation(rawValue: name) else { throw .collation(name) }
+        let kindName = element.attribute("match-type") ?? TextMatch.Kind.contains.rawValue
+        guard let kind = TextMatch.Kind(rawValue: kindName) else { throw .invalid("the match-type \(kindName) is not one of equals, contains, starts-with, ends-with") }
+        let negate = element.attribute("negate-condition")?.lowercased() == "yes"
+        return TextMatch(text: TextMatch.folded(element.text, collation), collation: collation, negate: negate, kind: kind)
+    }
+
+    private static func range(_ element: XMLElement) throws(Problem) -> TimeRange {
+        let start = element.attribute("start"), end = element.attribute("end")
+        guard start != nil || end != nil else { throw .invalid("a time-range needs a start or an end") }
+        func moment(_ text: String?, _ name: String) throws(Problem) -> Date? {
+            guard let text else { return nil }
+            guard let date = VTodo.dateTime(text) else { throw .invalid("the time-range \(name) \(text.prefix(40)) is not a UTC date-time (20261201T000000Z)") }
+            return date
+        }
+        return TimeRange(start: try moment(start, "start") ?? .distantPast, end: try moment(end, "end") ?? .distantFuture)
     }
 }
