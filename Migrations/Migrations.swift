@@ -45,6 +45,7 @@ public enum AppMigrations {
         Migration(identifier: "0013_subtasks_and_blockers", sql: text(PackageResources._013_subtasks_and_blockers_sql)),
         Migration(identifier: "0014_sync_writes_in_doubt", sql: text(PackageResources._014_sync_writes_in_doubt_sql)),
         Migration(identifier: "0015_sync_foreign_tags", sql: text(PackageResources._015_sync_foreign_tags_sql)),
+        Migration(identifier: "0016_sync_remote_uids", sql: text(PackageResources._016_sync_remote_uids_sql)),
     ]
 
     /// Migrations recorded under a name they no longer have, and the name

@@ -17,8 +17,12 @@ extension VTodo {
         case dependsOn(UUID)
     }
 
-    static func link(_ line: ContentLine) -> Link? {
-        guard line.is(relatedProperty), let id = UUID(parsing: line.value.trimmedASCIIWhitespace) else { return nil }
+    /// The link `line` holds: to a UUID, or to a task `names` (by todo) calls
+    /// by a UID of its own.
+    static func link(_ line: ContentLine, named names: [String: UUID] = [:]) -> Link? {
+        guard line.is(relatedProperty) else { return nil }
+        let value = line.value.trimmedASCIIWhitespace
+        guard let id = UUID(parsing: value) ?? names[value] else { return nil }
         switch line.parameter("RELTYPE")?.uppercased() {
         case nil, "PARENT": return .parent(id)
         case "DEPENDS-ON": return .dependsOn(id)
@@ -45,15 +49,17 @@ extension VTodo {
     /// stays as it was written (its UID's case included), one naming a todo
     /// no longer wanted goes, and the new ones are added where the first
     /// went. Of PARENT lines only the one read as the parent is ours; another
-    /// app's lines stay.
-    static func setLinks(_ todo: inout ICalendarComponent, parent: Bool, to ids: [UUID]) {
+    /// app's lines stay. A todo the server knows by a UID of its own
+    /// (`names`) is named by it, read and written.
+    static func setLinks(_ todo: inout ICalendarComponent, parent: Bool, to ids: [UUID], names: [UUID: String] = [:]) {
+        let byName = Dictionary(names.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
         let wanted = Set(ids)
         var kept = Set<UUID>()
         var entries: [ICalendarComponent.Entry] = []
         var place: Int?
         var parentRead = false
         for entry in todo.entries {
-            guard case let .property(line) = entry, let link = link(line) else {
+            guard case let .property(line) = entry, let link = link(line, named: byName) else {
                 entries.append(entry)
                 continue
             }
@@ -79,7 +85,7 @@ extension VTodo {
         let lines = ids.filter { !kept.contains($0) }.map { id in
             ICalendarComponent.Entry.property(ContentLine(
                 name: relatedProperty, parameters: [.init(name: "RELTYPE", values: [parent ? "PARENT" : "DEPENDS-ON"])],
-                value: id.lowercasedString
+                value: names[id] ?? id.lowercasedString
             ))
         }
         let end = entries.lastIndex { if case .property = $0 { true } else { false } }.map { $0 + 1 } ?? 0

@@ -102,8 +102,11 @@ public enum VTodo {
     /// become `now` when anything changed. What the calendar said is `was`
     /// where the caller knows it in the same terms as `fields` (a server
     /// that keeps the fields the text was stored with), else as read here.
+    /// A linked todo the server knows by a UID of its own is named by it
+    /// (`linkNames`, by todo).
     public static func write(
-        _ fields: VTodoFields, over calendar: ICalendarComponent?, was: VTodoFields? = nil, timeZone: TimeZone, now: Date
+        _ fields: VTodoFields, over calendar: ICalendarComponent?, was: VTodoFields? = nil, timeZone: TimeZone, now: Date,
+        linkNames: [UUID: String] = [:]
     ) -> ICalendarComponent {
         let given = calendar
         var calendar = calendar ?? ICalendarComponent(name: "VCALENDAR", entries: [
@@ -162,11 +165,11 @@ public enum VTodo {
         }
         if old?.until.map(seconds) != fields.until.map(seconds) { set(untilProperty, fields.until.map { dateLine(untilProperty, $0) }) }
         if old?.parent != fields.parent {
-            setLinks(&todo, parent: true, to: fields.parent.map { [$0] } ?? [])
+            setLinks(&todo, parent: true, to: fields.parent.map { [$0] } ?? [], names: linkNames)
             changed = true
         }
         if Set(old?.blockedBy ?? []) != Set(fields.blockedBy) {
-            setLinks(&todo, parent: false, to: TodoLinks.normalized(fields.blockedBy))
+            setLinks(&todo, parent: false, to: TodoLinks.normalized(fields.blockedBy), names: linkNames)
             changed = true
         }
         // CREATED is written on a new task, and rewritten only where the client wrote one.

@@ -31,6 +31,8 @@ final class CalDAVCollection: RemoteTodos {
     /// The text and ETag of each item read during this sync, by id: what an
     /// update rewrites, when the ETag is still the one the sync planned with.
     private let read = Mutex<[String: Resource]>([:])
+    /// The UIDs of todos the server knows by UIDs of their own (`useUIDs`).
+    private let linkNames = Mutex<[UUID: String]>([:])
 
     struct Resource: Sendable {
         var etag: String
@@ -135,11 +137,17 @@ final class CalDAVCollection: RemoteTodos {
         try await fetchOne(id: Self.name(for: todoId))
     }
 
+    func useUIDs(_ uids: [UUID: String]) {
+        linkNames.withLock { $0 = uids }
+    }
+
     // MARK: - Writing
 
     func create(_ todo: TodoItem, fields: SyncFields, editedAt: FieldTimes, kind: ServerKind) async throws -> RemoteCollection.WriteResult {
         let name = Self.name(for: todo.id)
-        let calendar = CalDAVItem.new(todo, fields: fields, editedAt: editedAt, timeZone: timeZone, now: now())
+        let calendar = CalDAVItem.new(
+            todo, fields: fields, editedAt: editedAt, timeZone: timeZone, now: now(), linkNames: linkNames.withLock { $0 }
+        )
         let response = try await send(
             "PUT", listURL + name, headers: ["If-None-Match": "*"], body: calendar.bytes(), allow: [412]
         )
@@ -159,7 +167,7 @@ final class CalDAVCollection: RemoteTodos {
         do {
             calendar = try CalDAVItem.rewritten(
                 resource.calendar, fields: fields, changed: changed, editedAt: editedAt, local: local, dates: dates,
-                timeZone: timeZone, now: now()
+                timeZone: timeZone, now: now(), linkNames: linkNames.withLock { $0 }
             )
         } catch {
             throw SyncError.malformed(request: "GET \(id)", reason: error.message)

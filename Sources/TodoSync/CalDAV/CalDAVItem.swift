@@ -33,12 +33,37 @@ enum CalDAVItem {
             editedAt[field] = record?.time(of: field, holding: fields) ?? changedAt
         }
         let doneKept = record?.time(of: .done, holding: fields) != nil
-        return RemoteTodo(
-            id: name, fields: fields, clientId: UUID(parsing: vtodo.uid),
+        let clientId = UUID(parsing: vtodo.uid)
+        var item = RemoteTodo(
+            id: name, fields: fields, clientId: clientId,
             createdAt: exact(vtodo.createdAt, record?.created), updatedAt: changedAt,
             completedAt: vtodo.isDone ? exact(vtodo.completedAt, doneKept ? record?.completed : nil) : nil,
-            editedAt: editedAt, version: etag.map(version(ofETag:))
+            editedAt: editedAt, version: etag.map(version(ofETag:)),
+            uid: vtodo.uid == clientId?.lowercasedString ? nil : vtodo.uid
         )
+        if let index = VTodo.masterIndex(in: calendar), case let .component(todo) = calendar.entries[index] {
+            item.relations = relations(of: todo)
+        }
+        return item
+    }
+
+    /// The RELATED-TO lines the shared codec does not read as links (it
+    /// reads those naming UUIDs): those naming a task by a UID of its own,
+    /// and every CHILD, which names a subtask.
+    static func relations(of todo: ICalendarComponent) -> [RemoteRelation] {
+        todo.properties("RELATED-TO").compactMap { line in
+            let uid = ICalendarText.unescape(line.value[...]).trimmingCharacters(in: .whitespaces)
+            guard !uid.isEmpty else { return nil }
+            let kind: RemoteRelation.Kind
+            switch line.parameter("RELTYPE")?.uppercased() {
+            case nil, "PARENT": kind = .parent
+            case "DEPENDS-ON": kind = .dependsOn
+            case "CHILD": kind = .child
+            default: return nil
+            }
+            if kind != .child, UUID(parsing: uid) != nil { return nil }
+            return RemoteRelation(kind, uid)
+        }
     }
 
     /// The time a standard property holds, to the second, as `todo` wrote it
@@ -67,13 +92,13 @@ enum CalDAVItem {
 
     /// A new task's calendar object: the todo's fields, its UUID as UID.
     static func new(
-        _ todo: TodoItem, fields: SyncFields, editedAt: FieldTimes, timeZone: TimeZone, now: Date
+        _ todo: TodoItem, fields: SyncFields, editedAt: FieldTimes, timeZone: TimeZone, now: Date, linkNames: [UUID: String] = [:]
     ) -> ICalendarComponent {
         var vtodo = VTodoFields(uid: todo.idString)
         vtodo.apply(fields, changed: Set(TodoField.allCases))
         vtodo.createdAt = todo.createdAt
         vtodo.completedAt = fields.isDone ? todo.completedAt ?? editedAt.done ?? now : nil
-        let calendar = VTodo.write(vtodo, over: nil, timeZone: timeZone, now: now)
+        let calendar = VTodo.write(vtodo, over: nil, timeZone: timeZone, now: now, linkNames: linkNames)
         return stamped(calendar, editedAt: editedAt, created: todo.createdAt, completed: vtodo.completedAt, timeZone: timeZone)
     }
 
@@ -81,7 +106,7 @@ enum CalDAVItem {
     /// every other line, another app's included, stays byte for byte.
     static func rewritten(
         _ calendar: ICalendarComponent, fields: SyncFields, changed: Set<TodoField>, editedAt: FieldTimes,
-        local: TodoItem?, dates: Bool, timeZone: TimeZone, now: Date
+        local: TodoItem?, dates: Bool, timeZone: TimeZone, now: Date, linkNames: [UUID: String] = [:]
     ) throws(VTodoError) -> ICalendarComponent {
         var vtodo = try VTodo.fields(of: calendar, timeZone: timeZone)
         // The exact times written before, where the server's whole seconds still agree.
@@ -99,7 +124,7 @@ enum CalDAVItem {
         }
         if dates, let local { vtodo.createdAt = local.createdAt }
         vtodo.updatedAt = nil
-        let written = VTodo.write(vtodo, over: calendar, timeZone: timeZone, now: now)
+        let written = VTodo.write(vtodo, over: calendar, timeZone: timeZone, now: now, linkNames: linkNames)
         return stamped(
             written, editedAt: editedAt, created: local?.createdAt ?? vtodo.createdAt, completed: vtodo.completedAt, timeZone: timeZone
         )

@@ -89,6 +89,8 @@ public struct SyncStep: Sendable, Hashable {
     /// an update that sends tags sends these beside ours, and the new base
     /// records them.
     public var keptTags: [String] = []
+    /// The UID the server knows the item by, where not the todo's id (`RemoteTodo.uid`).
+    public var remoteUID: String?
 }
 
 extension SyncStep {
@@ -113,7 +115,7 @@ extension SyncStep {
         guard let base, let remoteId else { return nil }
         return SyncBase(
             todoId: todoId, remoteId: remoteId, fields: base, remoteVersion: version, editedAt: editedAt,
-            createdAt: serverCreatedAt, completedAt: serverCompletedAt, foreignTags: keptTags
+            createdAt: serverCreatedAt, completedAt: serverCompletedAt, foreignTags: keptTags, remoteUID: remoteUID
         )
     }
 }

@@ -24,6 +24,7 @@ public enum SyncPlanner {
             base: nil, remoteId: entry.remote?.id, remoteVersion: entry.remote?.version, conflicts: []
         )
         step.keptTags = entry.remote?.foreignTags ?? []
+        step.remoteUID = entry.remote?.uid
         switch (entry.local, entry.remote) {
         case (nil, nil):
             // Gone on both sides: forget it, if there is anything to forget.

@@ -18,12 +18,22 @@ public struct RemoteTodo: Sendable, Hashable {
     /// with a space, say, another app's): sent back beside ours whenever
     /// tags are sent, so an edit of our tags does not drop them.
     public var foreignTags: [String]
+    /// The UID a CalDAV server knows the item by, where it is not the
+    /// todo's id in lower case (`12345`, `ABC-…` from Apple's apps,
+    /// `something@host`): links to it are written with it.
+    public var uid: String?
+    /// RELATED-TO lines naming a task by a UID that is no UUID, and a
+    /// parent's CHILD lines: resolved through the list's UIDs
+    /// (`RemoteRelations.resolve`) before the item is planned.
+    public var relations: [RemoteRelation] = []
 
     public init(
         id: String, fields: SyncFields, clientId: UUID? = nil, createdAt: Date? = nil, updatedAt: Date? = nil,
-        completedAt: Date? = nil, editedAt: FieldTimes = FieldTimes(), version: Int? = nil, foreignTags: [String] = []
+        completedAt: Date? = nil, editedAt: FieldTimes = FieldTimes(), version: Int? = nil, foreignTags: [String] = [],
+        uid: String? = nil
     ) {
         self.foreignTags = foreignTags
+        self.uid = uid
         self.id = id
         self.fields = fields
         self.clientId = clientId
@@ -36,6 +46,21 @@ public struct RemoteTodo: Sendable, Hashable {
 
     /// The local todo this item belongs to: its marker, else its id if that is a UUID.
     public var todoId: UUID? { clientId ?? UUID(parsing: id) }
+}
+
+/// A link a CalDAV task holds to another by that one's UID (RFC 5545
+/// 3.8.4.5, RFC 9253): `parent` and `dependsOn` name a task this one is
+/// under or waits for, `child` a subtask.
+public struct RemoteRelation: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable { case parent, child, dependsOn }
+
+    public var kind: Kind
+    public var uid: String
+
+    public init(_ kind: Kind, _ uid: String) {
+        self.kind = kind
+        self.uid = uid
+    }
 }
 
 /// The values of the fields sync reads from one item (nil: missing), as

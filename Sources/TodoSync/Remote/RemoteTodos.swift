@@ -34,6 +34,15 @@ protocol RemoteTodos: Sendable {
 
     /// Deletes the item, if it is still at `version`.
     func delete(id: String, version: Int?) async throws -> RemoteCollection.WriteResult
+
+    /// The UIDs the server knows todos by where they are not their ids
+    /// (`RemoteTodo.uid`), by todo: a link written to one of them names it so.
+    func useUIDs(_ uids: [UUID: String])
+}
+
+extension RemoteTodos {
+    /// A JSON server names every todo by its id.
+    func useUIDs(_ uids: [UUID: String]) {}
 }
 
 extension RemoteCollection: RemoteTodos {

@@ -48,6 +48,7 @@ extension SyncService {
             remoteByTodo[todoId] = item
             relevant.insert(todoId)
         }
+        try await resolveRelations(in: &remoteByTodo)
         // Writes awaiting a report (a CalDAV list's): the feed that names them confirms them.
         let unconfirmed = kind == .todoServer ? [] : try await store.unconfirmedWrites()
         // Named at the version written (our own write, named back): confirmed, not read again.

@@ -114,6 +114,7 @@ extension SyncService {
                 remoteByTodo[todoId] = item
             }
         }
+        try await resolveRelations(in: &remoteByTodo)
         var relevant = Set(try await store.pendingChanges().map(\.todoId))
         relevant.reserveCapacity(remoteByTodo.count)
         for (todoId, item) in remoteByTodo where baseByTodo[todoId].map({ !$0.matches(item) }) ?? true {
@@ -195,7 +196,7 @@ extension SyncService {
     /// bases, built by sorting the items once instead of hashing every id into
     /// dictionaries and sets: this is the snapshot of a first sync of 100,000 todos.
     func firstSnapshot(_ listing: RemoteCollection.Listing, kind: ServerKind, known: [UUID: RemoteTodo]) async throws -> Snapshot {
-        let items = listing.items
+        var items = listing.items
         var sorted: [(key: UUIDOrderKey, todoId: UUID, index: Int)] = []
         sorted.reserveCapacity(items.count)
         for (index, item) in items.enumerated() {
@@ -218,6 +219,11 @@ extension SyncService {
             }
         }
         sorted.removeLast(sorted.count - kept)
+        if items.contains(where: { !$0.relations.isEmpty }) {
+            var byTodo = Dictionary(sorted.map { ($0.todoId, items[$0.index]) }, uniquingKeysWith: { first, _ in first })
+            try await resolveRelations(in: &byTodo)
+            for entry in sorted { items[entry.index] = byTodo[entry.todoId] ?? items[entry.index] }
+        }
         let skipped = listing.skipped + copies.sorted { $0.index < $1.index }.map(\.note)
         // Todos the list lacks: queued here (maybe never pushed), or learnt while running.
         let pending = try await store.pendingChanges()
@@ -249,6 +255,15 @@ extension SyncService {
         return Snapshot(entries: entries, kind: kind, cursor: listing.cursor, skipped: skipped)
     }
 
+    /// Links CalDAV tasks hold to others by UIDs that are no UUIDs, as
+    /// todos: through the UIDs of the items read now and those the bases
+    /// recorded (`RemoteRelations.resolve`).
+    func resolveRelations(in items: inout [UUID: RemoteTodo]) async throws {
+        guard items.values.contains(where: { !$0.relations.isEmpty }) else { return }
+        let known = try await store.remoteUIDs()
+        for (todoId, item) in RemoteRelations.resolve(items, known: known) { items[todoId] = item }
+    }
+
     /// One entry per todo, in a stable order, with its local side read now.
     func entries(for ids: Set<UUID>, remote: (UUID, SyncBase?) -> RemoteTodo?) async throws -> [SyncEntry] {
         // In the order of the text form, which is that of the bytes, read as
@@ -276,12 +291,13 @@ extension SyncBase {
         // It carried our marker: it holds what `todo` writes.
         RemoteTodo(
             id: remoteId, fields: fields, clientId: todoId, createdAt: createdAt, completedAt: completedAt,
-            editedAt: editedAt, version: remoteVersion, foreignTags: foreignTags
+            editedAt: editedAt, version: remoteVersion, foreignTags: foreignTags, uid: remoteUID
         )
     }
 
     func matches(_ item: RemoteTodo) -> Bool {
         remoteId == item.id && fields == item.fields && remoteVersion == item.version && editedAt == item.editedAt
             && createdAt == item.createdAt && completedAt == item.completedAt && foreignTags == item.foreignTags
+            && remoteUID == item.uid
     }
 }

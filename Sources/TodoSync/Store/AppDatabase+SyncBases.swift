@@ -60,7 +60,7 @@ extension AppDatabase {
         // columns are left to their default, NULL: binding eight NULLs a row
         // made a first sync of 100,000 todos 3% longer.
         let setBase = try ChunkedInsert(
-            db, into: "syncBase(\(plans ? Self.baseColumns : Self.basePlanlessColumns))", columns: plans ? 32 : 19,
+            db, into: "syncBase(\(plans ? Self.baseColumns : Self.basePlanlessColumns))", columns: plans ? 33 : 19,
             then: isEmpty(db, "syncBase") ? "" : setBaseConflictClause
         )
         try setBase.insert(count: bases.count) { statement, row, first in
@@ -104,12 +104,13 @@ extension AppDatabase {
         statement.bind(first + 29, base.editedAt.parent?.millisecondsSince1970)
         statement.bind(first + 30, base.editedAt.blockedBy?.millisecondsSince1970)
         statement.bind(first + 31, TagList.encode(base.foreignTags))
+        statement.bind(first + 32, base.remoteUID)
     }
 
     /// The columns of a base, as `setBaseSQL` and the bulk insert of pulled bases write them.
     static let baseColumns = basePlanlessColumns + """
         , project, wait, scheduled, until, projectEditedAt, waitEditedAt, scheduledEditedAt, untilEditedAt, \
-        parent, blockedBy, parentEditedAt, blockedByEditedAt, foreignTags
+        parent, blockedBy, parentEditedAt, blockedByEditedAt, foreignTags, remoteUID
         """
 
     /// The first 19 of them: all but the plan's (`TodoPlan`).
@@ -121,7 +122,7 @@ extension AppDatabase {
 
     static let setBaseSQL = """
         INSERT INTO syncBase(\(baseColumns))
-        VALUES (\(Array(repeating: "?", count: 32).joined(separator: ", ")))
+        VALUES (\(Array(repeating: "?", count: 33).joined(separator: ", ")))
         \(setBaseConflictClause)
         """
 
@@ -139,7 +140,7 @@ extension AppDatabase {
             scheduledEditedAt = excluded.scheduledEditedAt, untilEditedAt = excluded.untilEditedAt,
             parent = excluded.parent, blockedBy = excluded.blockedBy,
             parentEditedAt = excluded.parentEditedAt, blockedByEditedAt = excluded.blockedByEditedAt,
-            foreignTags = excluded.foreignTags
+            foreignTags = excluded.foreignTags, remoteUID = excluded.remoteUID
         """
 
 }
@@ -178,7 +179,8 @@ extension SyncBase {
             ),
             createdAt: Self.time(row["createdAt"]),
             completedAt: Self.time(row["completedAt"]),
-            foreignTags: (row["foreignTags"] as String?).map(TagList.decode) ?? []
+            foreignTags: (row["foreignTags"] as String?).map(TagList.decode) ?? [],
+            remoteUID: row["remoteUID"]
         )
     }
 

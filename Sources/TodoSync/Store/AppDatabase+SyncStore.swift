@@ -136,6 +136,16 @@ extension AppDatabase: SyncStore {
         }
     }
 
+    public func remoteUIDs() async throws -> [String: UUID] {
+        try read { db in
+            var uids: [String: UUID] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT remoteUID, todoId FROM syncBase WHERE remoteUID IS NOT NULL") {
+                if let id = UUID(parsing: row["todoId"]) { uids[row["remoteUID"]] = id }
+            }
+            return uids
+        }
+    }
+
     public func apply(_ writes: [SyncWrite]) async throws -> [Bool] {
         try write { db in try Self.apply(db, writes, recordPushesInBulk: true) }
     }
@@ -218,6 +228,7 @@ extension AppDatabase: SyncStore {
                 times.scheduled?.millisecondsSince1970, times.until?.millisecondsSince1970,
                 fields.parent?.lowercasedString, IDList.encode(fields.blockedBy),
                 times.parent?.millisecondsSince1970, times.blockedBy?.millisecondsSince1970, TagList.encode(base.foreignTags),
+                base.remoteUID,
             ])
         case .remove:
             try db.executeCached(sql: "DELETE FROM syncBase WHERE todoId = ?", arguments: [key])

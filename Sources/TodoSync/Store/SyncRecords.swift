@@ -75,12 +75,16 @@ public struct SyncBase: Sendable, Hashable {
     /// The tags the server's item held that no tag of ours can be
     /// (`RemoteTodo.foreignTags`): sent back with ours.
     public var foreignTags: [String]
+    /// The UID a CalDAV server knows the item by, where it is not the
+    /// todo's id in lower case (`RemoteTodo.uid`): links name it so.
+    public var remoteUID: String?
 
     public init(
         todoId: UUID, remoteId: String, fields: SyncFields, remoteVersion: Int? = nil, editedAt: FieldTimes = FieldTimes(),
-        createdAt: Date? = nil, completedAt: Date? = nil, foreignTags: [String] = []
+        createdAt: Date? = nil, completedAt: Date? = nil, foreignTags: [String] = [], remoteUID: String? = nil
     ) {
         self.foreignTags = foreignTags
+        self.remoteUID = remoteUID
         self.todoId = todoId
         self.remoteId = remoteId
         self.fields = fields
@@ -94,8 +98,8 @@ public struct SyncBase: Sendable, Hashable {
 extension SyncBase {
     /// Whether a column past the first 19 holds something: one of the
     /// plan's fields (`TodoPlan`) is set or has an edit time, or the server
-    /// holds tags ours cannot be.
-    var usesLaterColumns: Bool { fields.planBox != nil || editedAt.hasPlanTimes || !foreignTags.isEmpty }
+    /// holds tags ours cannot be, or knows the item by a UID of its own.
+    var usesLaterColumns: Bool { fields.planBox != nil || editedAt.hasPlanTimes || !foreignTags.isEmpty || remoteUID != nil }
 }
 
 /// A todo pulled from the server that is not here: its base, and the todo

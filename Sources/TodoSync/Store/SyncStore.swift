@@ -16,6 +16,9 @@ public protocol SyncStore: Sendable {
     /// The bases of these remote ids.
     func bases(remoteIds: [String]) async throws -> [String: SyncBase]
 
+    /// The todos a CalDAV server knows by a UID of its own (`SyncBase.remoteUID`), by that UID.
+    func remoteUIDs() async throws -> [String: UUID]
+
     /// Breaks every cycle of parents or blockers (which two links a sync
     /// brought together can make: `a` under `b` here, `b` under `a` there)
     /// as every replica breaks it (`TodoLinks.breakingCycles`), each link

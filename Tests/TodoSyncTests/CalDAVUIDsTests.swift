@@ -1,0 +1,115 @@
+import Foundation
+import TestSupport
+import Testing
+import TodoCore
+@testable import TodoSync
+
+/// Tasks linked by the UIDs apps give them, not UUIDs: numeric ones an
+/// Android app writes, Apple's upper-case UUIDs, `something@host` from mail
+/// clients, a parent that names its subtask (CHILD). On Radicale, through
+/// `todo sync`: every link arrives as a link between todos, and a link
+/// `todo` writes names the task by the UID the other apps know.
+@Suite(.serialized, .enabled(if: Radicale.installed, "Radicale is not in .build/venv: bash .ci/run installs it"))
+struct CalDAVUIDsTests {
+    static let apple = "8C5A0F27-5B7E-4B6A-9E0B-1D2C3B4A5F60"
+
+    static func object(_ uid: String, _ summary: String, _ lines: [String] = []) -> String {
+        (["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Some App//EN", "BEGIN:VTODO", "UID:\(uid)", "DTSTAMP:20261120T100000Z",
+          "LAST-MODIFIED:20261120T100000Z", "SUMMARY:\(summary)"] + lines + ["END:VTODO", "END:VCALENDAR"])
+            .joined(separator: "\r\n") + "\r\n"
+    }
+
+    static let tasks: [(name: String, text: String)] = [
+        ("1001.ics", object("1001", "Trip")),
+        ("1002.ics", object("1002", "Pack bags", ["RELATED-TO;RELTYPE=PARENT:1001"])),
+        ("apple-random-name.ics", object(apple, "Book hotel", ["RELATED-TO:1001"])),
+        ("passport.ics", object("task-77@mail.example.org", "Renew passport", ["RELATED-TO;RELTYPE=DEPENDS-ON:1002"])),
+        ("groceries.ics", object("list-5@host", "Groceries", ["RELATED-TO;RELTYPE=CHILD:item-6@host"])),
+        ("item-6.ics", object("item-6@host", "Milk")),
+    ]
+
+    static func byText(_ todos: [[String: Any]]) -> [String: [String: Any]] {
+        Dictionary(todos.compactMap { todo in (todo["text"] as? String).map { ($0, todo) } }, uniquingKeysWith: { first, _ in first })
+    }
+
+    @Test func linksByAppsUIDsArriveAndLinksWrittenNameThem() async throws {
+        let server = try Radicale()
+        try await server.start()
+        try await server.makeCalendars()
+        let list = server.origin + "/alice/tasks/"
+        for (name, text) in Self.tasks {
+            let put = try await server.curl(["-X", "PUT", "-H", "Content-Type: text/calendar", "--data-binary", text, list + name])
+            #expect(put.status == "201", "\(name): \(put.body)")
+        }
+        try await server.sync("a")
+        var a = Self.byText(try await server.todos("a"))
+        let trip = try #require(a["Trip"]?["id"] as? String)
+        let pack = try #require(a["Pack bags"]?["id"] as? String)
+        let hotel = try #require(a["Book hotel"]?["id"] as? String)
+        let groceries = try #require(a["Groceries"]?["id"] as? String)
+        #expect(hotel == Self.apple.lowercased(), "an upper-case UUID is the todo's id")
+        #expect(a["Pack bags"]?["parent"] as? String == trip, "a numeric UID's subtask: \(a["Pack bags"] ?? [:])")
+        #expect(a["Book hotel"]?["parent"] as? String == trip, "RELATED-TO without RELTYPE is a parent")
+        #expect(a["Renew passport"]?["blockedBy"] as? [String] == [pack], "DEPENDS-ON by a numeric UID")
+        #expect(a["Milk"]?["parent"] as? String == groceries, "a parent's CHILD gives the subtask its parent")
+
+        // A second replica, syncing for the first time, reads the same links.
+        try await server.sync("b")
+        let b = Self.byText(try await server.todos("b"))
+        for text in ["Pack bags", "Book hotel", "Renew passport", "Milk"] {
+            #expect(b[text]?["parent"] as? String == a[text]?["parent"] as? String, "\(text)")
+            #expect(b[text]?["blockedBy"] as? [String] == a[text]?["blockedBy"] as? [String], "\(text)")
+        }
+        // Nothing to do on a sync after that: resolved links are no change.
+        let again = try await server.sync("a")
+        #expect(again.contains("0 pushed") || !again.contains("pushed"), "\(again)")
+
+        // Links todo writes name the tasks as the apps know them.
+        let passport = try #require(a["Renew passport"]?["id"] as? String)
+        #expect(try await server.todo(["edit", passport, "--parent", groceries], replica: "a").status == 0)
+        #expect(try await server.todo(["edit", pack, "--parent", hotel], replica: "a").status == 0)
+        #expect(try await server.todo(["add", "Buy adapter", "--parent", trip, "--blocked-by", pack], replica: "a").status == 0)
+        try await server.sync("a")
+        let stored = try server.stored()
+        let passportText = try #require(stored["passport.ics"])
+        #expect(passportText.contains("RELATED-TO;RELTYPE=PARENT:list-5@host"), "\(passportText)")
+        #expect(passportText.contains("RELATED-TO;RELTYPE=DEPENDS-ON:1002"), "another app's line stays: \(passportText)")
+        let packText = try #require(stored["1002.ics"])
+        #expect(packText.contains("RELATED-TO;RELTYPE=PARENT:\(Self.apple)"), "Apple's UID as Apple wrote it: \(packText)")
+        #expect(!packText.contains(":1001\r\n"), "the old parent's line is gone: \(packText)")
+        let adapter = try #require(stored.values.first { $0.contains("SUMMARY:Buy adapter") })
+        #expect(adapter.contains("RELATED-TO;RELTYPE=PARENT:1001") && adapter.contains("RELATED-TO;RELTYPE=DEPENDS-ON:1002"), "\(adapter)")
+
+        // And read back on the other replica, the links are the same todos.
+        try await server.sync("b")
+        let after = Self.byText(try await server.todos("b"))
+        #expect(after["Renew passport"]?["parent"] as? String == groceries)
+        #expect(after["Pack bags"]?["parent"] as? String == hotel)
+        #expect(after["Buy adapter"]?["parent"] as? String == trip)
+        #expect(after["Buy adapter"]?["blockedBy"] as? [String] == [pack])
+        a = Self.byText(try await server.todos("a"))
+        #expect(a["Pack bags"]?["parent"] as? String == hotel)
+    }
+
+    /// The resolution alone, pure: own links first, CHILD only for a subtask
+    /// naming no parent, a UID recorded by a base, a UID nobody has ignored.
+    @Test func relationsResolveThroughTheListsUIDs() {
+        let (p, c, d, old) = (UUID(), UUID(), UUID(), UUID())
+        func item(_ uid: String?, _ relations: [RemoteRelation], parent: UUID? = nil) -> RemoteTodo {
+            var item = RemoteTodo(id: uid ?? "x", fields: SyncFields(text: uid ?? "x", isDone: false, parent: parent), uid: uid)
+            item.relations = relations
+            return item
+        }
+        let items: [UUID: RemoteTodo] = [
+            p: item("p@host", [RemoteRelation(.child, "c@host"), RemoteRelation(.child, "d@host")]),
+            c: item("c@host", [RemoteRelation(.dependsOn, "old"), RemoteRelation(.dependsOn, "nobody")]),
+            d: item("d@host", [RemoteRelation(.parent, "old")]),
+        ]
+        let resolved = RemoteRelations.resolve(items, known: ["old": old])
+        #expect(resolved[c]?.fields.parent == p)
+        #expect(resolved[c]?.fields.blockedBy == [old])
+        #expect(resolved[d]?.fields.parent == old, "its own PARENT wins over another's CHILD")
+        #expect(resolved[p] == nil, "unchanged")
+        #expect(RemoteRelations.resolve([p: item("p", [])], known: [:]).isEmpty)
+    }
+}
