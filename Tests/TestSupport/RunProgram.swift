@@ -14,8 +14,29 @@ public func runProgram(
     process.standardOutput = out
     process.standardError = err
     try process.run()
+    // Both pipes drained at once: a program that fills one while the other
+    // is read (vdirsyncer logs a line per task to stderr) would wait forever.
+    let complained = PipeReading(err.fileHandleForReading)
     let printed = out.fileHandleForReading.readDataToEndOfFile()
-    let complained = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: printed, as: UTF8.self), String(decoding: complained, as: UTF8.self))
+    return (process.terminationStatus, String(decoding: printed, as: UTF8.self), String(decoding: complained.data, as: UTF8.self))
+}
+
+/// A pipe read to its end on a thread of its own.
+private final class PipeReading: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var read = Data()
+
+    init(_ handle: FileHandle) {
+        Thread.detachNewThread { [self] in
+            read = handle.readDataToEndOfFile()
+            done.signal()
+        }
+    }
+
+    /// Everything, once the writer closed it.
+    var data: Data {
+        done.wait()
+        return read
+    }
 }

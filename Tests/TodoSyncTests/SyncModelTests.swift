@@ -17,7 +17,7 @@ struct SyncModelTests {
         return (1...max(1, wanted)).map { UInt64($0) }
     }
 
-    static let seeds = seeds(60)
+    static let seeds = seeds(40)
 
     @Test(arguments: seeds)
     func jsonServerV1Converges(seed: UInt64) async throws {
@@ -31,7 +31,7 @@ struct SyncModelTests {
         try await SyncModel(seed: seed, steps: 40, faults: false, server: "http://fake", serverTransport: server) { _ in }.run()
     }
 
-    @Test(arguments: seeds(120))
+    @Test(arguments: seeds(80))
     func convergesAfterFaultsAndInterruptions(seed: UInt64) async throws {
         let server = FakeJSONServer(seed % 2 == 0 ? .v1 : .v017, seed: seed)
         try await SyncModel(seed: seed, steps: 60, faults: true, server: "http://fake", serverTransport: server) { on in
@@ -42,7 +42,7 @@ struct SyncModelTests {
     /// Servers that page their lists, announcing it or not (then the
     /// replicas are told its paging), and lists answered partially at
     /// random: nothing is lost, nothing doubled, everyone agrees.
-    @Test(arguments: seeds(40))
+    @Test(arguments: seeds(30))
     func convergesThroughServersThatPageOrAnswerPartially(seed: UInt64) async throws {
         let styles: [(FakeJSONServer.Paging, ListPaging?)] = [
             (.link(size: 3), nil),
@@ -65,7 +65,7 @@ struct SyncModelTests {
     /// answering; a replica's next sync comes later than that): a todo whose
     /// create it lost is sent again, not taken as deleted, and a number it
     /// gives again (json-server 0.17) is not taken for the todo it lost.
-    @Test(arguments: seeds(40))
+    @Test(arguments: seeds(30))
     func convergesThroughAServerThatLosesItsLatestWritesOnRestart(seed: UInt64) async throws {
         let server = FakeJSONServer(seed % 2 == 0 ? .v1 : .v017, seed: seed)
         var model = SyncModel(seed: seed, steps: 50, faults: false, server: "http://fake", serverTransport: server) { _ in }
@@ -83,7 +83,7 @@ struct SyncModelTests {
 /// property `todo` does not map must survive whatever the replicas do to them.
 @Suite(.serialized)
 struct CalDAVSyncModelTests {
-    @Test(arguments: SyncModelTests.seeds(50))
+    @Test(arguments: SyncModelTests.seeds(40))
     func convergesThroughACalDAVList(seed: UInt64) async throws {
         let server = FakeCalDAVServer(changes: seed % 3 == 0 ? .ctagOnly : .syncToken, seed: seed)
         var random = SeededRandom(seed: seed &* UInt64(7919))

@@ -117,8 +117,20 @@ struct CalDAVController<Repository: TodoRepository>: Sendable {
     /// only the properties of the fields that changed since it was stored
     /// are rewritten (those that differ from the todo's JSON object then).
     static func composedText(_ object: CalendarObject) -> String {
+        String(decoding: composedCalendar(object).bytes(), as: UTF8.self)
+    }
+
+    /// The calendar object a resource serves, as read: what a calendar-query
+    /// filters (the stored text parsed, else the composition, not written
+    /// out and parsed again).
+    static func calendar(_ object: CalendarObject) -> ICalendarComponent? {
+        if object.servesStoredText, let ics = object.ics { return try? ICalendarComponent.read(Array(ics.utf8)) }
+        return composedCalendar(object)
+    }
+
+    static func composedCalendar(_ object: CalendarObject) -> ICalendarComponent {
         let then = object.icsBody.map { CalDAVMapping.fields(of: StoredTodo(id: object.todo.id, version: object.icsVersion ?? 0, json: $0)) }
-        return composed(object.todo, over: object.ics.flatMap { try? ICalendarComponent.read(Array($0.utf8)) }, was: then)
+        return composedCalendar(object.todo, over: object.ics.flatMap { try? ICalendarComponent.read(Array($0.utf8)) }, was: then)
     }
 
     /// `calendar` (or a new one) rewritten to say what `todo`'s fields say
@@ -127,12 +139,15 @@ struct CalDAVController<Repository: TodoRepository>: Sendable {
     /// the todo's own earlier fields keeps a line the mapping reads other
     /// than it was written (a category with a space, a DTSTART with a
     /// TZID, a STATUS:COMPLETED with no COMPLETED) while its field is not edited.
-    static func composed(_ todo: StoredTodo, over calendar: ICalendarComponent?, was: VTodoFields?) -> String {
+    static func composedCalendar(_ todo: StoredTodo, over calendar: ICalendarComponent?, was: VTodoFields?) -> ICalendarComponent {
         let fields = CalDAVMapping.fields(of: todo)
-        let written = VTodo.write(
+        return VTodo.write(
             fields, over: calendar, was: was, timeZone: CalDAVPaths.floating, now: fields.updatedAt ?? Date(timeIntervalSince1970: 0)
         )
-        return String(decoding: written.bytes(), as: UTF8.self)
+    }
+
+    static func composed(_ todo: StoredTodo, over calendar: ICalendarComponent?, was: VTodoFields?) -> String {
+        String(decoding: composedCalendar(todo, over: calendar, was: was).bytes(), as: UTF8.self)
     }
 
     // MARK: - Resources
