@@ -9,7 +9,7 @@ import TodoCore
 /// clients, a parent that names its subtask (CHILD). On Radicale, through
 /// `todo sync`: every link arrives as a link between todos, and a link
 /// `todo` writes names the task by the UID the other apps know.
-@Suite(.serialized, .enabled(if: Radicale.installed, "Radicale is not in .build/venv: bash .ci/run installs it"))
+@Suite(.enabled(if: Radicale.installed, "Radicale is not in .build/venv: bash .ci/run installs it"))
 struct CalDAVUIDsTests {
     static let apple = "8C5A0F27-5B7E-4B6A-9E0B-1D2C3B4A5F60"
 
@@ -89,6 +89,35 @@ struct CalDAVUIDsTests {
         #expect(after["Buy adapter"]?["blockedBy"] as? [String] == [pack])
         a = Self.byText(try await server.todos("a"))
         #expect(a["Pack bags"]?["parent"] as? String == hotel)
+    }
+
+    /// A floating time an Android app wrote is the user's own wall time,
+    /// and a DTSTART with a TZID stays as written through an edit of
+    /// another field (issue 42, item 6): read in Tokyo, noon is 03:00 UTC.
+    @Test func aFloatingTimeIsTheUsersWallTimeAndATzidStaysAsWritten() async throws {
+        let server = try Radicale()
+        try await server.start()
+        try await server.makeCalendars()
+        let url = server.origin + "/alice/tasks/float.ics"
+        let text = Self.object("float-1", "Call the bank", ["DUE:20261201T120000", "DTSTART;TZID=Europe/Berlin:20261130T090000"])
+        #expect(try await server.curl(["-X", "PUT", "-H", "Content-Type: text/calendar", "--data-binary", text, url]).status == "201")
+        let database = server.folder.appendingPathComponent("tokyo.sqlite").path
+        let environment = server.environment.merging(["TZ": "Asia/Tokyo"]) { $1 }
+        func run(_ arguments: [String]) async throws -> String {
+            let result = try await Radicale.offPool { try todo(arguments, database: database, environment: environment) }
+            #expect(result.status == 0, "todo \(arguments): \(result.err)")
+            return result.out
+        }
+        _ = try await run(["sync", "--server", server.list, "--user", "alice"])
+        let exported = try JSONSerialization.jsonObject(with: Data(try await run(["export"]).utf8)) as? [[String: Any]] ?? []
+        let task = try #require(exported.first { $0["text"] as? String == "Call the bank" })
+        #expect(task["due"] as? String == "2026-12-01T03:00:00.000Z", "\(task)")
+        #expect(task["scheduled"] as? String == "2026-11-30T08:00:00.000Z", "\(task)")
+        _ = try await run(["edit", try #require(task["id"] as? String), "Call the bank about the card"])
+        _ = try await run(["sync", "--server", server.list, "--user", "alice"])
+        let stored = try #require(try server.stored()["float.ics"])
+        #expect(stored.contains("SUMMARY:Call the bank about the card"), "\(stored)")
+        #expect(stored.contains("DUE:20261201T120000\r\n") && stored.contains("DTSTART;TZID=Europe/Berlin:20261130T090000\r\n"), "\(stored)")
     }
 
     /// The resolution alone, pure: own links first, CHILD only for a subtask
