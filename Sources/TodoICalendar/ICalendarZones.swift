@@ -1,4 +1,5 @@
 import Foundation
+import TodoCore
 
 /// The time zones the TZIDs of one iCalendar object name (RFC 5545, 3.2.19):
 /// a zone this system knows by that name first (its rules cover every year),
@@ -54,9 +55,9 @@ struct WallTime: Comparable {
     init(seconds: Int) { self.seconds = seconds }
 
     init?(_ parts: DateComponents) {
-        guard let year = parts.year, let month = parts.month, let day = parts.day else { return nil }
-        seconds = WallTime.days(year: year, month: month, day: day) * 86_400
-            + (parts.hour ?? 0) * 3_600 + (parts.minute ?? 0) * 60 + (parts.second ?? 0)
+        guard let year = parts.year, let month = parts.month, let day = parts.day,
+              let date = CalendarDay(year: year, month: month, day: day) else { return nil }
+        seconds = date.daysSince1970 * 86_400 + (parts.hour ?? 0) * 3_600 + (parts.minute ?? 0) * 60 + (parts.second ?? 0)
     }
 
     /// `YYYYMMDDTHHMMSS` (no zone), as a VTIMEZONE's DTSTART and RDATE are written.
@@ -79,31 +80,10 @@ struct WallTime: Comparable {
         self.init(parts)
     }
 
-    var year: Int { WallTime.civil(days: seconds.floorDivided(by: 86_400)).year }
+    /// The calendar day this wall time falls on.
+    var day: CalendarDay { CalendarDay(daysSince1970: seconds.floorDivided(by: 86_400)) }
 
     static func < (left: WallTime, right: WallTime) -> Bool { left.seconds < right.seconds }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
-    static func days(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = y.floorDivided(by: 400)
-        let yoe = y - era * 400
-        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
-
-    static func civil(days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = z.floorDivided(by: 146_097)
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
 }
 
 /// One VTIMEZONE: its STANDARD and DAYLIGHT observances, each an offset
@@ -143,7 +123,7 @@ struct ZoneDefinition: Sendable {
                     observance.weekday = parts["BYDAY"].flatMap(Self.weekday)
                     observance.monthDay = parts["BYMONTHDAY"].flatMap { Int($0) }
                     if observance.weekday == nil, observance.monthDay == nil {
-                        observance.monthDay = WallTime.civil(days: start.seconds.floorDivided(by: 86_400)).day
+                        observance.monthDay = start.day.day
                     }
                     observance.until = parts["UNTIL"].flatMap { WallTime(text: $0.replacingOccurrences(of: "Z", with: "")) }?.seconds
                 }
@@ -174,7 +154,7 @@ struct ZoneDefinition: Sendable {
         if let month = observance.month {
             let time = observance.start.floorModulo(86_400)
             let limit = min(wall.seconds, observance.until ?? .max)
-            let year = WallTime(seconds: limit).year
+            let year = WallTime(seconds: limit).day.year
             for candidateYear in [year, year - 1] {
                 guard let day = Self.day(in: candidateYear, month: month, observance) else { continue }
                 let onset = day * 86_400 + time
@@ -186,12 +166,12 @@ struct ZoneDefinition: Sendable {
 
     /// The day (days since 1970) a yearly rule falls on in `year`.
     private static func day(in year: Int, month: Int, _ observance: Observance) -> Int? {
-        guard (1...12).contains(month) else { return nil }
-        let first = WallTime.days(year: year, month: month, day: 1)
-        let next = month == 12 ? WallTime.days(year: year + 1, month: 1, day: 1) : WallTime.days(year: year, month: month + 1, day: 1)
+        guard let firstDay = CalendarDay(year: year, month: month, day: 1) else { return nil }
+        let first = firstDay.daysSince1970
+        let next = first + CalendarDay.daysIn(month: month, year: year)
         if let (ordinal, weekday) = observance.weekday {
-            // 1970-01-01 was a Thursday (5 in 1 Sunday … 7 Saturday).
-            func weekdayOf(_ day: Int) -> Int { (day + 4).floorModulo(7) + 1 }
+            // `weekday` is iCalendar's 1 Sunday … 7 Saturday; CalendarDay's is ISO's 1 Monday … 7 Sunday.
+            func weekdayOf(_ day: Int) -> Int { CalendarDay(daysSince1970: day).weekday % 7 + 1 }
             if ordinal > 0 {
                 let firstMatch = first + (weekday - weekdayOf(first)).floorModulo(7)
                 let day = firstMatch + (ordinal - 1) * 7
@@ -228,7 +208,7 @@ struct ZoneDefinition: Sendable {
     }
 
     private static func month(of start: WallTime) -> Int {
-        WallTime.civil(days: start.seconds.floorDivided(by: 86_400)).month
+        start.day.month
     }
 }
 
