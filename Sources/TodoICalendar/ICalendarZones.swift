@@ -153,7 +153,8 @@ struct ZoneDefinition: Sendable {
         if observance.start <= wall.seconds { candidates.append(observance.start) }
         if let month = observance.month {
             let time = observance.start.floorModulo(86_400)
-            let limit = min(wall.seconds, observance.until ?? .max)
+            // UNTIL is UTC; an onset is the wall time of the offset it ends.
+            let limit = min(wall.seconds, observance.until.map { $0 + observance.offsetFrom } ?? .max)
             let year = WallTime(seconds: limit).day.year
             for candidateYear in [year, year - 1] {
                 guard let day = Self.day(in: candidateYear, month: month, observance) else { continue }

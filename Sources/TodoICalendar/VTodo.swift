@@ -25,9 +25,10 @@ public struct VTodoFields: Sendable, Equatable {
     public var scheduled: TodoDue?
     public var until: TodoDue?
     /// `RELATED-TO;RELTYPE=PARENT` and `RELATED-TO;RELTYPE=DEPENDS-ON`
-    /// naming a todo's UUID (RFC 9253).
-    public var parent: UUID?
-    public var blockedBy: [UUID] = []
+    /// (RFC 9253): the UIDs they name, as written (a todo's UUID, or any UID
+    /// another app gave a task); compared by `VTodo.linkKey`.
+    public var parent: String?
+    public var blockedBy: [String] = []
     public var createdAt: Date?
     public var updatedAt: Date?
 
@@ -102,11 +103,8 @@ public enum VTodo {
     /// become `now` when anything changed. What the calendar said is `was`
     /// where the caller knows it in the same terms as `fields` (a server
     /// that keeps the fields the text was stored with), else as read here.
-    /// A linked todo the server knows by a UID of its own is named by it
-    /// (`linkNames`, by todo).
     public static func write(
-        _ fields: VTodoFields, over calendar: ICalendarComponent?, was: VTodoFields? = nil, timeZone: TimeZone, now: Date,
-        linkNames: [UUID: String] = [:]
+        _ fields: VTodoFields, over calendar: ICalendarComponent?, was: VTodoFields? = nil, timeZone: TimeZone, now: Date
     ) -> ICalendarComponent {
         let given = calendar
         var calendar = calendar ?? ICalendarComponent(name: "VCALENDAR", entries: [
@@ -164,12 +162,12 @@ public enum VTodo {
             set(scheduledProperty, fits ? nil : fields.scheduled.map { dateLine(scheduledProperty, $0) })
         }
         if old?.until.map(seconds) != fields.until.map(seconds) { set(untilProperty, fields.until.map { dateLine(untilProperty, $0) }) }
-        if old?.parent != fields.parent {
-            setLinks(&todo, parent: true, to: fields.parent.map { [$0] } ?? [], names: linkNames)
+        if old?.parent.map(linkKey) != fields.parent.map(linkKey) {
+            setLinks(&todo, parent: true, to: fields.parent.map { [$0] } ?? [])
             changed = true
         }
-        if Set(old?.blockedBy ?? []) != Set(fields.blockedBy) {
-            setLinks(&todo, parent: false, to: TodoLinks.normalized(fields.blockedBy), names: linkNames)
+        if Set((old?.blockedBy ?? []).map(linkKey)) != Set(fields.blockedBy.map(linkKey)) {
+            setLinks(&todo, parent: false, to: fields.blockedBy)
             changed = true
         }
         // CREATED is written on a new task, and rewritten only where the client wrote one.

@@ -95,20 +95,29 @@ struct RandomVTodo {
             fields.project = ["home", "home.garden", "work.q4", "projekt.é"][random.next(4)]
             mapped.append("X-TODO-PROJECT:" + ICalendarText.escape(fields.project!))
         }
-        // A parent (RELTYPE=PARENT, or none: PARENT is its default) and blockers (DEPENDS-ON) naming UUIDs.
+        // A parent (RELTYPE=PARENT, or none: PARENT is its default) and blockers (DEPENDS-ON):
+        // UIDs as apps write them, UUIDs in either case or any other (`1001`, `task-7@host`).
+        func uid(_ seed: String) -> String {
+            let id = UUID(derivedFrom: seed)
+            switch random.next(3) {
+            case 0: return id.lowercasedString
+            case 1: return id.uuidString
+            default: return "\(seed)@example.org"
+            }
+        }
         if random.next(3) == 0 {
-            let parent = UUID(derivedFrom: "parent-\(random.next(1_000))")
+            let parent = uid("parent-\(random.next(1_000))")
             fields.parent = parent
-            mapped.append((random.next(2) == 0 ? "RELATED-TO;RELTYPE=PARENT:" : "RELATED-TO:") + parent.lowercasedString)
+            mapped.append((random.next(2) == 0 ? "RELATED-TO;RELTYPE=PARENT:" : "RELATED-TO:") + parent)
         }
-        var blockers: [UUID] = []
+        var blockers: [String] = []
         for _ in 0..<random.next(3) {
-            let blocker = UUID(derivedFrom: "blocker-\(random.next(1_000))")
-            guard !blockers.contains(blocker) else { continue }
+            let blocker = uid("blocker-\(random.next(1_000))")
+            guard !blockers.map(VTodo.linkKey).contains(VTodo.linkKey(blocker)) else { continue }
             blockers.append(blocker)
-            mapped.append("RELATED-TO;RELTYPE=DEPENDS-ON:" + blocker.lowercasedString)
+            mapped.append("RELATED-TO;RELTYPE=DEPENDS-ON:" + blocker)
         }
-        fields.blockedBy = TodoLinks.normalized(blockers)
+        fields.blockedBy = blockers
         // DTSTART (scheduled), X-TODO-WAIT and X-TODO-UNTIL: a date or a UTC time each, or none.
         for (name, keyPath) in [("DTSTART", \VTodoFields.scheduled), ("X-TODO-WAIT", \VTodoFields.wait), ("X-TODO-UNTIL", \VTodoFields.until)] {
             switch random.next(3) {
@@ -132,7 +141,7 @@ struct RandomVTodo {
         let others: [[String]] = [
             ["X-APPLE-SORT-ORDER:\(random.next(1_000_000))"],
             ["X-CUSTOM;X-P=\"a:b;c\",plain:" + ICalendarText.escape(Self.text(&random, 0...50))],
-            ["RELATED-TO;RELTYPE=PARENT:parent-\(random.next(100))"],
+            ["RELATED-TO;RELTYPE=SIBLING:sibling-\(random.next(100))"],
             ["RELATED-TO;RELTYPE=CHILD:" + UUID(derivedFrom: "child-\(random.next(100))").lowercasedString],
             ["ATTACH;FMTTYPE=text/plain:https://example.com/a?b=c;d"],
             ["BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:-PT\(random.next(60))M", "DESCRIPTION:Reminder é", "END:VALARM"],

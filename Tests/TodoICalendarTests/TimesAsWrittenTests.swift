@@ -73,6 +73,20 @@ struct TimesAsWrittenTests {
         #expect(try Self.due("DUE;TZID=Atlantis:20260701T120000", timeZone: tokyo) == .moment(berlinNoon.addingTimeInterval(-7 * 3_600)))
     }
 
+    /// A rule's UNTIL is UTC: the March change at 02:00 (+0100), which is
+    /// 01:00Z, is the last the rule makes, and still made.
+    @Test func aRulesUntilIsReadInUTC() throws {
+        let rules = [
+            "BEGIN:VTIMEZONE", "TZID:Custom",
+            "BEGIN:DAYLIGHT", "DTSTART:19810329T020000", "TZOFFSETFROM:+0100", "TZOFFSETTO:+0200",
+            "RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU;UNTIL=20100328T010000Z", "END:DAYLIGHT",
+            "BEGIN:STANDARD", "DTSTART:19961027T030000", "TZOFFSETFROM:+0200", "TZOFFSETTO:+0100",
+            "RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU", "END:STANDARD", "END:VTIMEZONE",
+        ]
+        #expect(try Self.due("DUE;TZID=Custom:20100415T120000", zone: rules) == .moment(try #require(ISO8601.date(from: "2010-04-15T10:00:00.000Z"))))
+        #expect(try Self.due("DUE;TZID=Custom:20110415T120000", zone: rules) == .moment(try #require(ISO8601.date(from: "2011-04-15T11:00:00.000Z"))))
+    }
+
     /// A floating time is the user's wall time: noon in Tokyo is 03:00 UTC.
     @Test func aFloatingTimeIsTheUsersWallTime() throws {
         let tokyo = TimeZone(identifier: "Asia/Tokyo")!

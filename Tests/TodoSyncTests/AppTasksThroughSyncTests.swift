@@ -65,6 +65,50 @@ struct AppTasksThroughSyncTests {
         }
     }
 
+    /// Tasks a phone linked by UIDs that are no lower-case UUIDs (`1001`,
+    /// Apple's upper-case ones, `task-77@host`), through the JSON API: the
+    /// server names the linked todos by those ids, `todo sync` links the
+    /// todos, and a link made or removed here reaches the phone by the same names.
+    @Test func linksByAppsUIDsGoThroughTheJSONAPIBothWays() async throws {
+        try await Self.withServerProcess { url in
+            let apple = "8C5A0F27-5B7E-4B6A-9E0B-1D2C3B4A5F60"
+            func task(_ uid: String, _ summary: String, _ lines: [String] = []) -> String {
+                (["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Phone//EN", "BEGIN:VTODO", "UID:\(uid)", "DTSTAMP:20261120T100000Z",
+                  "SUMMARY:\(summary)"] + lines + ["END:VTODO", "END:VCALENDAR"]).map { $0 + "\r\n" }.joined()
+            }
+            try await Self.put(task("1001", "Trip"), at: url, name: "1001.ics")
+            try await Self.put(task("1002", "Pack bags", ["RELATED-TO;RELTYPE=PARENT:1001"]), at: url, name: "1002.ics")
+            try await Self.put(task(apple, "Book hotel", ["RELATED-TO:1001"]), at: url, name: "hotel.ics")
+            try await Self.put(task("task-77@host", "Renew passport", ["RELATED-TO;RELTYPE=DEPENDS-ON:1002"]), at: url, name: "passport.ics")
+            func json(_ id: String) async throws -> JSONValue {
+                try JSONValue.parse(try await Self.transport.send(HTTPRequestData(method: "GET", url: "\(url)/todos/\(id)", headers: [:], body: nil)).body)
+            }
+            #expect(try await json("1002")["parent"] == .string("1001"))
+            #expect(try await json("task-77@host")["blockedBy"] == .array([.string("1002")]))
+
+            let replica = try Replica(transport: Self.transport, server: url)
+            try await replica.sync()
+            let todos = Dictionary(try replica.todos().map { ($0.text, $0) }, uniquingKeysWith: { first, _ in first })
+            let trip = try #require(todos["Trip"]), pack = try #require(todos["Pack bags"])
+            let hotel = try #require(todos["Book hotel"]), passport = try #require(todos["Renew passport"])
+            #expect(pack.parent == trip.id && hotel.parent == trip.id && passport.blockedBy == [pack.id])
+
+            var moved = passport
+            moved.parent = hotel.id
+            var unlinked = pack
+            unlinked.parent = nil
+            try replica.db.updateTodos([passport.stamping(moved, at: Date()), pack.stamping(unlinked, at: Date())])
+            try await replica.sync()
+            #expect(try await json("task-77@host")["parent"] == .string(apple), "the id the server knows, as the phone wrote it")
+            #expect(try await json("1002")["parent"] == .null)
+            let passportText = try await Self.served(at: url, name: "passport.ics")
+            #expect(passportText.contains("RELATED-TO;RELTYPE=PARENT:\(apple)\r\n"), "\(passportText)")
+            #expect(passportText.contains("RELATED-TO;RELTYPE=DEPENDS-ON:1002\r\n"), "\(passportText)")
+            #expect(!(try await Self.served(at: url, name: "1002.ics")).contains("RELATED-TO"))
+            #expect(try await replica.sync().pushed == 0)
+        }
+    }
+
     /// Random tasks as apps write them; each edited here in one field and synced.
     @Test(arguments: (UInt64(1)...12).map { $0 })
     func anEditSyncedBackRewritesOnlyWhatItChanged(seed: UInt64) async throws {

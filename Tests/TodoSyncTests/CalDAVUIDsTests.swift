@@ -89,6 +89,24 @@ struct CalDAVUIDsTests {
         #expect(after["Buy adapter"]?["blockedBy"] as? [String] == [pack])
         a = Self.byText(try await server.todos("a"))
         #expect(a["Pack bags"]?["parent"] as? String == hotel)
+
+        // A link to a task named by its own UID, removed here, goes from the server, and stays gone.
+        let adapterID = try #require(after["Buy adapter"]?["id"] as? String)
+        #expect(try await server.todo(["edit", passport, "--parent", "none"], replica: "b").status == 0)
+        #expect(try await server.todo(["edit", adapterID, "--unblock", pack], replica: "b").status == 0)
+        try await server.sync("b")
+        let removed = try server.stored()
+        #expect(!(removed["passport.ics"] ?? "").contains("PARENT:list-5@host"), "\(removed["passport.ics"] ?? "")")
+        #expect((removed["passport.ics"] ?? "").contains("RELATED-TO;RELTYPE=DEPENDS-ON:1002"), "the blocker it still has")
+        let adapterText = try #require(removed.values.first { $0.contains("SUMMARY:Buy adapter") })
+        #expect(!adapterText.contains("DEPENDS-ON:1002") && adapterText.contains("RELATED-TO;RELTYPE=PARENT:1001"), "\(adapterText)")
+        try await server.sync("a")
+        try await server.sync("b")
+        for replica in ["a", "b"] {
+            let now = Self.byText(try await server.todos(replica))
+            #expect(now["Renew passport"]?["parent"] is NSNull, "\(replica): \(now["Renew passport"] ?? [:])")
+            #expect(now["Buy adapter"]?["blockedBy"] as? [String] == [], "\(replica)")
+        }
     }
 
     /// A floating time an Android app wrote is the user's own wall time,

@@ -9,12 +9,13 @@ import TodoXML
 extension CalDAVController {
     /// Most elements read from a PROPFIND body.
     static var maxElements: Int { 20_000 }
-    /// Most bytes and elements of a REPORT body: a `calendar-multiget` names
-    /// every href a client wants, and vdirsyncer asks for a whole list in
-    /// one (100,000 hrefs are about 8 MB, 200,000 elements). Read, such a
-    /// body is about twice its bytes; the answer is streamed a page at a time.
-    static var maxReportBytes: Int { 16 << 20 }
-    static var maxReportElements: Int { 400_000 }
+    /// How many times the body limit a `calendar-multiget` may be, and its
+    /// most elements: it names every href a client wants, and vdirsyncer
+    /// asks for a whole list in one (100,000 hrefs are about 8 MB, 200,000
+    /// elements). Read, such a body is about twice its bytes; the answer is
+    /// streamed a page at a time. Every other REPORT keeps the body limit.
+    static var multigetBodyFactor: Int { 16 }
+    static var maxMultigetElements: Int { 400_000 }
     /// Most distinct properties one PROPFIND or REPORT asks for, and most
     /// bytes of their names and namespaces together: each is answered for
     /// every resource, so these bound the answer per resource (clients ask
@@ -23,17 +24,23 @@ extension CalDAVController {
     static var maxAskedPropertyBytes: Int { 4_096 }
 
     /// The body read as XML; an empty one is nil (PROPFIND's allprop). A
-    /// report's may be larger (`maxReportBytes`).
+    /// REPORT's may be a `calendar-multiget` of up to `multigetBodyFactor`
+    /// times the body limit; any other is refused past the limit, as usual.
     func xml(_ request: Request, report: Bool = false) async throws -> XMLElement? {
         let body = try await TodoController<Repository>.readBody(
-            request, maxBodySize: report ? max(maxBodySize, Self.maxReportBytes) : maxBodySize
+            request, maxBodySize: report ? maxBodySize * Self.multigetBodyFactor : maxBodySize
         )
         guard body.contains(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }) else { return nil }
+        let root: XMLElement
         do {
-            return try XMLReader.read(body, maxElements: report ? Self.maxReportElements : Self.maxElements)
+            root = try XMLReader.read(body, maxElements: report ? Self.maxMultigetElements : Self.maxElements)
         } catch {
             throw ServerError.badRequest(error.message)
         }
+        if body.count > maxBodySize, !root.is(DAV.caldav, "calendar-multiget") {
+            throw ServerError(.contentTooLarge, "The request body is larger than the limit of \(maxBodySize) bytes.")
+        }
+        return root
     }
 
     /// The properties a body asks for, each once; nil for all of them

@@ -67,8 +67,11 @@ enum CalDAVMapping {
         fields.wait = (object[Key.wait] as? String).flatMap(TodoDue.init(text:))
         fields.scheduled = (object[Key.scheduled] as? String).flatMap(TodoDue.init(text:))
         fields.until = (object[Key.until] as? String).flatMap(TodoDue.init(text:))
-        fields.parent = (object[Key.parent] as? String).flatMap(UUID.init(parsing:))
-        fields.blockedBy = TodoLinks.normalized(((object[Key.blockedBy] as? [Any]) ?? []).compactMap { ($0 as? String).flatMap(UUID.init(parsing:)) })
+        // A todo's id: its UUID, or the UID a CalDAV app gave it (`1001`).
+        fields.parent = (object[Key.parent] as? String).flatMap { $0.isEmpty ? nil : $0 }
+        var seen = Set<String>()
+        fields.blockedBy = ((object[Key.blockedBy] as? [Any]) ?? []).compactMap { $0 as? String }
+            .filter { !$0.isEmpty && seen.insert(VTodo.linkKey($0)).inserted }
         fields.createdAt = (object[Key.createdAt] as? String).flatMap(ISO8601.date(from:))
         return fields
     }
@@ -109,9 +112,10 @@ enum CalDAVMapping {
         put(Key.wait, fields.wait?.text, changed: fields.wait.map(wholeSeconds) != current?.wait.map(wholeSeconds))
         put(Key.scheduled, fields.scheduled?.text, changed: fields.scheduled.map(wholeSeconds) != current?.scheduled.map(wholeSeconds))
         put(Key.until, fields.until?.text, changed: fields.until.map(wholeSeconds) != current?.until.map(wholeSeconds))
-        put(Key.parent, fields.parent?.lowercasedString, changed: fields.parent != current?.parent)
-        put(Key.blockedBy, fields.blockedBy.isEmpty && current == nil ? nil : fields.blockedBy.map(\.lowercasedString),
-            changed: Set(fields.blockedBy) != Set(current?.blockedBy ?? []))
+        // The UIDs as the VTODO names them: the ids of those todos here.
+        put(Key.parent, fields.parent, changed: fields.parent.map(VTodo.linkKey) != current?.parent.map(VTodo.linkKey))
+        put(Key.blockedBy, fields.blockedBy.isEmpty && current == nil ? nil : fields.blockedBy,
+            changed: Set(fields.blockedBy.map(VTodo.linkKey)) != Set((current?.blockedBy ?? []).map(VTodo.linkKey)))
         if let rule = fields.otherRule, current?.otherRule != rule {
             members[Key.otherRule] = rule
         } else if fields.otherRule == nil, current?.otherRule != nil {

@@ -33,48 +33,6 @@ struct CalendarQueryFilter: Sendable {
         func holds(_ moment: Date) -> Bool { start <= moment && moment < end }
     }
 
-    struct TextMatch: Sendable {
-        enum Collation: String, Sendable {
-            case octet = "i;octet", asciiCasemap = "i;ascii-casemap", unicodeCasemap = "i;unicode-casemap"
-        }
-
-        /// RFC 4791 knows substring matches; CardDAV's `match-type` is read too.
-        enum Kind: String, Sendable { case contains, equals, startsWith = "starts-with", endsWith = "ends-with" }
-
-        var text: [UInt8]
-        var collation: Collation
-        var negate: Bool
-        var kind: Kind
-
-        /// Whether any of `values` matches, turned around by `negate-condition`.
-        func matches(_ values: [String]) -> Bool {
-            values.contains { Self.test(Self.folded($0, collation), text, kind) } != negate
-        }
-
-        static func folded(_ text: String, _ collation: Collation) -> [UInt8] {
-            switch collation {
-            case .octet: Array(text.utf8)
-            case .asciiCasemap: text.utf8.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }
-            case .unicodeCasemap: Array(text.uppercased().decomposedStringWithCompatibilityMapping.utf8)
-            }
-        }
-
-        private static func test(_ value: [UInt8], _ text: [UInt8], _ kind: Kind) -> Bool {
-            switch kind {
-            case .equals: return value == text
-            case .startsWith: return value.starts(with: text)
-            case .endsWith: return value.count >= text.count && Array(value.suffix(text.count)) == text
-            case .contains:
-                guard !text.isEmpty else { return true }
-                guard value.count >= text.count else { return false }
-                for start in 0...(value.count - text.count) where value[start] == text[0] {
-                    if value[start..<(start + text.count)].elementsEqual(text) { return true }
-                }
-                return false
-            }
-        }
-    }
-
     struct ParamFilter: Sendable {
         var name: String
         var isNotDefined: Bool
@@ -101,6 +59,12 @@ struct CalendarQueryFilter: Sendable {
         var isBare: Bool { !isNotDefined && timeRange == nil && props.isEmpty && comps.isEmpty }
     }
 
+    /// Most filter elements (comp-, prop-, param-filters, text-matches and
+    /// time-ranges) one query holds, most text-matches, and most bytes of
+    /// one text-match: each is tried on every resource, so these bound a
+    /// query's work to a few passes over the list (clients send a handful).
+    static let maxNodes = 256, maxTextMatches = 32, maxTextBytes = 4_096
+
     /// Nil: no filter, every resource.
     private let root: CompFilter?
     /// Where DATE values and floating times are read.
@@ -117,7 +81,8 @@ struct CalendarQueryFilter: Sendable {
         guard top.attribute("name")?.uppercased() == "VCALENDAR" else {
             throw .invalid("its outermost comp-filter must be named VCALENDAR")
         }
-        root = try Self.comp(top)
+        var budget = Budget()
+        root = try Self.comp(top, &budget)
     }
 
     /// Whether it keeps every resource, so none needs reading to answer it:
@@ -148,20 +113,22 @@ struct CalendarQueryFilter: Sendable {
         }
     }
 
+    /// A property's filter over all its lines (as Radicale reads RFC 4791
+    /// 9.7.2): a time-range some line's value overlaps, a text-match on the
+    /// values of every line together (so a negated one means none holds
+    /// it), each param-filter on the parameters of every line together.
     private func matches(_ filter: PropFilter, _ component: ICalendarComponent, zones: ICalendarZones) -> Bool {
         let lines = component.properties(filter.name)
         if filter.isNotDefined { return lines.isEmpty }
-        if filter.isBare { return !lines.isEmpty }
-        return lines.contains { line in
-            if let range = filter.timeRange, !overlaps(line, range, zones: zones) { return false }
-            if let match = filter.textMatch, !match.matches(Self.values(of: line)) { return false }
-            return filter.params.allSatisfy { param in
-                let values = line.parameters.filter { $0.name.uppercased() == param.name }.flatMap(\.values)
-                let defined = line.parameters.contains { $0.name.uppercased() == param.name }
-                if param.isNotDefined { return !defined }
-                guard defined else { return false }
-                return param.textMatch.map { $0.matches(values) } ?? true
-            }
+        guard !lines.isEmpty else { return false }
+        if let range = filter.timeRange, !lines.contains(where: { overlaps($0, range, zones: zones) }) { return false }
+        if let match = filter.textMatch, !match.matches(lines.flatMap(Self.values)) { return false }
+        return filter.params.allSatisfy { param in
+            let values = lines.flatMap { $0.parameters.filter { $0.name.uppercased() == param.name }.flatMap(\.values) }
+            let defined = lines.contains { $0.parameters.contains { $0.name.uppercased() == param.name } }
+            if param.isNotDefined { return !defined }
+            guard defined else { return false }
+            return param.textMatch.map { $0.matches(values) } ?? true
         }
     }
 
@@ -184,7 +151,7 @@ struct CalendarQueryFilter: Sendable {
     /// day that overlaps it.
     private func overlaps(_ line: ContentLine, _ range: TimeRange, zones: ICalendarZones) -> Bool {
         guard let start = moment(line, zones: zones) else { return false }
-        if VTodo.isDate(line) { return range.start < start.addingTimeInterval(86_400) && range.end > start }
+        if VTodo.isDate(line) { return range.start < nextDay(start) && range.end > start }
         return range.holds(start)
     }
 
@@ -219,10 +186,18 @@ struct CalendarQueryFilter: Sendable {
             guard let dtstartLine = component.property("DTSTART"), let dtstart = moment(dtstartLine, zones: zones) else { return false }
             let finish = moment(component.property("DTEND"), zones: zones)
                 ?? component.property("DURATION").flatMap { VTodo.duration($0.value) }.map { dtstart.addingTimeInterval($0) }
-                ?? (VTodo.isDate(dtstartLine) ? dtstart.addingTimeInterval(86_400) : nil)
+                ?? (VTodo.isDate(dtstartLine) ? nextDay(dtstart) : nil)
             guard let finish, finish > dtstart else { return start <= dtstart && end > dtstart }
             return start < finish && end > dtstart
         }
+    }
+
+    /// The start of the day after the one `start` begins, in the query's
+    /// zone: 23 or 25 hours on a day the clocks change.
+    private func nextDay(_ start: Date) -> Date {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        return calendar.date(byAdding: .day, value: 1, to: start) ?? start.addingTimeInterval(86_400)
     }
 
     /// When an alarm rings: its TRIGGER, absolute or after the start (or,
@@ -231,9 +206,12 @@ struct CalendarQueryFilter: Sendable {
         guard let trigger = alarm.property("TRIGGER") else { return [] }
         let first: Date?
         if let offset = VTodo.duration(trigger.value) {
-            let anchor: ContentLine? = trigger.parameter("RELATED")?.uppercased() == "END"
-                ? parent?.property("DUE") ?? parent?.property("DTEND") : parent?.property("DTSTART")
-            first = moment(anchor, zones: zones)?.addingTimeInterval(offset)
+            let start = moment(parent?.property("DTSTART"), zones: zones)
+            let anchor = trigger.parameter("RELATED")?.uppercased() == "END"
+                ? moment(parent?.property("DUE") ?? parent?.property("DTEND"), zones: zones)
+                ?? start.flatMap { start in parent?.property("DURATION").flatMap { VTodo.duration($0.value) }.map { start.addingTimeInterval($0) } }
+                : start
+            first = anchor?.addingTimeInterval(offset)
         } else {
             first = moment(trigger, zones: zones)
         }
@@ -241,58 +219,5 @@ struct CalendarQueryFilter: Sendable {
         let repeats = min(alarm.property("REPEAT").flatMap { Int($0.value.trimmingCharacters(in: .whitespaces)) } ?? 0, 100)
         guard repeats > 0, let every = alarm.property("DURATION").flatMap({ VTodo.duration($0.value) }), every > 0 else { return [first] }
         return (0...repeats).map { first.addingTimeInterval(Double($0) * every) }
-    }
-
-    // MARK: - Reading the filter
-
-    private static func comp(_ element: XMLElement) throws(Problem) -> CompFilter {
-        guard let name = element.attribute("name")?.uppercased(), !name.isEmpty else { throw .invalid("a comp-filter has no name") }
-        var props: [PropFilter] = []
-        var comps: [CompFilter] = []
-        for child in element.children where child.namespace == DAV.caldav {
-            if child.name == "prop-filter" { props.append(try prop(child)) }
-            if child.name == "comp-filter" { comps.append(try comp(child)) }
-        }
-        return CompFilter(
-            name: name, isNotDefined: element.child(DAV.caldav, "is-not-defined") != nil,
-            timeRange: try element.child(DAV.caldav, "time-range").map(range), props: props, comps: comps
-        )
-    }
-
-    private static func prop(_ element: XMLElement) throws(Problem) -> PropFilter {
-        guard let name = element.attribute("name")?.uppercased(), !name.isEmpty else { throw .invalid("a prop-filter has no name") }
-        var params: [ParamFilter] = []
-        for child in element.children(DAV.caldav, "param-filter") {
-            guard let name = child.attribute("name")?.uppercased(), !name.isEmpty else { throw .invalid("a param-filter has no name") }
-            params.append(ParamFilter(
-                name: name, isNotDefined: child.child(DAV.caldav, "is-not-defined") != nil,
-                textMatch: try child.child(DAV.caldav, "text-match").map(text)
-            ))
-        }
-        return PropFilter(
-            name: name, isNotDefined: element.child(DAV.caldav, "is-not-defined") != nil,
-            timeRange: try element.child(DAV.caldav, "time-range").map(range),
-            textMatch: try element.child(DAV.caldav, "text-match").map(text), params: params
-        )
-    }
-
-    private static func text(_ element: XMLElement) throws(Problem) -> TextMatch {
-        let name = element.attribute("collation") ?? TextMatch.Collation.asciiCasemap.rawValue
-        guard let collation = TextMatch.Collation(rawValue: name) else { throw .collation(name) }
-        let kindName = element.attribute("match-type") ?? TextMatch.Kind.contains.rawValue
-        guard let kind = TextMatch.Kind(rawValue: kindName) else { throw .invalid("the match-type \(kindName) is not one of equals, contains, starts-with, ends-with") }
-        let negate = element.attribute("negate-condition")?.lowercased() == "yes"
-        return TextMatch(text: TextMatch.folded(element.text, collation), collation: collation, negate: negate, kind: kind)
-    }
-
-    private static func range(_ element: XMLElement) throws(Problem) -> TimeRange {
-        let start = element.attribute("start"), end = element.attribute("end")
-        guard start != nil || end != nil else { throw .invalid("a time-range needs a start or an end") }
-        func moment(_ text: String?, _ name: String) throws(Problem) -> Date? {
-            guard let text else { return nil }
-            guard let date = VTodo.dateTime(text) else { throw .invalid("the time-range \(name) \(text.prefix(40)) is not a UTC date-time (20261201T000000Z)") }
-            return date
-        }
-        return TimeRange(start: try moment(start, "start") ?? .distantPast, end: try moment(end, "end") ?? .distantFuture)
     }
 }

@@ -32,7 +32,7 @@ final class CalDAVCollection: RemoteTodos {
     /// update rewrites, when the ETag is still the one the sync planned with.
     private let read = Mutex<[String: Resource]>([:])
     /// The UIDs of todos the server knows by UIDs of their own (`useUIDs`).
-    private let linkNames = Mutex<[UUID: String]>([:])
+    private let uidNames = UIDNames()
 
     struct Resource: Sendable {
         var etag: String
@@ -138,7 +138,7 @@ final class CalDAVCollection: RemoteTodos {
     }
 
     func useUIDs(_ uids: [UUID: String]) {
-        linkNames.withLock { $0 = uids }
+        uidNames.set(uids)
     }
 
     // MARK: - Writing
@@ -146,7 +146,7 @@ final class CalDAVCollection: RemoteTodos {
     func create(_ todo: TodoItem, fields: SyncFields, editedAt: FieldTimes, kind: ServerKind) async throws -> RemoteCollection.WriteResult {
         let name = Self.name(for: todo.id)
         let calendar = CalDAVItem.new(
-            todo, fields: fields, editedAt: editedAt, timeZone: timeZone, now: now(), linkNames: linkNames.withLock { $0 }
+            todo, fields: fields, editedAt: editedAt, timeZone: timeZone, now: now(), linkNames: uidNames.current
         )
         let response = try await send(
             "PUT", listURL + name, headers: ["If-None-Match": "*"], body: calendar.bytes(), allow: [412]
@@ -167,7 +167,7 @@ final class CalDAVCollection: RemoteTodos {
         do {
             calendar = try CalDAVItem.rewritten(
                 resource.calendar, fields: fields, changed: changed, editedAt: editedAt, local: local, dates: dates,
-                timeZone: timeZone, now: now(), linkNames: linkNames.withLock { $0 }
+                timeZone: timeZone, now: now(), linkNames: uidNames.current
             )
         } catch {
             throw SyncError.malformed(request: "GET \(id)", reason: error.message)

@@ -33,13 +33,15 @@ enum CalDAVItem {
             editedAt[field] = record?.time(of: field, holding: fields) ?? changedAt
         }
         let doneKept = record?.time(of: .done, holding: fields) != nil
+        // The UID as links name it: unescaped and trimmed, as RELATED-TO values are read.
+        let uid = ICalendarText.unescape(vtodo.uid[...]).trimmingCharacters(in: .whitespaces)
         let clientId = UUID(parsing: vtodo.uid)
         var item = RemoteTodo(
             id: name, fields: fields, clientId: clientId,
             createdAt: exact(vtodo.createdAt, record?.created), updatedAt: changedAt,
             completedAt: vtodo.isDone ? exact(vtodo.completedAt, doneKept ? record?.completed : nil) : nil,
             editedAt: editedAt, version: etag.map(version(ofETag:)),
-            uid: vtodo.uid == clientId?.lowercasedString ? nil : vtodo.uid
+            uid: uid == clientId?.lowercasedString ? nil : uid
         )
         if let index = VTodo.masterIndex(in: calendar), case let .component(todo) = calendar.entries[index] {
             item.relations = relations(of: todo)
@@ -86,19 +88,20 @@ enum CalDAVItem {
             due: vtodo.due, priority: vtodo.priority, tags: TodoTags.normalized(vtodo.tags.compactMap { try? TodoTags.validated($0) }),
             note: vtodo.note.flatMap { RemoteTodo.note(.string($0)) }, recurrence: vtodo.recurrence,
             project: vtodo.project.flatMap { try? TodoProject.validated($0) }, wait: vtodo.wait, scheduled: vtodo.scheduled,
-            until: vtodo.until, parent: vtodo.parent, blockedBy: vtodo.blockedBy
+            until: vtodo.until, parent: vtodo.parent.flatMap(UUID.init(parsing:)),
+            blockedBy: TodoLinks.normalized(vtodo.blockedBy.compactMap(UUID.init(parsing:)))
         )
     }
 
     /// A new task's calendar object: the todo's fields, its UUID as UID.
     static func new(
-        _ todo: TodoItem, fields: SyncFields, editedAt: FieldTimes, timeZone: TimeZone, now: Date, linkNames: [UUID: String] = [:]
+        _ todo: TodoItem, fields: SyncFields, editedAt: FieldTimes, timeZone: TimeZone, now: Date, linkNames: LinkNames = LinkNames()
     ) -> ICalendarComponent {
         var vtodo = VTodoFields(uid: todo.idString)
-        vtodo.apply(fields, changed: Set(TodoField.allCases))
+        vtodo.apply(fields, changed: Set(TodoField.allCases), linkNames: linkNames)
         vtodo.createdAt = todo.createdAt
         vtodo.completedAt = fields.isDone ? todo.completedAt ?? editedAt.done ?? now : nil
-        let calendar = VTodo.write(vtodo, over: nil, timeZone: timeZone, now: now, linkNames: linkNames)
+        let calendar = VTodo.write(vtodo, over: nil, timeZone: timeZone, now: now)
         return stamped(calendar, editedAt: editedAt, created: todo.createdAt, completed: vtodo.completedAt, timeZone: timeZone)
     }
 
@@ -106,7 +109,7 @@ enum CalDAVItem {
     /// every other line, another app's included, stays byte for byte.
     static func rewritten(
         _ calendar: ICalendarComponent, fields: SyncFields, changed: Set<TodoField>, editedAt: FieldTimes,
-        local: TodoItem?, dates: Bool, timeZone: TimeZone, now: Date, linkNames: [UUID: String] = [:]
+        local: TodoItem?, dates: Bool, timeZone: TimeZone, now: Date, linkNames: LinkNames = LinkNames()
     ) throws(VTodoError) -> ICalendarComponent {
         var vtodo = try VTodo.fields(of: calendar, timeZone: timeZone)
         // The exact times written before, where the server's whole seconds still agree.
@@ -117,14 +120,14 @@ enum CalDAVItem {
         vtodo.completedAt = exact(vtodo.completedAt, record?.completed)
         // Categories a tag cannot be (with spaces, say) are another app's: kept.
         let foreign = vtodo.tags.filter { (try? TodoTags.validated($0)) == nil }
-        vtodo.apply(fields, changed: changed)
+        vtodo.apply(fields, changed: changed, linkNames: linkNames)
         if changed.contains(.tags) { vtodo.tags += foreign }
         if changed.contains(.done) || dates {
             vtodo.completedAt = fields.isDone ? local?.completedAt ?? vtodo.completedAt ?? editedAt.done ?? now : nil
         }
         if dates, let local { vtodo.createdAt = local.createdAt }
         vtodo.updatedAt = nil
-        let written = VTodo.write(vtodo, over: calendar, timeZone: timeZone, now: now, linkNames: linkNames)
+        let written = VTodo.write(vtodo, over: calendar, timeZone: timeZone, now: now)
         return stamped(
             written, editedAt: editedAt, created: local?.createdAt ?? vtodo.createdAt, completed: vtodo.completedAt, timeZone: timeZone
         )
@@ -215,8 +218,13 @@ enum CalDAVItem {
 }
 
 extension VTodoFields {
-    /// Takes the `changed` fields' values from `fields`.
-    mutating func apply(_ fields: SyncFields, changed: Set<TodoField>) {
+    /// Takes the `changed` fields' values from `fields`. A linked todo is
+    /// named by the UID the server knows it by (`linkNames`), else by its
+    /// id; a link to a task that is no todo here (a UID neither a UUID nor
+    /// one of `linkNames`) is another app's, and stays.
+    mutating func apply(_ fields: SyncFields, changed: Set<TodoField>, linkNames: LinkNames = LinkNames()) {
+        func isOurs(_ uid: String) -> Bool { UUID(parsing: uid) != nil || linkNames.keys.contains(VTodo.linkKey(uid)) }
+        let name = linkNames.name
         for field in changed {
             switch field {
             case .text: text = fields.text
@@ -232,8 +240,8 @@ extension VTodoFields {
             case .wait: wait = fields.wait
             case .scheduled: scheduled = fields.scheduled
             case .until: until = fields.until
-            case .parent: parent = fields.parent
-            case .blockedBy: blockedBy = fields.blockedBy
+            case .parent: parent = fields.parent.map(name) ?? parent.flatMap { isOurs($0) ? nil : $0 }
+            case .blockedBy: blockedBy = fields.blockedBy.map(name) + blockedBy.filter { !isOurs($0) }
             }
         }
     }

@@ -13,9 +13,10 @@ enum RemoteRelations {
     static func resolve(_ items: [UUID: RemoteTodo], known: [String: UUID]) -> [UUID: RemoteTodo] {
         let linking = items.filter { !$0.value.relations.isEmpty }.sorted { $0.key.orderKey < $1.key.orderKey }
         guard !linking.isEmpty else { return [:] }
+        // A UID two items carry names the first in id order: the same on every replica.
         var byUID = known
-        for (todoId, item) in items {
-            if let uid = item.uid { byUID[uid] = todoId }
+        for (todoId, item) in items.sorted(by: { $0.key.orderKey < $1.key.orderKey }) {
+            if let uid = item.uid, byUID[uid] == nil { byUID[uid] = todoId }
         }
         func todo(_ uid: String) -> UUID? {
             byUID[uid] ?? byUID[uid.trimmingCharacters(in: .whitespaces)] ?? UUID(parsing: uid)

@@ -6,6 +6,9 @@ import TodoCore
 public struct RemoteCollection: Sendable {
     public let configuration: SyncConfiguration
     let transport: any HTTPTransport
+    /// Todos the server knows by ids of their own (a todo-server task a
+    /// CalDAV app made is known by its UID): links to them name those.
+    let uidNames = UIDNames()
 
     public init(configuration: SyncConfiguration, transport: any HTTPTransport) {
         self.configuration = configuration
@@ -149,6 +152,13 @@ public struct RemoteCollection: Sendable {
         for field in TodoField.planning where changed.contains(field) {
             object[names.name(of: field)] = fields.json(field)
             object[names.editedAtName(of: field)] = time(editedAt[field])
+        }
+        // A linked todo the server knows by an id of its own is named by it.
+        if changed.contains(.parent), let parent = fields.parent {
+            object[names.name(of: .parent)] = .string(uidNames.name(parent))
+        }
+        if changed.contains(.blockedBy) {
+            object[names.name(of: .blockedBy)] = .array(fields.blockedBy.map { .string(uidNames.name($0)) })
         }
         if changed.contains(.tags), !keptTags.isEmpty {
             object[names.tags] = .array((fields.tags + keptTags).map(JSONValue.string))

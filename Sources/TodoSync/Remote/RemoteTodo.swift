@@ -48,21 +48,6 @@ public struct RemoteTodo: Sendable, Hashable {
     public var todoId: UUID? { clientId ?? UUID(parsing: id) }
 }
 
-/// A link a CalDAV task holds to another by that one's UID (RFC 5545
-/// 3.8.4.5, RFC 9253): `parent` and `dependsOn` name a task this one is
-/// under or waits for, `child` a subtask.
-public struct RemoteRelation: Sendable, Hashable {
-    public enum Kind: Sendable, Hashable { case parent, child, dependsOn }
-
-    public var kind: Kind
-    public var uid: String
-
-    public init(_ kind: Kind, _ uid: String) {
-        self.kind = kind
-        self.uid = uid
-    }
-}
-
 /// The values of the fields sync reads from one item (nil: missing), as
 /// every reader of items collects them before `RemoteTodo(raw:)` reads them.
 struct RemoteFields {
@@ -184,6 +169,22 @@ extension RemoteTodo {
             version: number
         )
         foreignTags = Self.foreignTags(raw.tags)
+        // A todo-server task a CalDAV app made has its UID as its id (`1001`,
+        // an upper-case UUID): links to it name that id, resolved as a CalDAV list's are.
+        if clientId == nil, id != UUID(parsing: id)?.lowercasedString { uid = id }
+        relations = Self.namedLinks(parent: raw.parent, blockedBy: raw.blockedBy)
+    }
+
+    /// The links that name a todo by an id no UUID is, to be resolved.
+    static func namedLinks(parent: JSONValue?, blockedBy: JSONValue?) -> [RemoteRelation] {
+        var relations: [RemoteRelation] = []
+        if case let .string(text) = parent, !text.isEmpty, UUID(parsing: text) == nil { relations.append(RemoteRelation(.parent, text)) }
+        if case let .array(elements) = blockedBy {
+            for case let .string(text) in elements where !text.isEmpty && UUID(parsing: text) == nil {
+                relations.append(RemoteRelation(.dependsOn, text))
+            }
+        }
+        return relations
     }
 
     /// An ISO 8601 date, else nil: a server's own date format is not ours to guess.

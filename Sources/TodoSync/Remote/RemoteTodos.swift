@@ -40,12 +40,12 @@ protocol RemoteTodos: Sendable {
     func useUIDs(_ uids: [UUID: String])
 }
 
-extension RemoteTodos {
-    /// A JSON server names every todo by its id.
-    func useUIDs(_ uids: [UUID: String]) {}
-}
 
 extension RemoteCollection: RemoteTodos {
+    func useUIDs(_ uids: [UUID: String]) {
+        uidNames.set(uids)
+    }
+
     /// On todo-server the todo's UUID is its id.
     func fetchCreated(_ todoId: UUID) async throws -> WriteResult {
         try await fetchOne(id: todoId.lowercasedString)

@@ -48,7 +48,6 @@ extension SyncService {
             remoteByTodo[todoId] = item
             relevant.insert(todoId)
         }
-        try await resolveRelations(in: &remoteByTodo)
         // Writes awaiting a report (a CalDAV list's): the feed that names them confirms them.
         let unconfirmed = kind == .todoServer ? [] : try await store.unconfirmedWrites()
         // Named at the version written (our own write, named back): confirmed, not read again.
@@ -59,6 +58,7 @@ extension SyncService {
         // Named, as removed or as unreadable: not lost.
         let named = Set(deleted.union(skipped).compactMap { bases[$0]?.todoId }).union(seen)
         let lost = try await readAgain(unconfirmed.filter { remoteByTodo[$0] == nil && !named.contains($0) }, into: &remoteByTodo)
+        try await resolveRelations(in: &remoteByTodo)
         // Read again now: settled by this sync (and marked again by any write it makes).
         confirmed += lost
         relevant.formUnion(lost)

@@ -144,6 +144,8 @@ extension SyncService {
             remoteByTodo[todoId] = item
             relevant.insert(todoId)
         }
+        // Items learnt while running name their links as the list's do.
+        if !known.isEmpty { try await resolveRelations(in: &remoteByTodo) }
         relevant.formUnion(renumbered)
         // Every write no list showed yet; of them, the creates a server may have lost.
         let unconfirmed = bases.isEmpty ? [] : try await store.unconfirmedWrites()
@@ -253,15 +255,6 @@ extension SyncService {
             SyncEntry(todoId, row: rows[todoId], remote: item >= 0 ? items[item] : others[-1 - item].item)
         }
         return Snapshot(entries: entries, kind: kind, cursor: listing.cursor, skipped: skipped)
-    }
-
-    /// Links CalDAV tasks hold to others by UIDs that are no UUIDs, as
-    /// todos: through the UIDs of the items read now and those the bases
-    /// recorded (`RemoteRelations.resolve`).
-    func resolveRelations(in items: inout [UUID: RemoteTodo]) async throws {
-        guard items.values.contains(where: { !$0.relations.isEmpty }) else { return }
-        let known = try await store.remoteUIDs()
-        for (todoId, item) in RemoteRelations.resolve(items, known: known) { items[todoId] = item }
     }
 
     /// One entry per todo, in a stable order, with its local side read now.

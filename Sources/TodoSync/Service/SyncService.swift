@@ -73,7 +73,7 @@ public struct SyncService: TodoSyncing {
             }
             // Before this pass's writes, which may mark some of the same todos anew.
             try await store.confirmCreates(snapshot.confirmed)
-            if snapshot.kind == .calDAV, plan.writesToServer { try await nameLinkedTasks(snapshot) }
+            if plan.writesToServer { try await nameLinkedTasks(snapshot) }
             let outcome = try await execute(
                 plan, entries: snapshot.entries, kind: snapshot.kind, oneAtATime: snapshot.closesConnections,
                 summary: &summary, progress: progress
@@ -92,18 +92,6 @@ public struct SyncService: TodoSyncing {
             reason = outcome.reason
         }
         throw SyncError.incomplete(reason: reason)
-    }
-
-    /// Tells the CalDAV list the UIDs its tasks have where they are not
-    /// their todos' ids, recorded or read now: a link written to one of them
-    /// names it as the other apps know it.
-    func nameLinkedTasks(_ snapshot: Snapshot) async throws {
-        var names: [UUID: String] = [:]
-        for (uid, todoId) in try await store.remoteUIDs() { names[todoId] = uid }
-        for entry in snapshot.entries {
-            if let uid = entry.remote?.uid { names[entry.todoId] = uid }
-        }
-        remote.useUIDs(names)
     }
 
     /// Refuses a plan that would empty the local list, or delete more than

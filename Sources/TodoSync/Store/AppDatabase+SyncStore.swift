@@ -139,8 +139,9 @@ extension AppDatabase: SyncStore {
     public func remoteUIDs() async throws -> [String: UUID] {
         try read { db in
             var uids: [String: UUID] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT remoteUID, todoId FROM syncBase WHERE remoteUID IS NOT NULL") {
-                if let id = UUID(parsing: row["todoId"]) { uids[row["remoteUID"]] = id }
+            // A UID two bases hold names the first in id order, as on every replica.
+            for row in try Row.fetchAll(db, sql: "SELECT remoteUID, todoId FROM syncBase WHERE remoteUID IS NOT NULL ORDER BY todoId") {
+                if let id = UUID(parsing: row["todoId"]), uids[row["remoteUID"]] == nil { uids[row["remoteUID"]] = id }
             }
             return uids
         }
