@@ -56,12 +56,17 @@ extension VTodo {
     /// stays as it was written (its UID's case included), one naming a task
     /// no longer wanted goes, and the new ones are added where the first
     /// went. Of PARENT lines only the one read as the parent is ours; another
-    /// app's lines stay.
-    static func setLinks(_ todo: inout ICalendarComponent, parent: Bool, to uids: [String]) {
+    /// app's lines stay. A line naming a UID `isForeign` says the writer
+    /// cannot know (a task that is no todo of `todo sync`'s) is another
+    /// app's too, and a new parent goes before such a line, so it is read first.
+    static func setLinks(
+        _ todo: inout ICalendarComponent, parent: Bool, to uids: [String], isForeign: (String) -> Bool = { _ in false }
+    ) {
         let wanted = Set(uids.map(linkKey))
         var kept = Set<String>()
         var entries: [ICalendarComponent.Entry] = []
         var place: Int?
+        var foreignParent: Int?
         var parentRead = false
         for entry in todo.entries {
             guard case let .property(line) = entry, let link = link(line) else {
@@ -69,6 +74,9 @@ extension VTodo {
                 continue
             }
             switch (link, parent) {
+            case let (.parent(uid), true) where !parentRead && isForeign(uid):
+                foreignParent = foreignParent ?? entries.count
+                entries.append(entry)
             case let (.parent(uid), true) where !parentRead:
                 parentRead = true
                 if wanted.contains(linkKey(uid)) {
@@ -77,7 +85,7 @@ extension VTodo {
                 } else {
                     place = place ?? entries.count
                 }
-            case let (.dependsOn(uid), false):
+            case let (.dependsOn(uid), false) where !isForeign(uid):
                 if wanted.contains(linkKey(uid)), kept.insert(linkKey(uid)).inserted {
                     entries.append(entry)
                 } else {
@@ -95,7 +103,7 @@ extension VTodo {
             ))
         }
         let end = entries.lastIndex { if case .property = $0 { true } else { false } }.map { $0 + 1 } ?? 0
-        entries.insert(contentsOf: lines, at: min(place ?? end, entries.count))
+        entries.insert(contentsOf: lines, at: min(place ?? foreignParent ?? end, entries.count))
         todo.entries = entries
     }
 }

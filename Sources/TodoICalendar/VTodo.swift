@@ -103,8 +103,11 @@ public enum VTodo {
     /// become `now` when anything changed. What the calendar said is `was`
     /// where the caller knows it in the same terms as `fields` (a server
     /// that keeps the fields the text was stored with), else as read here.
+    /// A RELATED-TO naming a UID `isForeignLink` says the caller cannot know
+    /// stays as another app's line (`setLinks`).
     public static func write(
-        _ fields: VTodoFields, over calendar: ICalendarComponent?, was: VTodoFields? = nil, timeZone: TimeZone, now: Date
+        _ fields: VTodoFields, over calendar: ICalendarComponent?, was: VTodoFields? = nil, timeZone: TimeZone, now: Date,
+        isForeignLink: (String) -> Bool = { _ in false }
     ) -> ICalendarComponent {
         let given = calendar
         var calendar = calendar ?? ICalendarComponent(name: "VCALENDAR", entries: [
@@ -163,11 +166,11 @@ public enum VTodo {
         }
         if old?.until.map(seconds) != fields.until.map(seconds) { set(untilProperty, fields.until.map { dateLine(untilProperty, $0) }) }
         if old?.parent.map(linkKey) != fields.parent.map(linkKey) {
-            setLinks(&todo, parent: true, to: fields.parent.map { [$0] } ?? [])
+            setLinks(&todo, parent: true, to: fields.parent.map { [$0] } ?? [], isForeign: isForeignLink)
             changed = true
         }
         if Set((old?.blockedBy ?? []).map(linkKey)) != Set(fields.blockedBy.map(linkKey)) {
-            setLinks(&todo, parent: false, to: fields.blockedBy)
+            setLinks(&todo, parent: false, to: fields.blockedBy, isForeign: isForeignLink)
             changed = true
         }
         // CREATED is written on a new task, and rewritten only where the client wrote one.

@@ -49,11 +49,15 @@ enum CalDAVItem {
         return item
     }
 
-    /// The RELATED-TO lines the shared codec does not read as links (it
-    /// reads those naming UUIDs): those naming a task by a UID of its own,
-    /// and every CHILD, which names a subtask.
+    /// The RELATED-TO lines sync resolves itself (it reads those naming
+    /// UUIDs from the codec): those naming a task by a UID of its own, every
+    /// CHILD, which names a subtask, and, where the first PARENT names no
+    /// UUID, every PARENT in order: the first that names a todo here is the
+    /// parent (another app's line to a task not in the list may come first).
     static func relations(of todo: ICalendarComponent) -> [RemoteRelation] {
-        todo.properties("RELATED-TO").compactMap { line in
+        let parents = todo.properties("RELATED-TO").filter { ["PARENT", nil].contains($0.parameter("RELTYPE")?.uppercased()) }
+        let firstParentIsUUID = parents.first.map { UUID(parsing: ICalendarText.unescape($0.value[...]).trimmingCharacters(in: .whitespaces)) != nil } ?? true
+        return todo.properties("RELATED-TO").compactMap { line in
             let uid = ICalendarText.unescape(line.value[...]).trimmingCharacters(in: .whitespaces)
             guard !uid.isEmpty else { return nil }
             let kind: RemoteRelation.Kind
@@ -63,7 +67,7 @@ enum CalDAVItem {
             case "CHILD": kind = .child
             default: return nil
             }
-            if kind != .child, UUID(parsing: uid) != nil { return nil }
+            if kind == .dependsOn || (kind == .parent && firstParentIsUUID), UUID(parsing: uid) != nil { return nil }
             return RemoteRelation(kind, uid)
         }
     }
@@ -101,7 +105,7 @@ enum CalDAVItem {
         vtodo.apply(fields, changed: Set(TodoField.allCases), linkNames: linkNames)
         vtodo.createdAt = todo.createdAt
         vtodo.completedAt = fields.isDone ? todo.completedAt ?? editedAt.done ?? now : nil
-        let calendar = VTodo.write(vtodo, over: nil, timeZone: timeZone, now: now)
+        let calendar = VTodo.write(vtodo, over: nil, timeZone: timeZone, now: now, isForeignLink: linkNames.isForeign)
         return stamped(calendar, editedAt: editedAt, created: todo.createdAt, completed: vtodo.completedAt, timeZone: timeZone)
     }
 
@@ -127,7 +131,7 @@ enum CalDAVItem {
         }
         if dates, let local { vtodo.createdAt = local.createdAt }
         vtodo.updatedAt = nil
-        let written = VTodo.write(vtodo, over: calendar, timeZone: timeZone, now: now)
+        let written = VTodo.write(vtodo, over: calendar, timeZone: timeZone, now: now, isForeignLink: linkNames.isForeign)
         return stamped(
             written, editedAt: editedAt, created: local?.createdAt ?? vtodo.createdAt, completed: vtodo.completedAt, timeZone: timeZone
         )
@@ -219,11 +223,8 @@ enum CalDAVItem {
 
 extension VTodoFields {
     /// Takes the `changed` fields' values from `fields`. A linked todo is
-    /// named by the UID the server knows it by (`linkNames`), else by its
-    /// id; a link to a task that is no todo here (a UID neither a UUID nor
-    /// one of `linkNames`) is another app's, and stays.
+    /// named by the UID the server knows it by (`linkNames`), else by its id.
     mutating func apply(_ fields: SyncFields, changed: Set<TodoField>, linkNames: LinkNames = LinkNames()) {
-        func isOurs(_ uid: String) -> Bool { UUID(parsing: uid) != nil || linkNames.keys.contains(VTodo.linkKey(uid)) }
         let name = linkNames.name
         for field in changed {
             switch field {
@@ -240,8 +241,8 @@ extension VTodoFields {
             case .wait: wait = fields.wait
             case .scheduled: scheduled = fields.scheduled
             case .until: until = fields.until
-            case .parent: parent = fields.parent.map(name) ?? parent.flatMap { isOurs($0) ? nil : $0 }
-            case .blockedBy: blockedBy = fields.blockedBy.map(name) + blockedBy.filter { !isOurs($0) }
+            case .parent: parent = fields.parent.map(name)
+            case .blockedBy: blockedBy = fields.blockedBy.map(name)
             }
         }
     }

@@ -19,6 +19,12 @@ struct LinkNames: Sendable {
     func name(_ id: UUID) -> String {
         byTodo[id] ?? id.lowercasedString
     }
+
+    /// Whether a link names a task that is no todo here (neither a UUID nor
+    /// one of these names): another app's, kept as it came.
+    func isForeign(_ uid: String) -> Bool {
+        UUID(parsing: uid) == nil && !keys.contains(VTodo.linkKey(uid))
+    }
 }
 
 /// The link names of one sync, set before its writes: a link written to
