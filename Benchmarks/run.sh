@@ -326,14 +326,14 @@ caldav_benchmarks() {
         return
     fi
     local csize=10000 large=100000 rounds=5
-    if [ "$quick" = 1 ]; then csize=500; large=2000; rounds=2; fi
+    if [ "$quick" = 1 ]; then csize=200; large=500; rounds=1; fi
     echo "== CalDAV: todo-server beside Radicale, $csize VTODOs" >&2
     python3 "$root/Benchmarks/caldav_bench.py" --todo-server "$server" --venv "$venv" --work "$work/caldav" \
         --size "$csize" --large "$large" --rounds "$rounds" --figures "$results/figures.jsonl" >&2
     # todo sync with a list on Radicale beside vdirsyncer and curl (issue 27): first sync,
     # a sync with nothing to do, pushing adds (Benchmarks/caldav_client_bench.py).
     local lsize=10000 adds=1000 lrounds=5
-    if [ "$quick" = 1 ]; then lsize=1000; adds=50; lrounds=1; fi
+    if [ "$quick" = 1 ]; then lsize=300; adds=20; lrounds=1; fi
     echo "== CalDAV: todo sync beside vdirsyncer and curl, $lsize VTODOs on Radicale" >&2
     python3 "$root/Benchmarks/caldav_client_bench.py" --todo "$todo" --venv "$venv" --work "$work/caldav-client" \
         --size "$lsize" --adds "$adds" --rounds "$lrounds" --figures "$results/figures.jsonl" >&2

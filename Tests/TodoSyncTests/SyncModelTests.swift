@@ -83,7 +83,7 @@ struct SyncModelTests {
 /// property `todo` does not map must survive whatever the replicas do to them.
 @Suite(.serialized)
 struct CalDAVSyncModelTests {
-    @Test(arguments: SyncModelTests.seeds(40))
+    @Test(arguments: SyncModelTests.seeds(30))
     func convergesThroughACalDAVList(seed: UInt64) async throws {
         let server = FakeCalDAVServer(changes: seed % 3 == 0 ? .ctagOnly : .syncToken, seed: seed)
         var random = SeededRandom(seed: seed &* UInt64(7919))

@@ -12,7 +12,7 @@ struct SyncWatchTests {
         try runProgram(URL(fileURLWithPath: "/usr/bin/curl"), ["-s", url + "/todos"]).out
     }
 
-    static func eventually(_ seconds: Double = 20, _ condition: () throws -> Bool) async throws -> Bool {
+    static func eventually(_ seconds: Double = 60, _ condition: () throws -> Bool) async throws -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if try condition() { return true }
@@ -51,7 +51,7 @@ struct SyncWatchTests {
         #expect(try await Self.eventually { try todo(["list"], database: replica).out.contains("added by curl") })
         // Added here by another todo process while the watch sleeps: pushed within seconds.
         #expect(try todo(["add", "added while watching"], database: replica).status == 0)
-        #expect(try await Self.eventually(10) { try Self.serverList(url).contains("added while watching") })
+        #expect(try await Self.eventually(30) { try Self.serverList(url).contains("added while watching") })
 
         kill(watch.processIdentifier, SIGTERM)
         #expect(try await Self.eventually(15) { !watch.isRunning })
