@@ -38,27 +38,9 @@ struct CalDAVClientsTests {
             token = try #require(add.printed.split(separator: "\n").first { $0.hasPrefix("todo_") }.map(String.init))
             server = try ServerProcess(["--port", "0", "--database", database])
             url = "http://127.0.0.1:\(try await server.port())"
-            try """
-                [general]
-                status_path = "\(folder.path)/status/"
-
-                [pair tasks]
-                a = "tasks_local"
-                b = "tasks_remote"
-                collections = null
-                conflict_resolution = "b wins"
-
-                [storage tasks_local]
-                type = "filesystem"
-                path = "\(folder.path)/tasks/"
-                fileext = ".ics"
-
-                [storage tasks_remote]
-                type = "caldav"
-                url = "\(url)/dav/alice/tasks/"
-                username = "alice"
-                password = "\(token)"
-                """.write(to: folder.appendingPathComponent("vdirsyncer.conf"), atomically: true, encoding: .utf8)
+            try CalDAVClientsTests.vdirsyncerConfig(
+                folder: folder, local: "\(folder.path)/tasks/", url: "\(url)/dav/alice/tasks/", collections: "null", password: token
+            ).write(to: folder.appendingPathComponent("vdirsyncer.conf"), atomically: true, encoding: .utf8)
             try """
                 path = "\(folder.path)/tasks"
                 date_format = "%Y-%m-%d"
@@ -110,6 +92,32 @@ struct CalDAVClientsTests {
         func sync() throws {
             try todoCommand(["sync", "--server", url, "--token", token])
         }
+    }
+
+    /// vdirsyncer's configuration: the folder `local` paired with the CalDAV
+    /// list (or, with `collections = ["from b"]`, the lists found) at `url`.
+    static func vdirsyncerConfig(folder: URL, local: String, url: String, collections: String, password: String) -> String {
+        """
+        [general]
+        status_path = "\(folder.path)/status/"
+
+        [pair tasks]
+        a = "tasks_local"
+        b = "tasks_remote"
+        collections = \(collections)
+        conflict_resolution = "b wins"
+
+        [storage tasks_local]
+        type = "filesystem"
+        path = "\(local)"
+        fileext = ".ics"
+
+        [storage tasks_remote]
+        type = "caldav"
+        url = "\(url)"
+        username = "alice"
+        password = "\(password)"
+        """
     }
 
     /// A Python client, in UTF-8 and UTC whatever the machine's locale.

@@ -38,27 +38,9 @@ struct VdirsyncerLargeListTests {
             ])
             #expect(posted.out == "200", "batch at \(start): \(posted.out) \(posted.err)")
         }
-        try """
-            [general]
-            status_path = "\(folder.path)/status/"
-
-            [pair tasks]
-            a = "tasks_local"
-            b = "tasks_remote"
-            collections = ["from b"]
-            conflict_resolution = "b wins"
-
-            [storage tasks_local]
-            type = "filesystem"
-            path = "\(folder.path)/vdir/"
-            fileext = ".ics"
-
-            [storage tasks_remote]
-            type = "caldav"
-            url = "\(url)/"
-            username = "alice"
-            password = "\(token)"
-            """.write(to: folder.appendingPathComponent("vdirsyncer.conf"), atomically: true, encoding: .utf8)
+        try CalDAVClientsTests.vdirsyncerConfig(
+            folder: folder, local: "\(folder.path)/vdir/", url: "\(url)/", collections: #"["from b"]"#, password: token
+        ).write(to: folder.appendingPathComponent("vdirsyncer.conf"), atomically: true, encoding: .utf8)
         func vdirsyncer(_ arguments: [String]) throws -> String {
             let result = try CalDAVClientsTests.run(CalDAVClientsTests.vdirsyncer, ["-c", folder.appendingPathComponent("vdirsyncer.conf").path] + arguments)
             #expect(result.status == 0, "vdirsyncer \(arguments): \(result.out.suffix(2_000))\(result.err.suffix(2_000))")
