@@ -46,6 +46,7 @@ public enum AppMigrations {
         Migration(identifier: "0014_sync_writes_in_doubt", sql: text(PackageResources._014_sync_writes_in_doubt_sql)),
         Migration(identifier: "0015_sync_foreign_tags", sql: text(PackageResources._015_sync_foreign_tags_sql)),
         Migration(identifier: "0016_sync_remote_uids", sql: text(PackageResources._016_sync_remote_uids_sql)),
+        Migration(identifier: "0017_import_bases", sql: text(PackageResources._017_import_bases_sql)),
     ]
 
     /// Migrations recorded under a name they no longer have, and the name

@@ -80,3 +80,8 @@ public struct StoredContents: Equatable {
         try db.dbWriter.read { try String.fetchAll($0, sql: "PRAGMA integrity_check") }
     }
 }
+
+extension ImportSummary {
+    /// Added, updated and kept: what `todo import` counts.
+    public var counts: [Int] { [inserted, updated, unchanged] }
+}

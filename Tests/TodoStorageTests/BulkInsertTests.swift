@@ -29,7 +29,7 @@ struct BulkInsertTests {
         let bulk = try AppDatabase.inMemory()
         let schema = try Self.schema(bulk)
         #expect(schema.contains { $0.hasPrefix("index todo_on_createdAt ON todo") })
-        #expect(try bulk.importTodos(items) == ImportSummary(inserted: 1_500, updated: 0, unchanged: 0))
+        #expect(try bulk.importTodos(items).counts == [1_500, 0, 0])
         let oneByOne = try AppDatabase.inMemory()
         for item in items { try oneByOne.insertTodo(item) }
         #expect(try Self.contents(bulk) == Self.contents(oneByOne))
@@ -58,7 +58,7 @@ struct BulkInsertTests {
         let stale = old.dropFirst(50).prefix(50).map { TodoItem(id: $0.id, text: "stale", createdAt: Date(millisecondsSince1970: -5)) }
         let fresh = Self.todos(1_900, seed: 2, from: 1_000_000)
         let summary = try db.importTodos(newer + stale + fresh)
-        #expect(summary == ImportSummary(inserted: 1_900, updated: 50, unchanged: 50))
+        #expect(summary.counts == [1_900, 50, 50])
 
         // The same end state, reached one todo at a time.
         let reference = try AppDatabase.inMemory()

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import TestSupport
 import TodoCore
 @testable import TodoStorage
 
@@ -244,7 +245,7 @@ struct UndoJournalTests {
         let new = (1...count).map { Self.full($0, "imported \($0)") }
         let olderCopy = TodoItem(id: older.id, text: "older there", createdAt: Self.date(1), updatedAt: Self.date(40))
         let summary = try db.importTodos(new + [replacing, olderCopy])
-        #expect(summary == ImportSummary(inserted: count, updated: 1, unchanged: 1))
+        #expect(summary.counts == [count, 1, 1])
         #expect(try db.undoJournal(limit: 1).first?.summary == "import of \(count + 1) todos (\(count) added, 1 updated)")
         let imported = try Self.contents(db)
         let importedShortIDs = try db.fetchListed(TodoRequest(status: .all)).map(\.shortID).sorted()
@@ -278,7 +279,7 @@ struct UndoJournalTests {
         let here = TodoItem(id: Self.id(1), text: "edited here", createdAt: Self.date(1), updatedAt: Self.date(2))
         try db.insertTodo(here)
         let again = TodoItem(id: Self.id(1), text: "as in the file", createdAt: Self.date(1), updatedAt: Self.date(9))
-        #expect(try db.importTodos([again], replacing: .never) == ImportSummary(inserted: 0, updated: 0, unchanged: 1))
+        #expect(try db.importTodos([again], replacing: .never).counts == [0, 0, 1])
         #expect(try Self.contents(db) == [here])
         // An import that changed nothing leaves nothing to undo but the add.
         #expect(try db.undoJournal(limit: 10).map(\.command) == ["add"])

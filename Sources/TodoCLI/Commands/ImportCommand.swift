@@ -15,8 +15,14 @@ struct ImportCommand: AsyncParsableCommand {
 
             --from json (the default) reads a JSON array of todos, as export writes it \
             (id, text, createdAt required; done, updatedAt, completedAt, due, priority, \
-            tags, note, repeat optional). A todo whose ID exists already replaces it only \
-            if its updatedAt is later.
+            tags, note, repeat optional).
+
+            Importing again merges: a todo here with the file's ID takes only the fields \
+            the file changed since the last import of it, so an edit made here since is \
+            kept. A field changed on both sides is a conflict: the later edit wins, and \
+            the conflict is said. A todo never imported before takes each field that \
+            differs from the file if the file's is later. --dry-run lists what would be \
+            added and changed (before → after) and writes nothing.
 
             --from taskwarrior reads task export output. Each task keeps its uuid, so \
             importing again changes only what changed since. Pending and waiting tasks \
@@ -37,6 +43,7 @@ struct ImportCommand: AsyncParsableCommand {
 
             Examples:
               todo import todos.json
+              task export | todo import --from taskwarrior --dry-run -
               todo export --database old.sqlite | todo import -
               task export | todo import --from taskwarrior -
               todo import --from todotxt ~/todo.txt
@@ -47,6 +54,9 @@ struct ImportCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("The file's format.", valueName: "format"))
     var from: ImportFormat = .json
+
+    @Flag(help: "List what would be added and changed, and write nothing.")
+    var dryRun = false
 
     @Argument(help: "The file to read, or - for standard input.")
     var file: String
@@ -77,10 +87,8 @@ struct ImportCommand: AsyncParsableCommand {
         try Self.checkDistinct(items, file: name)
         let db = try database.open()
         try Self.checkLinks(items, db: db, file: name)
-        let summary = try db.importTodos(items, replacing: from == .todotxt ? .never : .whenNewer)
-        let out = OutputBuffer()
-        out.write("Imported \(summary.inserted) new todo\(summary.inserted == 1 ? "" : "s")")
-        out.write(", updated \(summary.updated), kept \(summary.unchanged) unchanged\n")
+        let summary = try db.importTodos(items, replacing: from == .todotxt ? .never : .merging, dryRun: dryRun)
+        ImportReport(summary: summary, items: items, dryRun: dryRun).write(to: OutputBuffer())
         if !dropped.isEmpty {
             // Said, never silently lost: what Taskwarrior held that a todo has no place for.
             let fields = dropped.map { "\($0.field) (\($0.tasks) task\($0.tasks == 1 ? "" : "s"))" }.joined(separator: ", ")
