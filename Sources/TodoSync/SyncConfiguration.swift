@@ -41,6 +41,10 @@ public struct SyncConfiguration: Sendable, Hashable {
     public var prefer: ConflictPreference
     /// Allow a sync that deletes every synced todo here, or many of them.
     public var force: Bool
+    /// Where the safety rail stops deletions (and `force` is off), sync
+    /// everything else and hold them back (`SyncSummary.heldBack`), rather
+    /// than stop the whole sync: a live view, which asks about them.
+    public var holdsRailedDeletions = false
     /// The paging the user named for a server that does not announce its own.
     public var paging: ListPaging?
     /// The account on a CalDAV server (HTTP Basic), for a `caldav+` server.

@@ -64,9 +64,9 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
         case let .suspiciousEmptyList(lastSeen):
             "the server returned no todos, but the last sync saw \(lastSeen): \(Self.kept); if the server really was emptied, run todo sync --force"
         case let .wouldDeleteMany(count, synced, examples):
-            "this sync would delete \(count) of the \(synced) synced todos here (\(Self.quoted(examples, of: count))): nothing was changed; check the server's list, and run todo sync --force if that is what you want"
+            "this sync would delete \(count) of the \(synced) synced todos here (\(HeldDeletions.quoted(examples, of: count))): nothing was changed; check the server's list, and run todo sync --force if that is what you want"
         case let .partialList(leftOut, examples):
-            "the server's list left out \(leftOut) todo\(leftOut == 1 ? "" : "s") that still exist\(leftOut == 1 ? "s" : "") on it (\(Self.quoted(examples, of: leftOut))): it seems to page its lists; nothing was deleted or changed; name its paging with todo sync --page-param NAME --page-size-param NAME (see todo sync --help)"
+            "the server's list left out \(leftOut) todo\(leftOut == 1 ? "" : "s") that still exist\(leftOut == 1 ? "s" : "") on it (\(HeldDeletions.quoted(examples, of: leftOut))): it seems to page its lists; nothing was deleted or changed; name its paging with todo sync --page-param NAME --page-size-param NAME (see todo sync --help)"
         case let .listShorterThanTotal(listed, total):
             "the server says it holds \(total) todos but its list gave \(listed): it seems to page its lists without saying how; nothing was changed; name its paging with todo sync --page-param NAME --page-size-param NAME (see todo sync --help)"
         case let .unknownPaging(request):
@@ -100,17 +100,13 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 extension SyncError {
-    /// Up to three texts, quoted, and how many more there are.
-    static func quoted(_ texts: [String], of count: Int) -> String {
-        let shown = texts.prefix(3).map { "\"\($0.count > 40 ? String($0.prefix(40)) + "…" : $0)\"" }
-        let more = count - shown.count
-        return shown.joined(separator: ", ") + (more > 0 ? (shown.isEmpty ? "" : " and ") + "\(more) more" : "")
-    }
-}
-
-extension SyncError: TodoErrorConvertible {
-    /// An unreachable server is the one failure a script may want to tell apart.
-    public var todoError: TodoError {
-        if case .unreachable = self { .unavailable(description) } else { .failed(description) }
+    /// The deletions the safety rail stopped, where it was the rail that stopped this sync.
+    public var heldDeletions: HeldDeletions? {
+        switch self {
+        case let .wouldDeleteMany(count, synced, examples): HeldDeletions(.many, count: count, synced: synced, examples: examples)
+        case let .wouldDeleteEverything(count): HeldDeletions(.everything, count: count, synced: count)
+        case let .suspiciousEmptyList(lastSeen): HeldDeletions(.emptyList, count: lastSeen, synced: lastSeen)
+        default: nil
+        }
     }
 }

@@ -8,10 +8,10 @@ import Testing
 /// Nothing here is timed: each step waits for the screen to show its result.
 @Suite("Live todo ui", .serialized, .enabled(if: TmuxSession.isAvailable, "needs tmux (apt-get install tmux)"))
 struct LiveUITests {
-    func startUI(_ replica: TodoProcess) throws -> TmuxSession {
+    func startUI(_ replica: TodoProcess, columns: Int = 100) throws -> TmuxSession {
         let command = "\(TmuxSession.quoted(TodoProcess.executable.path)) ui --database \(TmuxSession.quoted(replica.databasePath))"
         return try TmuxSession(
-            command, in: replica.directory, columns: 100,
+            command, in: replica.directory, columns: columns,
             environment: [
                 "TERM": "xterm-256color", "NO_COLOR": "1",
                 "XDG_CONFIG_HOME": replica.directory.appendingPathComponent("config").path,
@@ -89,5 +89,52 @@ struct LiveUITests {
             try view.send("q")
             #expect(try view.waitForExit().status == 0)
         }
+    }
+
+    /// Issue 45, item 3: another person's sync deleted most of the list. The
+    /// safety rail holds those deletions back; the view says so and asks
+    /// (`F` makes them, `Esc` leaves them), and everything else still syncs.
+    @Test func deletionsTheRailStopsAreAskedAboutWhileEverythingElseSyncs() async throws {
+        let database = FileManager.default.temporaryDirectory.appendingPathComponent("held-ui-\(UUID().uuidString).sqlite").path
+        defer { removeDatabase(at: database) }
+        let server = try ServerProcess(["--port", "0", "--database", database])
+        let port = try await server.port()
+        defer { kill(server.process.processIdentifier, SIGKILL) }
+        let url = "http://127.0.0.1:\(port)"
+        let (mum, other) = (try TodoProcess(), try TodoProcess())
+        for index in 1...20 { _ = try other.ok(["add", "shared \(index)"]) }
+        _ = try other.ok(["sync", "--server", url])
+        _ = try mum.ok(["sync", "--server", url])
+        // The other person deletes 15 of the 20 and syncs; mum has a change queued.
+        _ = try other.ok(["rm", "--query", "shared 1", "--yes"])  // shared 1, 10…19
+        _ = try other.ok(["rm", "--query", "shared 2", "--yes"])  // shared 2, 20
+        _ = try other.ok(["sync"])
+        #expect(try other.ok(["list"]).components(separatedBy: "\n").filter { $0.contains("shared") }.count == 7)
+        _ = try mum.ok(["add", "mum's change"])
+
+        let view = try startUI(mum, columns: 160)
+        try await view.awaitScreen(timeout: .seconds(60), "the held deletions, asked about") {
+            $0.contains("The sync held back deletions: it would delete 13 of the 2") && $0.contains("13 deletions held back")
+        }
+        // Everything else synced: mum's change is on the server.
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !(try Self.serverList(url)).contains("mum's change"), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        #expect(try Self.serverList(url).contains("mum's change"))
+
+        // Esc leaves them: no longer asked, still said in the header, nothing deleted.
+        try view.send("Escape")
+        try await view.awaitScreen(timeout: .seconds(30), "the question gone") {
+            !$0.contains("The sync held back deletions") && $0.contains("13 deletions held back") && $0.contains("21 pending")
+        }
+        // F makes them, as todo sync --force would.
+        try view.send("F")
+        try await view.awaitScreen(timeout: .seconds(60), "the deletions made") {
+            $0.contains("8 pending") && !$0.contains("held back")
+        }
+        try view.send("q")
+        #expect(try view.waitForExit().status == 0)
+        #expect(try mum.ok(["list"]).components(separatedBy: "\n").filter { $0.contains("shared") }.count == 7)
     }
 }

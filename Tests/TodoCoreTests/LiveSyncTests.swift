@@ -24,12 +24,15 @@ struct LiveSyncTests {
             var length: Duration = .zero
             /// A sync started while this holds waits until it does not.
             var held = false
+            /// Whether each sync was forced, in order.
+            var forced: [Bool] = []
         }
         let record = Mutex(Record())
 
-        func sync(dryRun: Bool, progress: @escaping @Sendable (SyncProgress) -> Void) async throws -> SyncSummary {
+        func sync(dryRun: Bool, force: Bool, progress: @escaping @Sendable (SyncProgress) -> Void) async throws -> SyncSummary {
             let (sent, length, failure) = record.withLock { record in
                 record.started += 1
+                record.forced.append(force)
                 record.startTimes.append(.now)
                 return (record.queued, record.length, record.failure)
             }
@@ -122,6 +125,24 @@ struct LiveSyncTests {
         try await eventually { syncer.ended == first + 1 }
         #expect(syncer.ended == first + 1)
         #expect(live.logic.state.lastSyncedAt != nil)
+    }
+
+    /// `F` in the view: one sync at once that makes the held deletions; the ones after it are guarded again.
+    @Test func aForcedSyncIsOneSyncAtOnceAndTheNextIsGuardedAgain() async throws {
+        let syncer = FakeSyncer()
+        let announcer = FakeAnnouncer()
+        let live = makeLive(syncer, announcer)
+        let running = try await startListening(live, syncer, announcer)
+        defer { running.cancel() }
+        let first = syncer.started
+        live.requestForcedSync()
+        try await eventually { syncer.ended == first + 1 }
+        announcer.say(.changed(cursor: "8"))
+        try await eventually { syncer.ended == first + 2 }
+        let forced = syncer.record.withLock { $0.forced }
+        #expect(forced.count == first + 2)
+        #expect(forced.suffix(2) == [true, false])
+        #expect(!forced.prefix(first).contains(true))
     }
 
     @Test func changesMadeWhileASyncRunsGoTogetherInTheNextOne() async throws {

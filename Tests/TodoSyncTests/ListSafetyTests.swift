@@ -110,6 +110,67 @@ struct ListSafetyTests {
         #expect(try a.todos().count == 10)
     }
 
+    /// A live view's sync (`holdsRailedDeletions`): the deletions the rail
+    /// stops wait, everything else goes both ways, and the same deletions
+    /// are held again until a forced sync makes them (issue 45, item 3).
+    @Test(arguments: [false, true])
+    func aViewsSyncHoldsBackTheDeletionsTheRailStopsAndSyncsTheRest(liveServer: Bool) async throws {
+        @Sendable func check(_ a: Replica, _ b: Replica) async throws {
+            for index in 0..<30 { try a.add("todo \(index)") }
+            try await a.sync()
+            try await b.sync()
+            // B deletes 20 of the 30; A edits one of those left and adds one.
+            let gone = try b.todos().prefix(20).map(\.id)
+            try b.db.deleteTodos(ids: gone)
+            try await b.sync()
+            let kept = try #require(try a.todos().first { !gone.contains($0.id) })
+            try a.db.updateTodos([kept.editing(text: "edited on A", at: Date())])
+            try a.add("added on A")
+
+            for round in 0..<2 {
+                let summary = try await a.service(holding: true).sync(dryRun: false) { _ in }
+                // Counted before the pass's writes: A's add is synced from the second on.
+                let synced = round == 0 ? 30 : 31
+                #expect(summary.heldBack == HeldDeletions(.many, count: 20, synced: synced, examples: summary.heldBack?.examples ?? []))
+                #expect(summary.heldBack?.examples.count == 3)
+                #expect(summary.deletedLocally == 0)
+                #expect(summary.line.contains("held back: it would delete 20 of the \(synced) synced todos here"), "\(summary.line)")
+                #expect(try a.todos().count == 31)
+            }
+            // Everything else went: B gets A's edit and add.
+            try await b.sync()
+            #expect(Set(try b.todos().map(\.text)).isSuperset(of: ["edited on A", "added on A"]))
+            #expect(try b.todos().count == 11)
+
+            // Forced: the deletions are made, and nothing is held any more.
+            let forced = try await a.service(holding: true).sync(dryRun: false, force: true) { _ in }
+            #expect(forced.deletedLocally == 20 && forced.heldBack == nil, "\(forced.line)")
+            #expect(try a.contents() == b.contents())
+            let after = try await a.service(holding: true).sync(dryRun: false) { _ in }
+            #expect(after.heldBack == nil && !after.movedAnything)
+        }
+        if liveServer {
+            try await withLiveTodoServer { url in
+                let transport = AsyncHTTPTransport(timeout: .seconds(10))
+                try await check(try Replica(transport: transport, server: url), try Replica(transport: transport, server: url))
+            }
+        } else {
+            let server = FakeJSONServer(.v1)
+            try await check(try Replica(transport: server), try Replica(transport: server))
+        }
+    }
+
+    @Test func aViewsSyncOfAnEmptiedListHoldsEverythingAndChangesNothing() async throws {
+        let server = FakeJSONServer(.v1)
+        let a = try await Self.pushed(5, to: server)
+        try await a.sync()  // the list shows A's creates: confirmed, not lost if they go
+        for item in await server.items { await server.remove(id: item["id"].flatMap(FakeJSONServer.text) ?? "") }
+        let summary = try await a.service(holding: true).sync(dryRun: false) { _ in }
+        #expect(summary.heldBack == HeldDeletions(.emptyList, count: 5, synced: 5))
+        #expect(try a.todos().count == 5)
+        #expect(try await a.service(holding: true).sync(dryRun: false, force: true) { _ in }.deletedLocally == 5)
+    }
+
     @Test func deletingAFewNeverNeedsForce() async throws {
         let server = FakeJSONServer(.v1)
         let a = try await Self.pushed(12, to: server)

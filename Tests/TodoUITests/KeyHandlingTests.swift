@@ -358,13 +358,16 @@ struct KeyHandlingTests {
     struct FakeSyncer: TodoSyncing {
         var failure: TodoError?
         var gate: Gate?
+        /// What the safety rail holds back of a sync that is not forced.
+        var holds: HeldDeletions?
 
-        func sync(dryRun: Bool, progress: @escaping @Sendable (SyncProgress) -> Void) async throws -> SyncSummary {
+        func sync(dryRun: Bool, force: Bool, progress: @escaping @Sendable (SyncProgress) -> Void) async throws -> SyncSummary {
             progress(SyncProgress(done: 1, total: 2))
             if let gate { await gate.wait() } else { try await Task.sleep(for: .milliseconds(20)) }
             if let failure { throw failure }
             var summary = SyncSummary()
             summary.pulled = 3
+            if let holds { if force { summary.deletedLocally = holds.count } else { summary.heldBack = holds } }
             return summary
         }
 
@@ -394,6 +397,37 @@ struct KeyHandlingTests {
                 #expect(ui.view.message == "Synced: 3 pulled, 0 pushed, 0 deleted here, 0 deleted on the server, 0 conflicts")
             }
         }
+    }
+
+    /// The deletions a sync held back are asked about in the footer: `Esc`
+    /// leaves them (the header still says so), `F` syncs again, forced.
+    @Test func heldDeletionsAreAskedAboutEscLeavesThemAndFMakesThem() async {
+        let storage = InMemoryStorage(items: [TodoItem(id: UUID(), text: "milk", createdAt: fixed.date(1))])
+        let logic = TodoLogic(state: TodoState(), storage: storage, environment: fixed.environment)
+        let held = HeldDeletions(.many, count: 13, synced: 21, examples: ["shared 15"])
+        let size = TerminalSize(columns: 140, rows: 12)
+        let ui = TodoUIController(logic: logic, size: size, makeSyncer: { FakeSyncer(holds: held) })
+        await ui.start()
+        func screen() -> String { TodoView.render(TodoSnapshot(logic.state), ui.view, size: size).map(\.text).joined(separator: "\n") }
+        // F asks for nothing while nothing is held.
+        await ui.handle(.character("F"))
+        #expect(ui.syncTask == nil)
+        await ui.handle(.character("s"))
+        await ui.syncTask?.value
+        #expect(logic.state.lastSync?.heldBack == held)
+        #expect(screen().contains("The sync held back deletions"))
+        #expect(screen().contains("13 deletions held back"))
+
+        await ui.handle(.escape)
+        #expect(ui.view.dismissedHold == held)
+        #expect(!screen().contains("The sync held back deletions"))
+        #expect(screen().contains("13 deletions held back"))
+
+        await ui.handle(.character("F"))
+        await ui.syncTask?.value
+        #expect(logic.state.lastSync?.deletedLocally == 13)
+        #expect(logic.state.lastSync?.heldBack == nil)
+        #expect(!screen().contains("held back"))
     }
 
     @Test func withoutAServerSyncSaysWhy() async {

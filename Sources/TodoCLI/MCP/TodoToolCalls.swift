@@ -237,14 +237,16 @@ final class TodoToolCalls {
 
     private func sync(_ arguments: ToolArguments) async throws -> JSONValue {
         guard let syncer else { throw SyncError.noServer }
-        let summary = try await logic.sync(with: syncer, dryRun: try arguments.bool("dry_run"))
-        return .object([
+        let summary = try await logic.sync(with: syncer, dryRun: try arguments.bool("dry_run"), force: try arguments.bool("force"))
+        var answer: [String: JSONValue] = [
             "dry_run": .bool(summary.dryRun), "summary": .string(summary.line),
             "pulled": .integer(Int64(summary.pulled)), "pushed": .integer(Int64(summary.pushed)),
             "deleted_here": .integer(Int64(summary.deletedLocally)), "deleted_on_server": .integer(Int64(summary.deletedRemotely)),
             "conflicts": .array(summary.conflicts.map { .string(String(describing: $0)) }),
             "steps": .array(summary.steps.map { .string($0) }),
-        ])
+        ]
+        if let held = summary.heldBack { answer["held_back"] = .string("the sync \(held)") }
+        return .object(answer)
     }
 
     // MARK: Helpers

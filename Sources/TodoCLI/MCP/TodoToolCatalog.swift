@@ -153,9 +153,14 @@ enum TodoToolCatalog {
         title: "Sync with the server",
         description: """
             Syncs the todos with the server the last `todo sync` used: sends the changes made here, \
-            brings those made elsewhere. A dry run answers what it would do.
+            brings those made elsewhere. A dry run answers what it would do. Where the sync would \
+            delete more than half of the synced todos here, it holds those deletions back, syncs \
+            the rest and answers held_back: ask the person, then sync again with force to make them.
             """,
-        inputSchema: object(["dry_run": dryRunSchema]),
+        inputSchema: object([
+            "dry_run": dryRunSchema,
+            "force": ["type": "boolean", "description": "Make the deletions a sync held back (as todo sync --force)."],
+        ]),
         annotations: .init(readOnly: false, destructive: true, idempotent: true, openWorld: true),
         outputSchema: object([
             "dry_run": ["type": "boolean"], "summary": ["type": "string"],
@@ -163,6 +168,7 @@ enum TodoToolCatalog {
             "deleted_here": ["type": "integer"], "deleted_on_server": ["type": "integer"],
             "conflicts": ["type": "array", "items": ["type": "string"]],
             "steps": ["type": "array", "items": ["type": "string"]],
+            "held_back": ["type": "string", "description": "The deletions the sync held back, if any."],
         ], required: ["dry_run", "summary"])
     )
 

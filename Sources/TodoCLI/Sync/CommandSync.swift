@@ -11,7 +11,7 @@ struct CommandSync: TodoSyncing {
     /// Print each retry on standard error, over one line.
     let showsRetries: Bool
 
-    func sync(dryRun: Bool, progress: @escaping @Sendable (SyncProgress) -> Void) async throws -> SyncSummary {
+    func sync(dryRun: Bool, force: Bool, progress: @escaping @Sendable (SyncProgress) -> Void) async throws -> SyncSummary {
         let command = self.command
         let (settings, config) = try await setup.resolve(store: db) { settings in command.adjust(&settings) }
         let url = config.server
@@ -22,7 +22,7 @@ struct CommandSync: TodoSyncing {
             let line = "\r\(url): \(retry.cause); retrying in \(String(format: "%.1f", seconds)) s (attempt \(retry.attempt + 1))\u{1B}[K"
             FileHandle.standardError.write(Data(line.utf8))
         })
-        let summary = try await SyncService(store: db, configuration: config, transport: transport).sync(dryRun: dryRun, progress: progress)
+        let summary = try await SyncService(store: db, configuration: config, transport: transport).sync(dryRun: dryRun, force: force, progress: progress)
         if !dryRun {
             try await settings.save(to: db)
             // A token typed once is remembered for this server, outside the database.

@@ -35,10 +35,10 @@ struct LockedSync: TodoSyncing {
         self.databasePath = databasePath
     }
 
-    func sync(dryRun: Bool, progress: @escaping @Sendable (SyncProgress) -> Void) async throws -> SyncSummary {
+    func sync(dryRun: Bool, force: Bool, progress: @escaping @Sendable (SyncProgress) -> Void) async throws -> SyncSummary {
         let lock = try await SyncSetup.waitForLock(databasePath: databasePath)
         defer { lock.release() }
-        return try await inner.sync(dryRun: dryRun, progress: progress)
+        return try await inner.sync(dryRun: dryRun, force: force, progress: progress)
     }
 
     func localChangeMarker() async throws -> Int64? {

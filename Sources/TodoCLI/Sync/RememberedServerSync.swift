@@ -6,7 +6,8 @@ import TodoSync
 /// A sync with the server `todo sync` last used (or $TODO_SERVER), as
 /// `todo sync` with no options runs it: with the settings it remembered, on a
 /// connection of its own, so the view's reads never wait for the sync's
-/// writes, and under the same lock.
+/// writes, and under the same lock. Deletions the safety rail stops are
+/// held back, everything else synced, for the view to ask about.
 struct RememberedServerSync: TodoSyncing {
     let db: AppDatabase
     let path: String
@@ -18,11 +19,13 @@ struct RememberedServerSync: TodoSyncing {
         self.environment = environment
     }
 
-    func sync(dryRun: Bool, progress: @escaping @Sendable (SyncProgress) -> Void) async throws -> SyncSummary {
+    func sync(dryRun: Bool, force: Bool, progress: @escaping @Sendable (SyncProgress) -> Void) async throws -> SyncSummary {
         let lock = try await SyncSetup.waitForLock(databasePath: path)
         defer { lock.release() }
-        let configuration = try await SyncSetup(environment: environment).resolve(store: db).configuration
-        return try await SyncService(store: db, configuration: configuration).sync(dryRun: dryRun, progress: progress)
+        var configuration = try await SyncSetup(environment: environment).resolve(store: db).configuration
+        // The view asks about the deletions the rail stops, and syncs the rest meanwhile.
+        configuration.holdsRailedDeletions = true
+        return try await SyncService(store: db, configuration: configuration).sync(dryRun: dryRun, force: force, progress: progress)
     }
 
     func localChangeMarker() async throws -> Int64? {

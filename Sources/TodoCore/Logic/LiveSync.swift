@@ -42,6 +42,8 @@ public final class LiveSync {
     /// the next one is due if nothing asks sooner (nil: when told of a change).
     public var onSyncEnded: (@MainActor (Result<SyncSummary, TodoError>, _ next: Duration?) -> Void)?
 
+    /// The next sync makes the deletions the safety rail held back (`F` in the view).
+    private var forcesNext = false
     /// When a sync was asked for (a local change, an announcement, a retry).
     private var requestedAt: ContinuousClock.Instant?
     /// When a server that is not listened to is asked next.
@@ -109,6 +111,13 @@ public final class LiveSync {
         }
     }
 
+    /// A sync at once that makes the deletions the last one held back
+    /// (`SyncSummary.heldBack`), as `todo sync --force` would.
+    public func requestForcedSync() {
+        forcesNext = true
+        requestSync()
+    }
+
     /// When the next sync runs: the earliest request, or the next poll
     /// while the server's announcements are not arriving.
     private var dueAt: ContinuousClock.Instant? {
@@ -138,7 +147,9 @@ public final class LiveSync {
     private func syncOnce() async {
         let marker = (try? await syncer.localChangeMarker()) ?? nil
         inFlightMarker = marker
-        let outcome = await logic.syncInBackground(with: syncer)
+        let force = forcesNext
+        forcesNext = false
+        let outcome = await logic.syncInBackground(with: syncer, force: force)
         inFlightMarker = nil
         var next: Duration?
         switch outcome {

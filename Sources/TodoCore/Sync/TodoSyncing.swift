@@ -3,13 +3,21 @@ import Foundation
 /// Reconciles the local todos with a server. The core drives it through this
 /// protocol, so it never sees HTTP.
 public protocol TodoSyncing: Sendable {
-    /// Runs one sync (or plans one, changing nothing, with `dryRun`).
-    func sync(dryRun: Bool, progress: @escaping @Sendable (SyncProgress) -> Void) async throws -> SyncSummary
+    /// Runs one sync (or plans one, changing nothing, with `dryRun`);
+    /// `force` makes the deletions the safety rail would stop (`HeldDeletions`).
+    func sync(dryRun: Bool, force: Bool, progress: @escaping @Sendable (SyncProgress) -> Void) async throws -> SyncSummary
 
     /// A number that grows with every local change waiting to be sent, nil
     /// when none waits: a live view syncs when it moves, not on every write
     /// it sees (a sync's own pulls are not changes to send).
     func localChangeMarker() async throws -> Int64?
+}
+
+extension TodoSyncing {
+    /// A sync the safety rail guards (`force` off).
+    public func sync(dryRun: Bool, progress: @escaping @Sendable (SyncProgress) -> Void) async throws -> SyncSummary {
+        try await sync(dryRun: dryRun, force: false, progress: progress)
+    }
 }
 
 /// How far a running sync has got, in steps.
@@ -27,6 +35,9 @@ public struct SyncSummary: Sendable, Hashable {
     /// One line per planned or applied step, for --dry-run and verbose output.
     public var steps: [String] = []
     public var dryRun = false
+    /// The deletions the safety rail held back, everything else synced: a
+    /// view asks whether to make them.
+    public var heldBack: HeldDeletions?
 
     /// Whether the sync changed anything, here or there.
     public var movedAnything: Bool { pulled + pushed + deletedLocally + deletedRemotely > 0 }
@@ -41,6 +52,7 @@ public struct SyncSummary: Sendable, Hashable {
             "\(conflicts.count) conflict\(conflicts.count == 1 ? "" : "s")",
         ]
         if !skipped.isEmpty { parts.append("\(skipped.count) unreadable skipped") }
-        return (dryRun ? "Dry run, nothing changed: would have " : "Synced: ") + parts.joined(separator: ", ")
+        let held = heldBack.map { "; held back: it \($0), run todo sync --force to make them" } ?? ""
+        return (dryRun ? "Dry run, nothing changed: would have " : "Synced: ") + parts.joined(separator: ", ") + held
     }
 }

@@ -6,7 +6,7 @@ import TodoCore
 /// recorded is found again and finished by the next sync.
 public struct SyncService: TodoSyncing {
     public let store: any SyncStore
-    public let configuration: SyncConfiguration
+    public private(set) var configuration: SyncConfiguration
     /// The server's side: a JSON collection, or a CalDAV task list.
     let remote: any RemoteTodos
     let now: @Sendable () -> Date
@@ -39,9 +39,11 @@ public struct SyncService: TodoSyncing {
         return RemoteCollection(configuration: configuration, transport: transport)
     }
 
-    public func sync(dryRun: Bool, progress: @escaping @Sendable (SyncProgress) -> Void) async throws -> SyncSummary {
+    public func sync(dryRun: Bool, force: Bool, progress: @escaping @Sendable (SyncProgress) -> Void) async throws -> SyncSummary {
+        var service = self
+        service.configuration.force = configuration.force || force
         do {
-            return try await run(dryRun: dryRun, progress: progress)
+            return try await service.run(dryRun: dryRun, progress: progress)
         } catch let SyncError.unreachable(server, request, kind, nil) {
             // Said with what stays safe here.
             let queued = try await store.pendingCount()
@@ -59,20 +61,36 @@ public struct SyncService: TodoSyncing {
         var known: [UUID: RemoteTodo] = [:]
         var reason = ""
         for _ in 0..<maxRounds {
-            let snapshot = try await fetch(known: known)
+            let snapshot: Snapshot
+            do {
+                snapshot = try await fetch(known: known)
+            } catch let error as SyncError where configuration.holdsRailedDeletions && error.heldDeletions != nil {
+                // An empty list: nothing is synced, and the view asks.
+                summary.heldBack = error.heldDeletions
+                return summary
+            }
             summary.skipped = snapshot.skipped
             if snapshot.unchanged {
                 if !dryRun { try await finish(snapshot, summary: summary, listIsCurrent: true) }
                 return summary
             }
-            let plan = SyncPlanner.plan(snapshot.entries, prefer: configuration.prefer, now: now())
-            try await checkSafety(plan, entries: snapshot.entries)
+            var plan = SyncPlanner.plan(snapshot.entries, prefer: configuration.prefer, now: now())
+            do {
+                try await checkSafety(plan, entries: snapshot.entries)
+                summary.heldBack = nil
+            } catch let error as SyncError where configuration.holdsRailedDeletions && error.heldDeletions != nil {
+                // Everything else goes ahead; the deletions wait for --force.
+                summary.heldBack = error.heldDeletions
+                plan.steps.removeAll { $0.local == .delete }
+            }
             if dryRun {
                 summary.record(plan)
                 return summary
             }
             // Before this pass's writes, which may mark some of the same todos anew.
-            try await store.confirmCreates(snapshot.confirmed)
+            // Not while deletions are held: the next sync must tell a deletion
+            // from a create the server lost as this one did (`lostCreates`).
+            if summary.heldBack == nil { try await store.confirmCreates(snapshot.confirmed) }
             if plan.writesToServer { try await nameLinkedTasks(snapshot) }
             let outcome = try await execute(
                 plan, entries: snapshot.entries, kind: snapshot.kind, oneAtATime: snapshot.closesConnections,
@@ -86,7 +104,11 @@ public struct SyncService: TodoSyncing {
                 continue
             }
             if outcome.complete {
-                try await finish(snapshot, summary: summary, listIsCurrent: !plan.writesToServer)
+                // Held deletions leave the position where it was: the next
+                // sync reads them again, and makes them once forced.
+                if summary.heldBack == nil {
+                    try await finish(snapshot, summary: summary, listIsCurrent: !plan.writesToServer)
+                }
                 return summary
             }
             reason = outcome.reason

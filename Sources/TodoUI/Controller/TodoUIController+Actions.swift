@@ -101,9 +101,11 @@ extension TodoUIController {
         await refreshCounts()
     }
 
-    func sync() {
+    /// `s`: a sync at once; `F` (`force`): one that makes the deletions the
+    /// last sync held back.
+    func sync(force: Bool = false) {
         if let live {
-            live.requestSync()
+            if force { live.requestForcedSync() } else { live.requestSync() }
             return
         }
         guard syncTask == nil, !state.isSyncing else { return }
@@ -117,7 +119,8 @@ extension TodoUIController {
         }
         syncTask = Task { [weak self] in
             guard let self else { return }
-            if let summary = try? await logic.sync(with: syncer) {
+            // Held deletions are asked about in the footer instead.
+            if let summary = try? await logic.sync(with: syncer, force: force), summary.heldBack == nil {
                 view.message = summary.line
             }
             syncTask = nil

@@ -112,6 +112,7 @@ public final class TodoUIController {
         case .character("U"), .control("r"): await redo()
         case .tab: await cycleFilter()
         case .character("s"): sync()
+        case .character("F") where state.lastSync?.heldBack != nil: sync(force: true)
         case .character("r"):
             await reloadAroundSelection()
             await refreshCounts()
@@ -122,7 +123,11 @@ public final class TodoUIController {
         case .left: foldSelected()
         case .character("q"): wantsToQuit = true
         case .escape:
-            if state.error != nil { state.dismissError() }
+            if state.error != nil {
+                state.dismissError()
+            } else if let held = state.lastSync?.heldBack {
+                view.dismissedHold = held
+            }
         default: break
         }
     }

@@ -46,15 +46,20 @@ extension TodoView {
             case .offline: "offline"
             case .failing: "sync failed"
             }
-            return word + " · " + last
+            return word + " · " + last + held(snapshot)
         }
         if let summary = snapshot.lastSync {
-            return "synced: \(summary.pulled) pulled, \(summary.pushed) pushed"
+            return "synced: \(summary.pulled) pulled, \(summary.pushed) pushed" + held(snapshot)
         }
         if let at = view.lastSyncAt {
             return "last sync " + at.prefix(16).replacingOccurrences(of: "T", with: " ")
         }
         return "not synced"
+    }
+
+    /// The deletions the last sync held back, said after how syncing goes.
+    static func held(_ snapshot: TodoSnapshot) -> String {
+        snapshot.lastSync?.heldBack.map { " · \($0.count) deletions held back" } ?? ""
     }
 
     /// `14:02:07`, in `timeZone`.

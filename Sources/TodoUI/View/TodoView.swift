@@ -129,6 +129,13 @@ public enum TodoView {
 
     static let keysLine = "j/k move  a add  e edit  x done  d delete  u undo  / search  tab filter  s sync  r reload  ? help  q quit"
 
+    /// The deletions the last sync held back, while the view asks about them
+    /// (until `Esc` leaves them or a sync makes them).
+    static func asked(_ snapshot: TodoSnapshot, _ view: ViewState) -> HeldDeletions? {
+        guard let held = snapshot.lastSync?.heldBack, held != view.dismissedHold else { return nil }
+        return held
+    }
+
     /// The fewest characters of a todo's text a row shows before its fields give way.
     static let shortestText = 12
 
@@ -137,7 +144,7 @@ public enum TodoView {
     static func footerLines(_ snapshot: TodoSnapshot, _ view: ViewState, width: Int, most: Int) -> [Line] {
         let line = footer(snapshot, view, width: width)
         guard line.displayWidth > width, view.mode == .browsing || view.mode == .help,
-              snapshot.error != nil || view.message != nil else { return [line.fitted(toWidth: width)] }
+              snapshot.error != nil || view.message != nil || asked(snapshot, view) != nil else { return [line.fitted(toWidth: width)] }
         let style = line.spans.first?.style ?? .plain
         let wrapped = String(line.text.dropFirst()).wrapped(toWidth: max(1, width - 1)).prefix(most)
         return wrapped.map { Line(" " + $0, style).fitted(toWidth: width) }
@@ -158,6 +165,12 @@ public enum TodoView {
             }
             if let message = view.message {
                 return Line(" " + message)
+            }
+            if let held = asked(snapshot, view) {
+                return Line(
+                    " The sync held back deletions: it \(held). F deletes them, as todo sync --force would; Esc leaves them",
+                    TextStyle(color: .yellow, bold: true)
+                )
             }
             return Line(" " + keysLine, TextStyle(dim: true))
         }
@@ -242,6 +255,7 @@ public enum TodoView {
         "  U, Ctrl-R         redo what u took back (older changes: todo undo)",
         "  Tab               show pending, done, all",
         "  s                 sync with the server todo sync last used",
+        "  F                 make the deletions a sync held back (as todo sync --force); Esc leaves them",
         "  r                 reload",
         "  q, Ctrl-C         quit",
         "",

@@ -45,6 +45,9 @@ public struct ViewState: Sendable, Equatable {
     /// A parent whose completion asked about its open subtasks: `x` again,
     /// as the next key, completes them too.
     public var confirmingSubtasksOf: TodoItem.ID?
+    /// Deletions a sync held back that `Esc` left alone: no longer asked
+    /// about, until a sync holds back others.
+    public var dismissedHold: HeldDeletions?
 
     public init(lastSyncAt: String? = nil) {
         self.lastSyncAt = lastSyncAt

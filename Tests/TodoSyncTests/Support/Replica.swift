@@ -22,11 +22,14 @@ struct Replica: Sendable {
     }
 
     func service(
-        force: Bool = false, prefer: ConflictPreference = .newest, names: FieldNames = FieldNames(), now: Date? = nil
+        force: Bool = false, prefer: ConflictPreference = .newest, names: FieldNames = FieldNames(), now: Date? = nil,
+        holding: Bool = false
     ) -> SyncService {
-        SyncService(
+        var configuration = SyncConfiguration(server: server, names: names, prefer: prefer, force: force, paging: paging, login: login)
+        configuration.holdsRailedDeletions = holding
+        return SyncService(
             store: db,
-            configuration: SyncConfiguration(server: server, names: names, prefer: prefer, force: force, paging: paging, login: login),
+            configuration: configuration,
             // Pauses of nothing, so no budget of seconds: under a loaded run a write that
             // waited its turn behind others after a 423 would run out of one.
             transport: RetryingTransport(transport, delays: [.zero, .zero], budget: .seconds(3_600), sleep: { _ in }),
