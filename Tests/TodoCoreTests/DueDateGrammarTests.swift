@@ -157,9 +157,9 @@ struct DueDateGrammarTests {
         #expect(TodoFieldError.badDue("dec").description.contains("in quotes"))
     }
 
-    /// Every date the README shows reads as the same calendar day wherever
+    /// Every date Docs/command-line.md shows reads as the same calendar day wherever
     /// the person is: it depends on the local date alone, never on the zone.
-    @Test func theREADMEsDatesNameTheSameDayInEveryTimeZone() throws {
+    @Test func theGuidesDatesNameTheSameDayInEveryTimeZone() throws {
         let texts = ["today", "tomorrow", "fri", "next fri", "next week", "next month", "in 3 days", "dec 24", "24 dec",
                      "+2w", "+1m", "eow", "eom", "1d ago", "-1d", "2026-12-01"]
         let zones = TimeZone.knownTimeZoneIdentifiers.compactMap(TimeZone.init(identifier:))

@@ -30,7 +30,7 @@ struct ImportMergeTests {
     @Test func aFieldOnlyTheFileChangedIsTakenAndOneOnlyEditedHereIsKept() {
         let here = Self.here(10) { $0.priority = .high; $0.tags = ["urgent", "work"] }
         let file = Self.file(20) { $0.text = "Email Bob about the budget" }
-        let merge = ImportMerge(here: here, lastImported: Self.base, file: file)
+        let merge = ImportMerge(here: here, lastImported: ImportBase(Self.base), file: file)
         #expect(merge.taken == [.text])
         #expect(merge.conflicts.isEmpty)
         #expect(merge.merged.text == "Email Bob about the budget")
@@ -45,7 +45,7 @@ struct ImportMergeTests {
         // The file's todo was modified before the edit here, of another field.
         let here = Self.here(30) { $0.priority = .high }
         let file = Self.file(20) { $0.text = "Email Bob today" }
-        let merge = ImportMerge(here: here, lastImported: Self.base, file: file)
+        let merge = ImportMerge(here: here, lastImported: ImportBase(Self.base), file: file)
         #expect(merge.taken == [.text])
         #expect(merge.merged.text == "Email Bob today" && merge.merged.priority == .high)
         // Later than every edit here, the one it replaces included.
@@ -56,7 +56,7 @@ struct ImportMergeTests {
     func aFieldBothChangedIsAConflictTheLaterEditWinsAndHereOnATie(here hereTime: Int64, file fileTime: Int64, keptHere: Bool) {
         let here = Self.here(hereTime) { $0.priority = .high }
         let file = Self.file(fileTime) { $0.priority = .medium }
-        let merge = ImportMerge(here: here, lastImported: Self.base, file: file)
+        let merge = ImportMerge(here: here, lastImported: ImportBase(Self.base), file: file)
         #expect(merge.conflicts == [ImportMerge.Conflict(field: .priority, here: "high", file: "medium", keptHere: keptHere)])
         #expect(merge.merged.priority == (keptHere ? .high : .medium))
         #expect(merge.changes == !keptHere)
@@ -65,13 +65,13 @@ struct ImportMergeTests {
     @Test func theSameValueOnBothSidesIsNoConflict() {
         let here = Self.here(10) { $0.priority = .high }
         let file = Self.file(20) { $0.priority = .high }
-        let merge = ImportMerge(here: here, lastImported: Self.base, file: file)
+        let merge = ImportMerge(here: here, lastImported: ImportBase(Self.base), file: file)
         #expect(!merge.changes && merge.conflicts.isEmpty && merge.merged == here)
     }
 
     @Test func aFileOlderThanTheLastImportChangesNothing() {
         let file = Self.file(-5) { $0.text = "an older export" }
-        let merge = ImportMerge(here: Self.base, lastImported: Self.base, file: file)
+        let merge = ImportMerge(here: Self.base, lastImported: ImportBase(Self.base), file: file)
         #expect(merge.isStale && !merge.changes && merge.merged == Self.base)
     }
 
@@ -95,9 +95,21 @@ struct ImportMergeTests {
         var file = dated
         file.recurrence = TodoRepeat(parsing: "weekly")
         file.updatedAt = Self.at(20)
-        let merge = ImportMerge(here: here, lastImported: dated, file: file)
+        let merge = ImportMerge(here: here, lastImported: ImportBase(dated), file: file)
         #expect(merge.merged == here && !merge.changes)
         #expect(merge.conflicts.map(\.field) == [.due, .recurrence])
         #expect(merge.conflicts.allSatisfy { $0.keptHere })
+    }
+
+    @Test func aBaseReadsBackAsStoredAndOneWithoutAFieldFallsBackForIt() {
+        let base = ImportBase(Self.base)
+        #expect(ImportBase(updatedAt: base.updatedAt, data: base.data) == base)
+        #expect(base.data.count == 8 * TodoField.allCases.count)
+        #expect(base.holdsSame(.priority, as: Self.base) == true)
+        #expect(base.holdsSame(.priority, as: Self.file(1) { $0.priority = .high }) == false)
+        // Recorded before the last field existed: no digest for it.
+        let older = ImportBase(updatedAt: base.updatedAt, data: base.data.dropLast(8))
+        #expect(older.holdsSame(TodoField.allCases.last!, as: Self.base) == nil)
+        #expect(older.holdsSame(.text, as: Self.base) == true)
     }
 }

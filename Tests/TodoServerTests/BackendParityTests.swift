@@ -9,7 +9,7 @@ import TodoServer
 /// One table of requests (hand-picked edge cases, then the fuzz corpus)
 /// sent in the same order to a SQLite server and a PostgreSQL server, each
 /// with the same clock and ids: every answer's status and body agree (JSON
-/// compared as values, numbers by value), except what Docs/todo-server.md
+/// compared as values, numbers by value), except what Docs/server.md
 /// lists under "What differs".
 struct BackendParityTests {
     /// The hand-picked requests: what a backend could store differently.

@@ -28,7 +28,7 @@ func todo(_ arguments: [String], database: String, environment: [String: String]
 
 /// Two `todo` binaries with their own databases sync through a `todo-server` process.
 struct EndToEndTests {
-    /// The collection's URL, as the README's curl examples write it, is
+    /// The collection's URL, as Docs/server.md's curl examples write it, is
     /// taken for the server's; `https://` to a plain-HTTP server fails at
     /// once, in one line that says TLS failed and to use `http://`.
     @Test func aCollectionURLIsItsServerAndHTTPSToPlainHTTPSaysSo() async throws {

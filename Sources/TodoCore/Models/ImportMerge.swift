@@ -40,7 +40,7 @@ public struct ImportMerge: Sendable, Equatable {
     /// (an older export imported after a newer one): then it changes nothing.
     public private(set) var isStale = false
 
-    public init(here: TodoItem, lastImported base: TodoItem?, file: TodoItem) {
+    public init(here: TodoItem, lastImported base: ImportBase?, file: TodoItem) {
         merged = here
         if let base, file.updatedAt < base.updatedAt {
             isStale = true
@@ -50,15 +50,16 @@ public struct ImportMerge: Sendable, Equatable {
             let fileTime = file.editedAt[field] ?? file.updatedAt
             let hereTime = here.editedAt[field] ?? here.updatedAt
             let conflict: Bool
-            if let base {
+            let known = base?.holdsSame(field, as: file)
+            if let known {
                 // The file's old news: what here did since is kept.
-                if file.holdsSame(field, as: base) { continue }
-                conflict = !here.holdsSame(field, as: base)
+                if known { continue }
+                conflict = base?.holdsSame(field, as: here) == false
             } else {
                 conflict = here.editedAt[field] != nil
             }
             // Without a base, the later value wins even when only one side edited it.
-            let takesFile = (!conflict && base != nil) || fileTime > hereTime
+            let takesFile = (!conflict && known != nil) || fileTime > hereTime
             if conflict {
                 conflicts.append(Conflict(field: field, here: here[field], file: file[field], keptHere: !takesFile))
             }

@@ -142,13 +142,13 @@ extension AppDatabase {
     }
 
     /// A journal snapshot's fields (`rowSnapshot`) as the columns of
-    /// `TodoItem.selection`, in its order; the id is the column `id`. An
-    /// entry journaled before edit times were kept reads them as NULL.
-    static func snapshotColumns(_ json: String, id: String = "undoTodo.todoId") -> String {
+    /// `TodoItem.selection`, in its order; the id is the entry's. An entry
+    /// journaled before edit times were kept reads them as NULL.
+    private static func snapshotColumns(_ json: String) -> String {
         let selected = TodoItem.selection.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).dropFirst("todo.".count) }
         return selected.map { column in
             switch column {
-            case "id": id
+            case "id": "undoTodo.todoId"
             case _ where snapshotFields.contains(String(column)): "json_extract(\(json), '$.\(column)')"
             case _ where moreSnapshotFields.contains(String(column)): "json_extract(\(json), '$.more.\(column)')"
             default: "0"  // idPrefixLength: not journaled, never read here
@@ -165,7 +165,7 @@ extension AppDatabase {
 
     /// The todo in a row of `selection`'s shape; nil where there is none
     /// (no snapshot, or no todo now: its text is NULL).
-    static func item(_ row: Row?) -> TodoItem? {
+    private static func item(_ row: Row?) -> TodoItem? {
         guard let row, (row[1] as String?) != nil, (row[0] as String?) != nil else { return nil }
         return TodoItem(row: row)
     }

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import GRDBSQLite
 
@@ -42,6 +43,12 @@ package struct DirectStatement {
             _ = sqlite3_bind_int64(handle, index, number)
         } else {
             _ = sqlite3_bind_null(handle, index)
+        }
+    }
+
+    package func bind(_ index: Int32, _ data: Data) {
+        data.withUnsafeBytes { bytes in
+            _ = sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), Self.transient)
         }
     }
 

@@ -4,7 +4,7 @@ import Testing
 import TodoServer
 
 /// The databases the route suite runs on: every behaviour of
-/// Docs/todo-server.md holds on both.
+/// Docs/server.md holds on both.
 enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// A fresh SQLite database in memory.
     case sqlite
