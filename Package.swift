@@ -94,7 +94,8 @@ let package = Package(
         .target(name: "FileChanges", swiftSettings: strict),
         // The one JSON tokenizer, under sync's list reader and todo-server's body reader.
         .target(name: "JSONTokens", swiftSettings: strict),
-        // Sync with a JSON server: the pure planner, the HTTP client, the runner.
+        // Sync with todo-server, json-server-style servers and CalDAV task lists: the pure
+        // planner, the remotes that speak to each, the runner, and sync's store over the database.
         .target(
             name: "TodoSync",
             dependencies: [
@@ -113,7 +114,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // The command line: one ArgumentParser command per file.
+        // The command line (one ArgumentParser command per file), its quick path, and `todo mcp`.
         .target(
             name: "TodoCLI",
             dependencies: [
@@ -136,7 +137,7 @@ let package = Package(
         // `todo ui`: the view drawn from TodoState, its keys, and the loop that runs it.
         .target(name: "TodoUI", dependencies: ["TodoCore", "TodoTerminal"], swiftSettings: strict),
 
-        // The JSON server `todo sync` talks to: routes, controller, repository.
+        // todo-server: the JSON API, CalDAV and the accounts, over SQLite or PostgreSQL.
         .target(
             name: "TodoServer",
             dependencies: [
@@ -173,7 +174,7 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        // What several test targets share: running the built todo-server.
+        // What several test targets share: running the built todo-server, PostgreSQL, programs.
         .target(
             name: "TestSupport",
             dependencies: ["TodoCore", "TodoStorage", .product(name: "GRDB", package: "GRDB.swift")],

@@ -15,7 +15,7 @@ public struct TodoCommand: AsyncParsableCommand {
 
             Text that starts with a dash goes after --: todo add -- -5 degrees.
             Completions: todo --generate-completion-script bash (or zsh, fish); \
-            README.md says where to put them.
+            Docs/command-line.md says where to put them.
 
             Examples:
               todo add "buy milk"

@@ -2,7 +2,7 @@ import Foundation
 import TodoCore
 
 /// What a VTODO says, in the terms of a todo: the one mapping between the
-/// two (the table in Docs/todo-server.md), for todo-server's CalDAV and for
+/// two (the table in Docs/caldav.md), for todo-server's CalDAV and for
 /// `todo sync` with CalDAV servers alike.
 public struct VTodoFields: Sendable, Equatable {
     public var uid: String

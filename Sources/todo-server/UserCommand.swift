@@ -28,8 +28,8 @@ struct DatabaseOption: ParsableArguments {
     var database: String?
 
     /// Where the data lives: `--database`, else `TODO_SERVER_DATABASE`, else the default file.
-    func resolve() throws -> DatabaseLocation {
-        try DatabaseLocation.resolve(explicit: database)
+    func resolve() throws -> ServerDatabaseLocation {
+        try ServerDatabaseLocation.resolve(explicit: database)
     }
 
     /// Runs `body` on the accounts of the database, opened and migrated.

@@ -9,19 +9,27 @@ import TodoServer
 /// `--database` names a SQLite file or a PostgreSQL database.
 struct DatabaseLocationTests {
     @Test func aPathIsSQLiteAndAURLIsPostgreSQL() throws {
-        #expect(try DatabaseLocation.resolve(explicit: "/srv/todo.sqlite", environment: [:]) == .sqlite(path: "/srv/todo.sqlite"))
-        let location = try DatabaseLocation.resolve(explicit: "postgres://todo:p%40ss@db.example:6543/todos?sslmode=require", environment: [:])
+        #expect(try ServerDatabaseLocation.resolve(explicit: "/srv/todo.sqlite", environment: [:]) == .sqlite(path: "/srv/todo.sqlite"))
+        let location = try ServerDatabaseLocation.resolve(explicit: "postgres://todo:p%40ss@db.example:6543/todos?sslmode=require", environment: [:])
         #expect(location == .postgres(PostgresLocation(host: "db.example", port: 6543, user: "todo", password: "p@ss", database: "todos", tls: .require)))
         #expect(location.displayName == "postgres://todo@db.example:6543/todos")
         #expect(
-            try DatabaseLocation.resolve(explicit: nil, environment: ["TODO_SERVER_DATABASE": "postgresql://me@localhost/todo", "PGPASSWORD": "pw"])
+            try ServerDatabaseLocation.resolve(explicit: nil, environment: ["TODO_SERVER_DATABASE": "postgresql://me@localhost/todo", "PGPASSWORD": "pw"])
                 == .postgres(PostgresLocation(host: "localhost", user: "me", password: "pw", database: "todo"))
         )
     }
 
+    @Test func withoutOneItIsTheFileInTheDataHome() throws {
+        #expect(try ServerDatabaseLocation.resolve(explicit: nil, environment: ["XDG_DATA_HOME": "/data", "HOME": "/home/me"])
+            == .sqlite(path: "/data/todo/todo-server.sqlite"))
+        // A relative XDG_DATA_HOME is invalid (the XDG spec): the home's is used.
+        #expect(try ServerDatabaseLocation.resolve(explicit: "", environment: ["XDG_DATA_HOME": "data", "HOME": "/home/me"])
+            == .sqlite(path: "/home/me/.local/share/todo/todo-server.sqlite"))
+    }
+
     @Test(arguments: ["postgres://localhost/todo", "postgres://me@localhost", "postgres://me@localhost/todo?ssl=1"])
     func anIncompleteURLSaysWhatIsMissing(_ url: String) {
-        #expect(throws: ServerDatabaseError.self) { try DatabaseLocation.resolve(explicit: url, environment: [:]) }
+        #expect(throws: ServerDatabaseError.self) { try ServerDatabaseLocation.resolve(explicit: url, environment: [:]) }
     }
 }
 

@@ -83,7 +83,7 @@ struct MultistatusReadingTests {
               <D:sync-token>http://example.org/sync/7</D:sync-token>
             </D:multistatus>
             """
-        let answer = try Multistatus(Array(body.utf8), base: "https://cloud.example.org/dav/alice/tasks/", request: "REPORT")
+        let answer = try MultistatusAnswer(Array(body.utf8), base: "https://cloud.example.org/dav/alice/tasks/", request: "REPORT")
         #expect(answer.truncated)
         #expect(answer.syncToken == "http://example.org/sync/7")
         let members = answer.members.filter { !$0.isCollection }

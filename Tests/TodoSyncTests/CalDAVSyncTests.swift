@@ -286,7 +286,7 @@ struct CalDAVSyncTests {
     @Test func anAnswerWithADoctypeIsRefusedUnread() {
         let body = #"<?xml version="1.0"?><!DOCTYPE d [<!ENTITY x SYSTEM "file:///etc/passwd">]>"#
             + #"<d:multistatus xmlns:d="DAV:"><d:response><d:href>&x;</d:href></d:response></d:multistatus>"#
-        #expect(throws: SyncError.self) { try Multistatus(Array(body.utf8), base: "http://127.0.0.1/tasks/", request: "REPORT") }
+        #expect(throws: SyncError.self) { try MultistatusAnswer(Array(body.utf8), base: "http://127.0.0.1/tasks/", request: "REPORT") }
     }
 }
 

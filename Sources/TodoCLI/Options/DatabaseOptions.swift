@@ -67,6 +67,6 @@ extension AppDatabase {
 
 /// `--json`, for commands that print todos.
 struct OutputOptions: ParsableArguments {
-    @Flag(help: "Print JSON instead of text (the format is described in README.md).")
+    @Flag(help: "Print JSON instead of text (the format is described in Docs/command-line.md).")
     var json = false
 }

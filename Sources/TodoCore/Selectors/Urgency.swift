@@ -8,7 +8,7 @@ import Foundation
 /// ranking SQLite computes (`AppDatabase.nextSQL`) is exactly this one.
 
 /// The weight of each term. The defaults are Taskwarrior's coefficients;
-/// `config.toml`'s `[urgency]` table sets any of them (README "todo next").
+/// `config.toml`'s `[urgency]` table sets any of them (Docs/command-line.md, "todo next").
 public struct UrgencyWeights: Sendable, Equatable {
     /// Tagged `next`.
     public var nextTag = 15.0

@@ -3,7 +3,7 @@ import TodoCore
 import TodoICalendar
 
 /// A todo's JSON object, as `todo sync` and json-server clients write it,
-/// said as a VTODO and back (the table in Docs/todo-server.md); the VTODO
+/// said as a VTODO and back (the table in Docs/caldav.md); the VTODO
 /// side is the shared codec's (`VTodo`).
 enum CalDAVMapping {
     /// Where each mapped field lives in a todo's JSON object.

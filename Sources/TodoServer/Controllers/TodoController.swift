@@ -139,7 +139,7 @@ public struct TodoController<Repository: TodoRepository>: Sendable {
         guard let raw = context.parameters.get("id") else {
             throw ServerError.badRequest("The URL has no todo id.")
         }
-        return try TodoID.key(inPath: raw)
+        return try ItemID.key(inPath: raw)
     }
 
     /// The body as a checked payload: 413 past the size limit, 400 if not a todo.

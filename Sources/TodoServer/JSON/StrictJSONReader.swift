@@ -19,8 +19,8 @@ struct StrictJSONReader {
 
     /// A body's top-level value and, when it is an object, its members by name.
     struct Document: Sendable, Equatable {
-        let value: JSONValue
-        let members: [String: JSONValue]
+        let value: JSONShape
+        let members: [String: JSONShape]
     }
 
     private var tokens: JSONTokenizer
@@ -43,7 +43,7 @@ struct StrictJSONReader {
         let result = body.withUnsafeBufferPointer { buffer in
             Result { () throws(JSONReadError) -> Document in
                 var reader = StrictJSONReader(bytes: buffer, maxMembers: maxMembers)
-                var members: [String: JSONValue] = [:]
+                var members: [String: JSONShape] = [:]
                 reader.tokens.skipWhitespace()
                 let value = try reader.value(depth: 0, members: &members)
                 reader.tokens.skipWhitespace()
@@ -55,7 +55,7 @@ struct StrictJSONReader {
     }
 
     /// One value; for the top-level object (`depth` 0), its members go to `members`.
-    private mutating func value(depth: Int, members: inout [String: JSONValue]) throws(JSONReadError) -> JSONValue {
+    private mutating func value(depth: Int, members: inout [String: JSONShape]) throws(JSONReadError) -> JSONShape {
         switch tokens.peek() ?? 0 {
         case UInt8(ascii: "{"):
             try object(depth: depth + 1, members: &members)
@@ -88,7 +88,7 @@ struct StrictJSONReader {
         }
     }
 
-    private mutating func object(depth: Int, members: inout [String: JSONValue]) throws(JSONReadError) {
+    private mutating func object(depth: Int, members: inout [String: JSONShape]) throws(JSONReadError) {
         guard depth <= Self.maxDepth else { throw .tooDeep(limit: Self.maxDepth) }
         tokens.advance()
         tokens.skipWhitespace()
@@ -97,7 +97,7 @@ struct StrictJSONReader {
             return
         }
         var names = Set<String>()
-        var nested: [String: JSONValue] = [:]
+        var nested: [String: JSONShape] = [:]
         while true {
             guard tokens.peek() == UInt8(ascii: "\"") else { throw tokens.syntax("a member name in double quotes") }
             let nameOffset = tokens.position
@@ -153,7 +153,7 @@ struct StrictJSONReader {
             tokens.advance()
             return
         }
-        var ignored: [String: JSONValue] = [:]
+        var ignored: [String: JSONShape] = [:]
         while true {
             _ = try value(depth: depth, members: &ignored)
             tokens.skipWhitespace()

@@ -12,7 +12,7 @@ struct AccountTokenMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let address = ClientAddress.of(request, context, trustedProxies: trustedProxies)
-        let credentials = Credentials(request)
+        let credentials = OfferedCredentials(request)
         var context = context
         switch try await accounts.authenticate(token: credentials?.token, address: address) {
         case .noAccounts:
@@ -39,12 +39,12 @@ struct AccountTokenMiddleware: RouterMiddleware {
     }
 
     static func refusal(_ request: Request) -> ServerError {
-        if Credentials.isCalDAV(request) {
+        if OfferedCredentials.isCalDAV(request) {
             return ServerError(
                 .unauthorized,
                 "This server needs an account's name and token: sign in with the account's name as the user name "
                     + "and a token as the password (`todo-server user token NAME` issues one).",
-                headers: Credentials.challenges(for: request)
+                headers: OfferedCredentials.challenges(for: request)
             )
         }
         return ServerError(

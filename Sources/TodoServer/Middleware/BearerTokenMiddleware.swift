@@ -19,7 +19,7 @@ struct BearerTokenMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let address = ClientAddress.of(request, context, trustedProxies: trustedProxies)
         // The token first: a valid one is served whatever the address's failures.
-        guard let given = Credentials(request)?.token, Self.constantTimeEquals(given, token) else {
+        guard let given = OfferedCredentials(request)?.token, Self.constantTimeEquals(given, token) else {
             // No credentials at all is a challenge (a client's first try), not a failure.
             if let throttle, request.headers[.authorization] != nil {
                 try await FailedAuthentications.refuseIfThrottled(address, throttle)
@@ -29,10 +29,10 @@ struct BearerTokenMiddleware: RouterMiddleware {
             }
             throw ServerError(
                 .unauthorized,
-                Credentials.isCalDAV(request)
+                OfferedCredentials.isCalDAV(request)
                     ? "This server needs its token: sign in with any user name and the token as the password."
                     : "This server needs a token: send the header Authorization: Bearer TOKEN.",
-                headers: Credentials.challenges(for: request)
+                headers: OfferedCredentials.challenges(for: request)
             )
         }
         return try await next(request, context)

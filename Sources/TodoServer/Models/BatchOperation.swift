@@ -74,7 +74,7 @@ public struct BatchOperation: Sendable, Equatable {
             guard let text = try string(body, idRange) ?? Int64(String(decoding: body[idRange], as: UTF8.self)).map(String.init) else {
                 throw .badRequest("\"id\" must be a string or an integer.")
             }
-            if let problem = TodoID.problem(with: text) { throw .badRequest("\"id\" \(problem).") }
+            if let problem = ItemID.problem(with: text) { throw .badRequest("\"id\" \(problem).") }
             id = text
         }
         guard (method == .create) == (id == nil) else {

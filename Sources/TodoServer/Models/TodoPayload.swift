@@ -7,7 +7,7 @@ public struct TodoPayload: Sendable, Equatable {
     /// The body's original text: what is stored, less the server's fields.
     public let json: String
     /// The id the client gave, if any.
-    public let id: TodoID?
+    public let id: ItemID?
 
     /// Most top-level fields in a todo. Each is a key SQLite's JSON functions
     /// search one by one when the server sets `id`, `version` and `updatedAt`
@@ -62,7 +62,7 @@ public struct TodoPayload: Sendable, Equatable {
         }
     }
 
-    private init(json: String, id: TodoID?) {
+    private init(json: String, id: ItemID?) {
         self.json = json
         self.id = id
     }
@@ -71,7 +71,7 @@ public struct TodoPayload: Sendable, Equatable {
         guard bytes[range.lowerBound] == UInt8(ascii: "{") else { return nil }
         let members = JSONSlices.members(of: bytes, in: range)
         guard members.count <= maxFields else { return nil }
-        var id: TodoID?
+        var id: ItemID?
         for (name, value) in members {
             guard !name.contains(UInt8(ascii: "\\")) else { return nil }
             let first = bytes[value.lowerBound]
@@ -85,7 +85,7 @@ public struct TodoPayload: Sendable, Equatable {
                     let inner = text.dropFirst().dropLast()
                     guard !inner.contains(UInt8(ascii: "\\")) else { return nil }
                     let key = String(decoding: inner, as: UTF8.self)
-                    guard TodoID.problem(with: key) == nil else { return nil }
+                    guard ItemID.problem(with: key) == nil else { return nil }
                     id = .string(key)
                 } else {
                     guard !text.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }),
@@ -102,18 +102,18 @@ public struct TodoPayload: Sendable, Equatable {
         try self.init(body: Array(text.utf8))
     }
 
-    private static func id(from value: JSONValue) throws(ServerError) -> TodoID {
+    private static func id(from value: JSONShape) throws(ServerError) -> ItemID {
         switch value {
         case .string(let string):
-            if let problem = TodoID.problem(with: string) {
-                throw .badRequest("Field \"id\" must be a non-empty string of at most \(TodoID.maxKeyBytes) bytes in UTF-8 without NUL, or an integer; this one \(problem).")
+            if let problem = ItemID.problem(with: string) {
+                throw .badRequest("Field \"id\" must be a non-empty string of at most \(ItemID.maxKeyBytes) bytes in UTF-8 without NUL, or an integer; this one \(problem).")
             }
             return .string(string)
         case .integer(let number):
             return .number(number)
         default:
             throw .badRequest(
-                "Field \"id\" must be a non-empty string of at most \(TodoID.maxKeyBytes) bytes in UTF-8 or an integer, not \(value.typeName)."
+                "Field \"id\" must be a non-empty string of at most \(ItemID.maxKeyBytes) bytes in UTF-8 or an integer, not \(value.typeName)."
             )
         }
     }

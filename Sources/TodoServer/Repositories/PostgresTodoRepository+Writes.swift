@@ -175,7 +175,7 @@ extension PostgresTodoRepository {
     }
 
     /// The id as a JSON value: a number stays a number.
-    private static func idJSON(_ id: TodoID) -> String {
+    private static func idJSON(_ id: ItemID) -> String {
         switch id {
         case .number(let number):
             return String(number)

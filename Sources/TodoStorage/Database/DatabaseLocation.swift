@@ -1,4 +1,5 @@
 import Foundation
+import TodoCore
 
 /// Where the database file lives when the user does not say.
 public enum DatabaseLocation {
@@ -14,12 +15,7 @@ public enum DatabaseLocation {
         if let fromEnvironment = environment["TODO_DATABASE"], !fromEnvironment.isEmpty {
             return fromEnvironment
         }
-        // The XDG spec says a relative XDG_DATA_HOME is invalid and must be ignored.
-        if let dataHome = environment["XDG_DATA_HOME"], dataHome.hasPrefix("/") {
-            return dataHome + "/todo/todo.sqlite"
-        }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        return home + "/.local/share/todo/todo.sqlite"
+        return DataHome.path(of: "todo.sqlite", environment: environment)
     }
 
     /// Whether the user typed the database's path on this command line

@@ -160,7 +160,7 @@ package enum TagList {
     /// The tags in a column value; what cannot be read as a JSON array of
     /// strings is no tags. Foundation's decoder: a hand-written reader of
     /// what `encode` writes moved no figure (export of 100,000 todos 6%,
-    /// import, a first sync and a push none; README "How it stays fast").
+    /// import, a first sync and a push none; Docs/architecture.md, "How it stays fast").
     package static func decode(_ text: String) -> [String] {
         guard let data = text.data(using: .utf8),
               let tags = try? JSONDecoder().decode([String].self, from: data) else { return [] }

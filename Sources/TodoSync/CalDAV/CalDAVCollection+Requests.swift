@@ -25,7 +25,7 @@ extension CalDAVCollection {
         if response.status == 404 {
             throw SyncError.notTaskList(url: listURL, reason: "nothing is there (404)")
         }
-        let answer = try Multistatus(response.body, base: listURL, request: "PROPFIND")
+        let answer = try MultistatusAnswer(response.body, base: listURL, request: "PROPFIND")
         guard let list = answer.members.first(where: \.isCollection) ?? answer.members.first else {
             throw SyncError.notCalDAV(url: listURL, reason: "its answer names no resource")
         }
@@ -47,7 +47,7 @@ extension CalDAVCollection {
     func read(
         _ response: HTTPResponseData, request: String, remember: Bool
     ) throws -> (items: [RemoteTodo], skipped: [String], missing: [String]) {
-        let answer = try Multistatus(response.body, base: listURL, request: request)
+        let answer = try MultistatusAnswer(response.body, base: listURL, request: request)
         var items: [RemoteTodo] = []
         var skipped: [String] = []
         var missing: [String] = []
@@ -202,7 +202,7 @@ extension CalDAVCollection {
 
 /// A WebDAV multistatus as sync reads it (RFC 4918 13, RFC 6578 3.6), read
 /// by `XMLReader`: no DTD, no entity but the predefined ones.
-struct Multistatus {
+struct MultistatusAnswer {
     struct Member {
         /// The resource's name: the last segment of its path (`CalDAVCollection.canonical`).
         var name: String

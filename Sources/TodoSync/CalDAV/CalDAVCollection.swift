@@ -86,7 +86,7 @@ final class CalDAVCollection: RemoteTodos {
         // said with 403 or 409), or a report it refuses: the whole list, which
         // says the same with the same safety.
         if response.status != 207 { throw SyncError.cursorExpired }
-        let changes = try Multistatus(response.body, base: listURL, request: "REPORT sync-collection")
+        let changes = try MultistatusAnswer(response.body, base: listURL, request: "REPORT sync-collection")
         guard let next = changes.syncToken else {
             throw SyncError.malformed(request: "REPORT sync-collection", reason: "no sync-token in the answer")
         }

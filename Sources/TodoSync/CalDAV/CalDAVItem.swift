@@ -3,7 +3,7 @@ import TodoCore
 import TodoICalendar
 
 /// A VTODO on a CalDAV server as sync reads and writes it: the shared
-/// codec (`VTodo`, the table in Docs/todo-server.md) for the fields, and one
+/// codec (`VTodo`, the table in Docs/caldav.md) for the fields, and one
 /// property of our own for what iCalendar cannot say.
 ///
 /// iCalendar keeps one LAST-MODIFIED for a whole task, to the second; sync

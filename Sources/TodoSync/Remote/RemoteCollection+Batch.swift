@@ -5,7 +5,7 @@ import TodoCore
 // `POST /todos/_batch` takes several creates, updates and deletes in one
 // request and applies them in one transaction, each on its own: every
 // operation succeeds or fails whole, with its own precondition and result
-// (Docs/todo-server.md). A server without it answers 404 or 405, and sync
+// (Docs/server.md, "Batch writes"). A server without it answers 404 or 405, and sync
 // goes back to one request per write.
 
 extension RemoteCollection {

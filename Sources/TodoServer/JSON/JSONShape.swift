@@ -3,7 +3,7 @@
 ///
 /// The body's text, not this value, is what gets stored, so numbers keep
 /// their exact text (`1e999` included) and nested values are only checked.
-enum JSONValue: Sendable, Equatable {
+enum JSONShape: Sendable, Equatable {
     case null
     case bool(Bool)
     /// A number written as an integer (no fraction, no exponent) that fits in 64 bits.

@@ -4,7 +4,7 @@ import Hummingbird
 /// What a request's `Authorization` header offers: a bearer token (the JSON
 /// API's), or HTTP Basic's user name and password (what CalDAV apps send),
 /// the password being a token and the user name its account's.
-struct Credentials: Equatable {
+struct OfferedCredentials: Equatable {
     let token: [UInt8]
     /// The user name of Basic credentials; nil for a bearer token.
     let user: String?

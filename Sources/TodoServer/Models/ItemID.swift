@@ -2,7 +2,7 @@ import Foundation
 
 /// A todo's id as the client gave it. Both forms share one key space: `7` and
 /// `"7"` name the same todo, and the URL `/todos/7` reaches it.
-public enum TodoID: Sendable, Equatable {
+public enum ItemID: Sendable, Equatable {
     case string(String)
     case number(Int64)
 
