@@ -114,13 +114,22 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // The command line (one ArgumentParser command per file), its quick path, and `todo mcp`.
+        // `todo mcp`: a Model Context Protocol server on standard input and output, its tools
+        // carried out through TodoLogic as the command line's commands are.
+        .target(
+            name: "TodoMCP",
+            dependencies: ["TodoCore", "TodoSync"],
+            swiftSettings: strict
+        ),
+
+        // The command line (one ArgumentParser command per file), its quick path, and `todo mcp`'s command.
         .target(
             name: "TodoCLI",
             dependencies: [
                 "FileChanges",
                 "TodoCore",
                 "TodoInterchange",
+                "TodoMCP",
                 "TodoStorage",
                 "TodoSync",
                 "TodoTerminal",
@@ -220,6 +229,7 @@ let package = Package(
                 "todo",
                 "todo-server",
                 "TodoCLI",
+                "TodoMCP",
                 "TodoStorage",
                 "TodoSync",
                 .product(name: "GRDB", package: "GRDB.swift"),

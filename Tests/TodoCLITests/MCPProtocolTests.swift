@@ -78,14 +78,28 @@ struct MCPProtocolTests {
             ("list_todos", ["cursor": "bm9wZQ=="], "'cursor' is not a cursor list_todos gave: call list_todos without it for the first page"),
             ("complete_todo", ["ids": [] as [String]], "complete_todo needs 'ids': the IDs of the todos, full or a unique prefix"),
             ("get_todo", [:], "get_todo needs 'id', a string"),
+            ("add_todo", ["text": "milk", "due": "someday soon"], "'due': "),
+            ("add_todo", ["text": "milk", "repeat": "sometimes"], "'sometimes' is not a repeat"),
         ]
         for (index, (tool, arguments, message)) in cases.enumerated() {
             let result = try mcp.call(10 + index, tool, arguments)
             #expect(result["isError"] as? Bool == true, "\(tool) \(arguments)")
             let text = ((result["content"] as? [[String: Any]])?.first?["text"] as? String) ?? ""
-            #expect(text == message, "\(tool) \(arguments)")
+            #expect(message.hasSuffix(": ") || message.hasPrefix("'sometimes'") ? text.hasPrefix(message) : text == message, "\(tool) \(arguments): \(text)")
         }
         #expect(try todo.listJSON(["--all"]).isEmpty)
+    }
+
+    /// null clears a field, as `none` does on the command line (and `none` here too).
+    @Test func nullOrNoneClearsAFieldAndAFieldLeftOutStays() throws {
+        let mcp = try MCPPipe(database: todo.databasePath)
+        _ = try mcp.initialize()
+        let added = try mcp.call(1, "add_todo", ["text": "milk", "due": "2026-12-24", "priority": "high", "project": "home"])
+        let id = try #require(((added["structuredContent"] as? [String: Any])?["changes"] as? [[String: Any]])?.first?["after"] as? [String: Any])["id"] as? String
+        _ = try mcp.call(2, "edit_todo", ["id": id as Any, "due": NSNull(), "priority": "none"])
+        let todo = try #require(try self.todo.listJSON(["--all"]).first)
+        #expect(todo["due"] is NSNull && todo["priority"] is NSNull)
+        #expect(todo["project"] as? String == "home")
     }
 
     @Test func anIDThatIsNeitherAStringNorANumberIsAnInvalidRequest() throws {

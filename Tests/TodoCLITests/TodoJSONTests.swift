@@ -4,6 +4,7 @@ import Testing
 import TodoCore
 import TodoSync
 @testable import TodoCLI
+@testable import TodoMCP
 
 /// `TodoJSON` writes the JSON of todos by hand (an export of 100,000 todos
 /// takes two thirds of `JSONEncoder`'s time): whatever a todo holds, what it

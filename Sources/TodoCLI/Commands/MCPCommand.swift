@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TodoCore
+import TodoMCP
 import TodoStorage
 import TodoSync
 
@@ -37,6 +38,6 @@ struct MCPCommand: AsyncParsableCommand {
             logic: db.logic, tools: TodoToolCatalog.tools(offeringSync: remembered),
             syncer: remembered ? try RememberedServerSync(databasePath: path, environment: environment) : nil
         )
-        await MCPSession(calls: calls).run()
+        await MCPSession(calls: calls, version: TodoCommand.version).run()
     }
 }

@@ -3,8 +3,8 @@ import TodoSync
 
 /// The tools `todo mcp` offers: what each does, in words a model can act on,
 /// the JSON Schema of its arguments and of its answer, and its hints.
-enum TodoToolCatalog {
-    static func tools(offeringSync: Bool) -> [MCPTool] {
+public enum TodoToolCatalog {
+    public static func tools(offeringSync: Bool) -> [MCPTool] {
         var tools = [listTodos, getTodo, addTodo, editTodo, completeTodo, reopenTodo, deleteTodo, undo]
         if offeringSync { tools.append(sync) }
         return tools
@@ -259,7 +259,7 @@ enum TodoToolCatalog {
 }
 
 /// A tool as `tools/list` describes it (MCP 2025-11-25, "Tools").
-struct MCPTool: Sendable {
+public struct MCPTool: Sendable {
     /// What a client may assume of a tool's effects.
     struct Annotations: Sendable {
         var readOnly: Bool

@@ -19,16 +19,24 @@ import Darwin
 /// transport links Foundation's networking and libcurl into the binary:
 /// neither links into the static `todo`, whose start-up every command pays.
 @MainActor
-struct MCPSession {
+public struct MCPSession {
     /// The revisions spoken, newest first; a client asking for another gets the newest.
     static let revisions = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
     /// The largest message read: 1 MiB, far above any call a model makes.
     static let defaultLimit = 1 << 20
 
     let calls: TodoToolCalls
+    /// `todo --version`'s, said to the client as the server's.
+    let version: String
     var input: Int32 = STDIN_FILENO
     var output: Int32 = STDOUT_FILENO
     var limit = MCPSession.defaultLimit
+
+    /// A session on standard input and output.
+    public init(calls: TodoToolCalls, version: String) {
+        self.calls = calls
+        self.version = version
+    }
 
     static let instructions = """
         The user's todo list, kept offline on this machine. Todos are named by UUID; \
@@ -36,7 +44,7 @@ struct MCPSession {
         """
 
     /// Serves until standard input ends.
-    func run() async {
+    public func run() async {
         for await line in LineReader(input: input, limit: limit).lines() {
             let answer: JSONValue?
             switch line {
@@ -93,7 +101,7 @@ struct MCPSession {
             return [
                 "protocolVersion": .string(asked.flatMap { Self.revisions.contains($0) ? $0 : nil } ?? Self.revisions[0]),
                 "capabilities": ["tools": ["listChanged": false]],
-                "serverInfo": ["name": "todo", "title": "todo", "version": .string(TodoCommand.version)],
+                "serverInfo": ["name": "todo", "title": "todo", "version": .string(version)],
                 "instructions": .string(Self.instructions),
             ]
         case "ping":

@@ -1,12 +1,11 @@
 import Foundation
 import TodoCore
-import TodoStorage
 import TodoSync
 
 /// Carries out the tools' calls through `TodoLogic`, as the command line's
 /// commands do: the same rules, the same undo journal, the same errors.
 @MainActor
-final class TodoToolCalls {
+public final class TodoToolCalls {
     let logic: TodoLogic
     /// The tools offered: `tools/list` names them, and no other is called.
     let tools: [MCPTool]
@@ -19,7 +18,7 @@ final class TodoToolCalls {
     /// import touches 100,000): the rest are counted in `omitted`.
     static let listedChanges = 200
 
-    init(
+    public init(
         logic: TodoLogic, tools: [MCPTool], syncer: (any TodoSyncing)?,
         now: @escaping () -> Date = { Date() }, timeZone: TimeZone = .current
     ) {
@@ -119,7 +118,7 @@ final class TodoToolCalls {
         )
         if let project = try arguments.string("project") {
             do {
-                request.project = project.lowercased() == PlanningArguments.none ? .unset : .within(try TodoProject.validated(project))
+                request.project = project.lowercased() == "none" ? .unset : .within(try TodoProject.validated(project))
             } catch {
                 throw ToolError(String(describing: error))
             }
@@ -176,8 +175,7 @@ final class TodoToolCalls {
 
     private func addTodo(_ arguments: ToolArguments) async throws -> JSONValue {
         let text = try arguments.requiredString("text")
-        let planning = try planningArguments(arguments, tags: "tags")
-        var edit = try planning.edit(text: nil, now: now(), timeZone: timeZone)
+        var edit = try edit(arguments, text: nil, tags: "tags")
         edit.note = try note(arguments)
         let dryRun = try arguments.bool("dry_run")
         let added = try await logic.addTodo(text: text, fields: edit, dryRun: dryRun)
@@ -186,13 +184,11 @@ final class TodoToolCalls {
 
     private func editTodo(_ arguments: ToolArguments) async throws -> JSONValue {
         let id = try arguments.requiredString("id")
-        let planning = try planningArguments(arguments, tags: "add_tags", untags: "remove_tags")
-        let text = try arguments.string("text")
-        guard text != nil || !planning.isEmpty || arguments.has("note") else {
+        var edit = try edit(arguments, text: try arguments.string("text"), tags: "add_tags", untags: "remove_tags")
+        edit.note = try note(arguments)
+        guard edit != TodoEdit() else {
             throw ToolError("nothing to change: give text, due, priority, add_tags, remove_tags, note or repeat")
         }
-        var edit = try planning.edit(text: text, now: now(), timeZone: timeZone)
-        edit.note = try note(arguments)
         let dryRun = try arguments.bool("dry_run")
         try await logic.checkPrefixesForChange([id])
         let before = try await logic.todos(idPrefixes: [id])[0].item
@@ -251,31 +247,49 @@ final class TodoToolCalls {
 
     // MARK: Helpers
 
-    /// The planning fields as the command line's options would give them:
-    /// null clears a field, as `none` does there.
-    private func planningArguments(_ arguments: ToolArguments, tags: String, untags: String? = nil) throws -> PlanningArguments {
-        func field(_ name: String) throws -> String? {
-            arguments.has(name) ? try arguments.string(name) ?? PlanningArguments.none : nil
+    /// The edit the planning fields ask for: a field given as null is
+    /// cleared, one left out is kept; dates by the command line's grammar,
+    /// read now in this machine's time zone.
+    private func edit(_ arguments: ToolArguments, text: String?, tags: String, untags: String? = nil) throws -> TodoEdit {
+        var edit = TodoEdit(
+            text: text, addTags: try arguments.strings(tags), removeTags: try untags.map { try arguments.strings($0) } ?? [],
+            addBlockers: try arguments.strings("blocked_by"), removeBlockers: untags == nil ? [] : try arguments.strings("unblock")
+        )
+        /// nil: not given; .some(nil): null, which clears the field.
+        func field(_ name: String) throws -> String?? {
+            guard arguments.has(name) else { return nil }
+            // `none`, as the command line takes it, clears the field too.
+            let value = try arguments.string(name)
+            return .some(value?.lowercased() == "none" ? nil : value)
         }
-        var planning = PlanningArguments()
-        planning.due = try field("due")
-        if let priority = try field("priority") {
-            guard let parsed = PriorityArgument(argument: priority) else {
-                throw ToolError("'priority' must be high, medium, low or null, got '\(priority)'")
+        func date(_ name: String) throws -> TodoDue?? {
+            try field(name).map { text in
+                do {
+                    return try text.map { try DueDateGrammar.parse($0, now: now(), in: timeZone) }
+                } catch {
+                    throw ToolError("'\(name)': \(error)")
+                }
             }
-            planning.priority = parsed
         }
-        planning.tags = try arguments.strings(tags)
-        if let untags { planning.untags = try arguments.strings(untags) }
-        planning.recurrence = try field("repeat")
-        planning.project = try field("project")
-        planning.wait = try field("wait")
-        planning.scheduled = try field("scheduled")
-        planning.until = try field("until")
-        planning.parent = try field("parent")
-        planning.blockedBy = try arguments.strings("blocked_by")
-        if untags != nil { planning.unblock = try arguments.strings("unblock") }
-        return planning
+        edit.due = try date("due")
+        edit.wait = try date("wait")
+        edit.scheduled = try date("scheduled")
+        edit.until = try date("until")
+        edit.priority = try field("priority").map { text in
+            guard let text else { return nil }
+            guard let priority = TodoPriority(parsing: text) else {
+                throw ToolError("'priority' must be high, medium, low or null, got '\(text)'")
+            }
+            return priority
+        }
+        edit.recurrence = try field("repeat").map { text in
+            guard let text else { return nil }
+            guard let recurrence = TodoRepeat(parsing: text) else { throw TodoError.invalidField(.badRepeat(text)) }
+            return recurrence
+        }
+        edit.project = try field("project")
+        edit.parent = try field("parent")
+        return edit
     }
 
     /// The note as given: taken as written ("None" is a note), removed by null.
