@@ -128,7 +128,7 @@ public final class TodoToolCalls {
             do {
                 request.due = try DueFilter(parsing: due, now: now(), in: timeZone)
             } catch {
-                throw ToolError("'\(due)' is not a due filter: use overdue, today, tomorrow, week, or a date such as fri, +3d or 2026-12-01")
+                throw ToolError("'\(due)' is not a due filter: use overdue, today, tomorrow, week, 7d (the next 7 days), or a date such as fri, +3d or 2026-12-01")
             }
         }
         let limit = try arguments.integer("limit", in: 1...TodoToolCatalog.maximumLimit) ?? 50

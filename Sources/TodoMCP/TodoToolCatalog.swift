@@ -32,7 +32,7 @@ public enum TodoToolCatalog {
         inputSchema: object([
             "query": ["type": "string", "description": "Only todos whose text contains this, ignoring case and accents."],
             "status": ["type": "string", "enum": ["pending", "done", "all"], "description": "Which todos: pending (the default), done, or all."],
-            "due": ["type": "string", "description": "Only todos due: overdue, today, tomorrow, week (today through Sunday), or on a date such as fri, +3d or 2026-12-01."],
+            "due": ["type": "string", "description": "Only todos due: overdue, today, tomorrow, week (today through Sunday), 7d (today and the next 7 days), or on a date such as fri, +3d or 2026-12-01."],
             "tags": ["type": "array", "items": ["type": "string"], "description": "Only todos having every one of these tags."],
             "priority": ["type": "string", "enum": ["high", "medium", "low"], "description": "Only todos of this priority."],
             "project": ["type": "string", "description": "Only todos of this project and its sub-projects (home holds home.garden), or none: without a project."],

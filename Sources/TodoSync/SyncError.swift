@@ -110,3 +110,10 @@ extension SyncError {
         }
     }
 }
+
+extension SyncError: TodoErrorConvertible {
+    /// An unreachable server is the one failure a script may want to tell apart.
+    public var todoError: TodoError {
+        if case .unreachable = self { .unavailable(description) } else { .failed(description) }
+    }
+}

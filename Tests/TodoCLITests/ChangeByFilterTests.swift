@@ -67,7 +67,7 @@ struct ChangeByFilterTests {
         (["edit", "--where", "--tagg x", "--due", "fri"], "Unknown option '--tagg'"),
         (["edit", "--where", "--tag errands"], "nothing to change"),
         (["edit", "--where", "--tag errands --yes", "--due", "fri"], "--yes and --dry-run go outside"),
-        (["rm", "--due", "someday"], "is not a due filter"),
+        (["rm", "--due", "sometime"], "is not a due filter"),
     ])
     func mistakesChangeNothing(arguments: [String], message: String) throws {
         let before = try todo.ok(["list", "--json", "--all"])

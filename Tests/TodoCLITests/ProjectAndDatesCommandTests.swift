@@ -81,7 +81,7 @@ struct ProjectAndDatesCommandTests {
         (["add", "x", "--project", "home..garden"], "'home..garden' is not a project"),
         (["add", "x", "--project", "my home"], "'my home' is not a project"),
         (["add", "x", "--wait", "nxt tuseday"], "did you mean 'next tuesday'?"),
-        (["add", "x", "--scheduled", "someday"], "'someday' is not a date for --scheduled"),
+        (["add", "x", "--scheduled", "sometime"], "'sometime' is not a date for --scheduled"),
         (["add", "x", "--until", "2026-13-01"], "is not a date for --until"),
         (["list", "--project", "a,b"], "'a,b' is not a project"),
     ])

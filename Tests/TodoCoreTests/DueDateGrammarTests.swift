@@ -27,6 +27,13 @@ struct DueDateGrammarTests {
         ("+0d", "2026-11-23"), ("+3d", "2026-11-26"), ("+10d", "2026-12-03"), ("+2w", "2026-12-07"),
         ("+1m", "2026-12-23"), ("+2m", "2027-01-23"), ("+1y", "2027-11-23"),
         ("eow", "2026-11-29"), ("eom", "2026-11-30"),
+        // Taskwarrior's names (Taskwarrior's own answers: InterchangeToolTests), and in words.
+        ("sod", "2026-11-23"), ("eod", "2026-11-23"), ("sow", "2026-11-23"), ("sonw", "2026-11-30"), ("eonw", "2026-12-06"),
+        ("som", "2026-11-01"), ("soq", "2026-10-01"), ("eoq", "2026-12-31"), ("soy", "2026-01-01"), ("eoy", "2026-12-31"),
+        ("someday", "9999-12-30"), ("later", "9999-12-30"),
+        ("end of month", "2026-11-30"), ("End of Week", "2026-11-29"), ("start of month", "2026-11-01"),
+        ("end of quarter", "2026-12-31"), ("start of year", "2026-01-01"), ("end of day", "2026-11-23"),
+        ("in 2 weeks", "2026-12-07"),
         ("2026-12-01", "2026-12-01"), ("2024-02-29", "2024-02-29"),
     ])
     func wordsNameCalendarDays(text: String, expected: String) throws {
@@ -109,7 +116,7 @@ struct DueDateGrammarTests {
     }
 
     @Test(arguments: [
-        "", " ", "someday", "mo", "3d", "+3", "+d", "+3x", "+-3d", "--3d", "+1.5d", "+99999d", "+ad",
+        "", " ", "sometime", "mo", "3d", "+3", "+d", "+3x", "+-3d", "--3d", "+1.5d", "+99999d", "+ad",
         "2026-02-30", "2026-13-01", "26-12-01", "2026-12-1", "2026-12-01T25:00", "2026-12-01T14:60",
         "2026-12-01T14", "2026-12-01T14:30:99", "2026-12-01 25:00", "+٣d", "tomorrow 25:00", "fri 5",
         "dec 32", "in 3 parsecs", "in days", "next decade", "3 ago", "tomorrow 13pm", "today 9:5",
@@ -205,5 +212,23 @@ struct DueDateGrammarTests {
         #expect(!today.includes(.moment(Self.moment("2026-11-23T23:30:00.000Z"))))
         #expect(today.includes(Self.day("2026-11-23")))
         #expect(!today.includes(Self.day("2026-11-24")))
+    }
+
+    @Test func aDayAtATimeIsThatTimeAndANumericDateIsNeverGuessed() throws {
+        #expect(try Self.parse("friday at 5pm") == Self.parse("friday 5pm"))
+        #expect(try Self.parse("tomorrow at 09:30") == .moment(Self.moment("2026-11-24T08:30:00.000Z")))
+        for text in ["12/24", "24.12.", "12/24/2026", "24.12.2026"] {
+            #expect(throws: TodoFieldError.self) { try Self.parse(text) }
+            let message = String(describing: TodoFieldError.badDue(text))
+            #expect(message.contains("is not guessed") && message.contains("2026-12-24"), "\(message)")
+        }
+        #expect(!DueDateGrammar.isNumericDate("2026-12-24") && !DueDateGrammar.isNumericDate("3.5kg"))
+    }
+
+    @Test func theComingDaysAreTodayThroughThatManyDaysAhead() throws {
+        for text in ["7d", "next 7 days", "7 days"] {
+            let filter = try DueFilter(parsing: text, now: Self.monday, in: Self.berlin)
+            #expect(filter == .within(CalendarDay(parsing: "2026-11-23")!...CalendarDay(parsing: "2026-11-30")!, timeZone: Self.berlin), "\(text)")
+        }
     }
 }

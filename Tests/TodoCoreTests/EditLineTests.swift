@@ -56,7 +56,7 @@ struct EditLineTests {
 
     @Test(arguments: [
         ("buy --due", "--due needs a value after it"),
-        ("buy --due someday", "'someday' is not a due date"),
+        ("buy --due sometime", "'sometime' is not a due date"),
         ("buy --due next tuseday", "did you mean 'next tuesday'?"),
         ("buy --priority urgent", "'urgent' is not a priority"),
         ("buy --repeat often", "'often' is not a repeat"),

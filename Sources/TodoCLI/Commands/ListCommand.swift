@@ -84,7 +84,7 @@ struct ListCommand: AsyncParsableCommand {
     @Option(name: .customLong("not-tag"), help: ArgumentHelp("Only todos without this tag; give --not-tag again to leave out several.", valueName: "tag"))
     var excludedTags: [String] = []
 
-    @Option(help: ArgumentHelp("Only todos due: overdue, today, tomorrow, week, on a date, or none (no due date).", valueName: "when"))
+    @Option(help: ArgumentHelp("Only todos due: overdue, today, tomorrow, week, 7d (the next 7 days), on a date, or none (no due date).", valueName: "when"))
     var due: String?
 
     @Option(help: ArgumentHelp("Only todos due before this date (the day before it and earlier).", valueName: "date"))

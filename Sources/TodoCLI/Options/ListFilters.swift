@@ -83,7 +83,7 @@ struct ListFilters: Equatable, Sendable {
             return try DueFilter(parsing: text, now: now, in: timeZone)
         } catch {
             throw ValidationError(
-                "'\(text)' is not a due filter: use overdue, today, tomorrow, week, or a date such as fri, +3d or 2026-12-01"
+                "'\(text)' is not a due filter: use overdue, today, tomorrow, week, 7d (the next 7 days), or a date such as fri, +3d or 2026-12-01"
             )
         }
     }

@@ -141,8 +141,11 @@ enum DueDateHelp {
         +1y or "in 3 days", "in a week" from today (a month later keeps the day, or \
         takes the month's last day); -1d, "1d ago", "3 days ago"; "next week" (its \
         Monday), "next month" (its 1st); "dec 24" or "24 dec", the next one; eow, this \
-        week's Sunday; eom, this month's last day; 2026-12-01. Any of them with a \
-        time ("tomorrow 5pm", "fri 09:30", "2026-12-01 14:30", or 2026-12-01T14:30) is \
+        week's Sunday; eom, this month's last day; Taskwarrior's sow, som, soq, soy, \
+        eoq, eoy, sonw, eonw, sod, eod (or "end of month", "start of week"…) and \
+        someday, its far future; 2026-12-01 (12/24 is refused: the order of day and \
+        month is not guessed). Any of them with a \
+        time ("tomorrow 5pm", "friday at 5pm", "2026-12-01 14:30", or 2026-12-01T14:30) is \
         a time on this machine's clock (its time zone, or $TZ). Quote a date of \
         several words. A date stays that date in every time zone; a time is kept as \
         the moment it names.

@@ -20,7 +20,7 @@ struct SelectionOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Select the todos of this project and its sub-projects, or none.", valueName: "project"))
     var project: String?
 
-    @Option(help: ArgumentHelp("Select the todos due: overdue, today, tomorrow, week, a date, or none.", valueName: "when"))
+    @Option(help: ArgumentHelp("Select the todos due: overdue, today, tomorrow, week, 7d (the next 7 days), a date, or none.", valueName: "when"))
     var due: String?
 
     @Option(help: ArgumentHelp("Select the todos due before this date.", valueName: "date"))

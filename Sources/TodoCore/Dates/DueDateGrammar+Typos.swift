@@ -7,7 +7,9 @@ import Foundation
 extension DueDateGrammar {
     /// Every word the grammar knows, for the nearest form to a mistyped one.
     static let knownWords: [String] = ["today", "tomorrow", "yesterday", "next", "week", "month", "year", "ago", "in",
-                                       "days", "weeks", "months", "years", "noon", "midnight", "eow", "eom"]
+                                       "days", "weeks", "months", "years", "noon", "midnight", "eow", "eom",
+                                       "sod", "eod", "sow", "sonw", "eonw", "som", "soq", "eoq", "soy", "eoy", "someday", "later",
+                                       "end", "start", "of", "at", "quarter"]
         + weekdays.flatMap { $0 } + months.flatMap { $0 }
 
     /// `text` with each unknown word replaced by the known word nearest to it
@@ -39,5 +41,13 @@ extension DueDateGrammar {
             previous = current
         }
         return a.isEmpty ? b.count : previous[b.count]
+    }
+
+    /// `12/24`, `24.12.`, `12/24/2026`: day and month in an order that differs
+    /// from place to place, never guessed.
+    public static func isNumericDate(_ text: String) -> Bool {
+        let parts = text.split(whereSeparator: { $0 == "/" || $0 == "." }).map(String.init)
+        return text.contains(where: { $0 == "/" || $0 == "." }) && (2...3).contains(parts.count)
+            && parts.allSatisfy { !$0.isEmpty && $0.count <= 4 && $0.allSatisfy { $0.isASCII && $0.isNumber } }
     }
 }

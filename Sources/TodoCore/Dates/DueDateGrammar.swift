@@ -14,13 +14,16 @@ import Foundation
 /// - `-1d`, `1d ago`, `3 days ago`: days (weeks, months, years) before today
 /// - `next week` (its Monday), `next month` (its first day), `next year` (1 January)
 /// - `dec 24`, `24 dec`, `december 24th`: the next 24 December, today included
-/// - `eow`: the end of this ISO week, its Sunday (today on a Sunday)
-/// - `eom`: the last day of this month
+/// - Taskwarrior's names: `sod`, `eod` (today), `sow`, `eow` (this ISO
+///   week's Monday, Sunday), `sonw`, `eonw` (next week's), `som`, `eom`,
+///   `soq`, `eoq`, `soy`, `eoy` (the first and last day of this month,
+///   quarter, year), and in words `end of month`, `start of week`…;
+///   `someday` (or `later`), its far future, 30 December 9999
 /// - `2026-12-01`: that date
 ///
 /// All of these give a `.day`, which stays that date in every time zone.
 /// Any of them followed by a time of day (`tomorrow 5pm`, `fri 09:30`,
-/// `dec 24 18:00`, `2026-12-01 14:30`), or `2026-12-01T14:30` (or
+/// `dec 24 18:00`, `friday at 5pm`, `2026-12-01 14:30`), or `2026-12-01T14:30` (or
 /// `T14:30:15`), is a time on the local clock of the given zone and gives the
 /// `.moment` it names. A time a clock change skips (02:30 on the night
 /// clocks go forward) is read as the same time after the change (03:30); a
@@ -62,8 +65,9 @@ public enum DueDateGrammar {
         if words.count == 1, let moment = localMoment(words[0], in: timeZone) {
             return .moment(moment)
         }
-        // A day, then a time of day on its local clock.
-        if words.count >= 2, let (hour, minute) = timeOfDay(words[words.count - 1]), let day = day(words.dropLast(), today: today) {
+        // A day, then a time of day on its local clock (`friday at 5pm`).
+        let dayWords = words.count >= 3 && words[words.count - 2] == "at" ? words.dropLast(2) : words.dropLast()
+        if words.count >= 2, let (hour, minute) = timeOfDay(words[words.count - 1]), let day = day(dayWords, today: today) {
             let local = day.daysSince1970 * 86_400 + hour * 3_600 + minute * 60
             return .moment(Date(timeIntervalSince1970: Double(instant(ofLocalSeconds: local, in: timeZone))))
         }
@@ -92,6 +96,11 @@ public enum DueDateGrammar {
             if words[1] == "ago", let (count, unit) = amount(words[0]) { return offset(-count, unit, from: today) }
             return monthDay(words[0], words[1], from: today) ?? monthDay(words[1], words[0], from: today)
         case 3:
+            // `end of month`, `start of week`: Taskwarrior's eom and sow, in words.
+            if words[1] == "of", let edge = ["start": "so", "end": "eo"][words[0]],
+               let span = ["day": "d", "week": "w", "month": "m", "quarter": "q", "year": "y"][words[2]] {
+                return relativeDay(edge + span, today: today)
+            }
             if words[0] == "in", let count = number(words[1]), let unit = unit(words[2]) { return offset(count, unit, from: today) }
             if words[2] == "ago", let count = number(words[0]), let unit = unit(words[1]) { return offset(-count, unit, from: today) }
             return nil
@@ -106,8 +115,19 @@ public enum DueDateGrammar {
         case "today": return today
         case "tomorrow": return today.adding(days: 1)
         case "yesterday": return today.adding(days: -1)
+        case "sod", "eod": return today
+        case "sow": return today.adding(days: 1 - today.weekday)
         case "eow": return today.adding(days: 7 - today.weekday)
+        case "sonw": return today.adding(days: 8 - today.weekday)
+        case "eonw": return today.adding(days: 14 - today.weekday)
+        case "som": return CalendarDay(year: today.year, month: today.month, day: 1)
         case "eom": return today.endOfMonth
+        case "soq": return CalendarDay(year: today.year, month: (today.month - 1) / 3 * 3 + 1, day: 1)
+        case "eoq": return CalendarDay(year: today.year, month: (today.month - 1) / 3 * 3 + 3, day: 1)?.endOfMonth
+        case "soy": return CalendarDay(year: today.year, month: 1, day: 1)
+        case "eoy": return CalendarDay(year: today.year, month: 12, day: 31)
+        // Taskwarrior's far future: a date no plan reaches.
+        case "someday", "later": return CalendarDay(year: 9999, month: 12, day: 30)
         default: break
         }
         if let day = weekday(word, after: today) { return day }

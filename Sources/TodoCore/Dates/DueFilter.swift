@@ -13,8 +13,9 @@ public enum DueFilter: Sendable, Hashable {
     public static let allDays = CalendarDay(year: 1, month: 1, day: 1)!...CalendarDay(year: 9999, month: 12, day: 31)!
 
     /// Reads `overdue`, `today`, `tomorrow`, `week` (today through this ISO
-    /// week's Sunday), `none` (no due date) or any date of `DueDateGrammar`
-    /// (due on that date).
+    /// week's Sunday), `7d` or `next 7 days` (today through a week from
+    /// today), `none` (no due date) or any date of `DueDateGrammar` (due on
+    /// that date).
     public init(parsing text: String, now: Date, in timeZone: TimeZone) throws(TodoFieldError) {
         let today = CalendarDay(now, in: timeZone)
         switch text.trimmingCharacters(in: .whitespaces).lowercased() {
@@ -25,10 +26,25 @@ public enum DueFilter: Sendable, Hashable {
             self = .overdue(now: now.roundedToMilliseconds, timeZone: timeZone)
         case "week":
             self = .within(today...today.adding(days: 7 - today.weekday), timeZone: timeZone)
+        case let words where Self.comingDays(words) != nil:
+            self = .within(today...today.adding(days: Self.comingDays(words)!), timeZone: timeZone)
         default:
             let day = try DueDateGrammar.parse(text, now: now, in: timeZone).day(in: timeZone)
             self = .within(day...day, timeZone: timeZone)
         }
+    }
+
+    /// `7d`, `next 7 days`, `7 days`: today through the day that many days
+    /// from now (the day `+7d` names).
+    static func comingDays(_ words: String) -> Int? {
+        var words = words.split(separator: " ").map(String.init)
+        if words.first == "next" { words.removeFirst() }
+        let count: Int? = switch words.count {
+        case 1 where words[0].hasSuffix("d"): DueDateGrammar.digits(String(words[0].dropLast()))
+        case 2 where ["day", "days"].contains(words[1]): DueDateGrammar.digits(words[0])
+        default: nil
+        }
+        return count.flatMap { $0 > 0 ? $0 : nil }
     }
 
     /// Due before the day `text` names (`--due-before`), or after it (`--due-after`).

@@ -134,12 +134,16 @@ public enum TodoFieldError: Error, Sendable, Equatable, CustomStringConvertible 
             "'\(text)' is not a repeat: use daily, weekly, monthly, yearly, or a count and d, w, m or y such as 3d or 2w"
         case let .badDue(text, suggestion?):
             "'\(text)' is not a due date: did you mean '\(suggestion)'?"
+        case let .badDue(text, nil) where DueDateGrammar.isNumericDate(text):
+            "'\(text)' is not a due date: the order of day and month differs from place to place, so it is not guessed; write the year first, like 2026-12-24"
         case let .badDue(text, nil) where ["next", "in"].contains(text.lowercased()) || DueDateGrammar.months.contains { $0.contains(text.lowercased()) }:
             "'\(text)' is not a due date on its own: in a shell, put a date of several words in quotes, like --due \"next week\" or --due \"dec 24\""
         case let .badDue(text, nil):
             "'\(text)' is not a due date: use today, tomorrow, a weekday (fri), in 3 days, next week, dec 24, tomorrow 5pm, +2w, eom, 2026-12-01 or 2026-12-01T14:30"
         case let .badDate(text, option, suggestion?):
             "'\(text)' is not a date for \(option): did you mean '\(suggestion)'?"
+        case let .badDate(text, option, nil) where DueDateGrammar.isNumericDate(text):
+            "'\(text)' is not a date for \(option): the order of day and month differs from place to place, so it is not guessed; write the year first, like 2026-12-24"
         case let .badDate(text, option, nil):
             "'\(text)' is not a date for \(option): use today, tomorrow, a weekday (fri), in 3 days, next week, dec 24, tomorrow 5pm, 2026-12-01 or none; quote a date of several words"
         case let .missingValue(option):
