@@ -130,7 +130,7 @@ async def offline(client):
           "todo undo takes back an assistant's edit")
 
     # Errors: one line, nothing written.
-    await refused(client, "add_todo", {"text": "x", "due": "someday"})
+    await refused(client, "add_todo", {"text": "x", "due": "sometime"})
     await refused(client, "add_todo", {"text": ""})
     await refused(client, "edit_todo", {"id": "ffffffff", "text": "y"})
     await refused(client, "list_todos", {"limit": "ten"})
