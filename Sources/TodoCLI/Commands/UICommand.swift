@@ -21,7 +21,9 @@ struct UICommand: AsyncParsableCommand {
             made elsewhere shows as soon as todo-server announces it (another server is \
             asked every --every seconds, less often while nothing changes). The header \
             says live, auto-sync, offline or sync failed, and when the last sync ended; \
-            offline is retried by itself. --no-live, or TODO_LIVE=off in the environment, \
+            offline is retried by itself. A sync that would delete most of the synced \
+            todos here holds those deletions back, syncs the rest and asks: F makes them \
+            (as todo sync --force), Esc leaves them. --no-live, or TODO_LIVE=off in the environment, \
             turns this off: then s syncs. Needs a terminal on standard input and output \
             (not TERM=dumb).
             """
