@@ -1,9 +1,10 @@
 import Foundation
 import GRDB
 import Testing
+import TestSupport
 
 /// Every bad input: one line on stderr, a non-zero exit, nothing written.
-@Suite("todo refuses bad input")
+@Suite("todo refuses bad input", .threadsOfTheirOwn)
 struct BadInputTests {
     let todo: TodoProcess
 
@@ -105,7 +106,7 @@ struct BadInputTests {
 }
 
 /// IDs named more than once, and prefixes that name several todos.
-@Suite("todo and the IDs it is given")
+@Suite("todo and the IDs it is given", .threadsOfTheirOwn)
 struct IDArgumentTests {
     let todo: TodoProcess
 

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `done`, `undone`, `rm`, `tag` and `edit --where` change the todos filters
 /// select: all in one change that one undo takes back; more than three only
 /// with --yes away from a terminal; --dry-run changes nothing.
-@Suite("Changing todos by filter")
+@Suite("Changing todos by filter", .threadsOfTheirOwn)
 struct ChangeByFilterTests {
     let todo: TodoProcess
 

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The `todo` binary end to end, on a temporary database.
-@Suite("todo command line")
+@Suite("todo command line", .threadsOfTheirOwn)
 struct CommandLineTests {
     let todo: TodoProcess
 

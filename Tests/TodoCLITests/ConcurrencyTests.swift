@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+import TestSupport
 
-@Suite("Several todo processes at once")
+@Suite("Several todo processes at once", .threadsOfTheirOwn)
 struct ConcurrencyTests {
     /// 8 processes adding 50 todos each, all at once, on one new database:
     /// no "database is locked", no lost write.

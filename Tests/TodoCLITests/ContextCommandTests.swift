@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `todo context`: saved filters that list, next and add follow while on.
-@Suite("todo context")
+@Suite("todo context", .threadsOfTheirOwn)
 struct ContextCommandTests {
     let todo: TodoProcess
 

@@ -1,10 +1,12 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The guide's examples run: each `todo` line of the command-line tour in
 /// README.md, in order, on a fresh database, succeeds. The IDs the examples
 /// show (`91bc`) are the ones their `todo add` lines said (`# Added 91bc`),
 /// swapped for the IDs the real adds print.
+@Suite(.threadsOfTheirOwn)
 struct DocsExamplesTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 

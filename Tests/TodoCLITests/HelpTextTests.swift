@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 @testable import TodoCLI
+import TestSupport
 
 /// Every command's `--help`, exactly: the files in `Help/` are the help as
 /// it stands, so a change of wording shows in the diff and is made on purpose.
 /// After a deliberate change, write the new text into the file.
-@Suite("todo --help, pinned")
+@Suite("todo --help, pinned", .threadsOfTheirOwn)
 struct HelpTextTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Help")
 

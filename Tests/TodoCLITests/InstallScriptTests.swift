@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `Scripts/install.sh`, given the binaries this test run built (the script's
 /// own build is a release build of minutes, left to the user): it installs
 /// both programs and their completions under a prefix, and `--uninstall`
 /// takes all of it away again.
-@Suite("Scripts/install.sh")
+@Suite("Scripts/install.sh", .threadsOfTheirOwn)
 struct InstallScriptTests {
     static let script = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -2,11 +2,12 @@ import Foundation
 import Testing
 import TodoCore
 import TodoStorage
+import TestSupport
 
 /// Import and export against the real tools: Debian's `taskwarrior` (`task`)
 /// and `todotxt-cli` (`todo-txt`), which `.ci/run` installs. A test skips,
 /// saying so, only where its tool is absent.
-@Suite("Import from and export to Taskwarrior and todo.txt", .serialized)
+@Suite("Import from and export to Taskwarrior and todo.txt", .threadsOfTheirOwn, .serialized)
 struct InterchangeToolTests {
     let todo: TodoProcess
     /// Dates typed to the tools are read in this zone, by them and by todo.

@@ -6,7 +6,7 @@ import Testing
 /// by one real `todo-server` with no key pressed; the server killed and
 /// started again: both say offline, then catch up, nothing lost or doubled.
 /// Nothing here is timed: each step waits for the screen to show its result.
-@Suite("Live todo ui", .serialized, .enabled(if: TmuxSession.isAvailable, "needs tmux (apt-get install tmux)"))
+@Suite("Live todo ui", .threadsOfTheirOwn, .serialized, .enabled(if: TmuxSession.isAvailable, "needs tmux (apt-get install tmux)"))
 struct LiveUITests {
     func startUI(_ replica: TodoProcess, columns: Int = 100) throws -> TmuxSession {
         let command = "\(TmuxSession.quoted(TodoProcess.executable.path)) ui --database \(TmuxSession.quoted(replica.databasePath))"

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `todo mcp` driven by the official Python MCP client (PyPI `mcp`, which
 /// `.ci/run` installs in `.build/venv`): `Scripts/mcp_client_session.py`
@@ -7,7 +8,7 @@ import Testing
 /// refused calls write nothing, undoes an assistant's change (with the tool
 /// and with `todo undo`), pages a list, and syncs with a real
 /// json-server-style server (`Benchmarks/json_server.py`).
-@Suite("todo mcp with the Python MCP client")
+@Suite("todo mcp with the Python MCP client", .threadsOfTheirOwn)
 struct MCPClientTests {
     static let repository = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

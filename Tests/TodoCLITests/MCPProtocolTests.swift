@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `todo mcp` spoken to over a pipe with exact bytes: what a client that is
 /// wrong, hostile or gone does, and the answers the protocol prescribes.
-@Suite("todo mcp: the protocol over a pipe")
+@Suite("todo mcp: the protocol over a pipe", .threadsOfTheirOwn)
 struct MCPProtocolTests {
     let todo: TodoProcess
 

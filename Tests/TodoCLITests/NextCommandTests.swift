@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `todo next` through the binary: the ranking, --why, --json, the weights
 /// read from config.toml, and a config that cannot be used refused in one line.
-@Suite("todo next")
+@Suite("todo next", .threadsOfTheirOwn)
 struct NextCommandTests {
     let todo: TodoProcess
 

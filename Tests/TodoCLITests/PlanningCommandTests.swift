@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Due dates, priority, tags and notes through the `todo` binary: add, edit,
 /// show, list with its filters and sorts, JSON, and every bad input refused.
-@Suite("todo planning fields")
+@Suite("todo planning fields", .threadsOfTheirOwn)
 struct PlanningCommandTests {
     let todo: TodoProcess
 

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 import TodoCore
+import TestSupport
 
 /// Projects and the wait, scheduled and until dates through the `todo`
 /// binary: add, edit, show, list with --project and --waiting, `todo
 /// projects`, and bad values refused in one line with nothing written.
-@Suite("todo projects and wait, scheduled, until")
+@Suite("todo projects and wait, scheduled, until", .threadsOfTheirOwn)
 struct ProjectAndDatesCommandTests {
     let todo: TodoProcess
 

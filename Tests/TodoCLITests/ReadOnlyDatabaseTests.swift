@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// A database in a folder `todo` cannot write (a shared or backed-up copy): it
 /// lists, searches and shows; a write fails in one line saying the folder is
 /// read-only, and the file is left as it was.
-@Suite("todo on a read-only database")
+@Suite("todo on a read-only database", .threadsOfTheirOwn)
 struct ReadOnlyDatabaseTests {
     let todo: TodoProcess
 

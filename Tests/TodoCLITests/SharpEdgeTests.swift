@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The sharp edges a week of real use found: each refused in one line that
 /// says what to do, with nothing written or lost.
-@Suite("Sharp edges of real use")
+@Suite("Sharp edges of real use", .threadsOfTheirOwn)
 struct SharpEdgeTests {
     let todo: TodoProcess
 

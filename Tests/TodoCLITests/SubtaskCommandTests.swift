@@ -1,12 +1,13 @@
 import Foundation
 import Testing
 import TodoCore
+import TestSupport
 
 /// Subtasks and blockers through the `todo` binary: add and edit with
 /// --parent, --blocked-by and --unblock; the list's tree; completing a
 /// parent; cycles refused in one line with nothing written; `todo next`
 /// leaving blocked todos out; show, JSON, undo.
-@Suite("todo subtasks and blockers")
+@Suite("todo subtasks and blockers", .threadsOfTheirOwn)
 struct SubtaskCommandTests {
     let todo: TodoProcess
 

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `todo list` on a terminal (a pseudo-terminal from `script`), for a person:
 /// an empty list says so, long text wraps under its column. Piped, the output
 /// stays one line per todo, and nothing for an empty list.
-@Suite("todo list on a terminal")
+@Suite("todo list on a terminal", .threadsOfTheirOwn)
 struct TerminalOutputTests {
     let todo: TodoProcess
 

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `todo ui` in a real terminal: tmux runs it on a temporary database, keys
 /// are sent, the screen is read back. Nothing here is timed: each step waits,
 /// generously, for the screen to show its result.
-@Suite("todo ui in a terminal", .serialized, .enabled(if: TmuxSession.isAvailable, "needs tmux (apt-get install tmux)"))
+@Suite("todo ui in a terminal", .threadsOfTheirOwn, .serialized, .enabled(if: TmuxSession.isAvailable, "needs tmux (apt-get install tmux)"))
 struct UIEndToEndTests {
     let todo: TodoProcess
 

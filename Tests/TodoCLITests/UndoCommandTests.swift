@@ -2,10 +2,11 @@ import Foundation
 import Testing
 import TodoCore
 import TodoStorage
+import TestSupport
 
 /// `todo undo` end to end: each command's change, made by one process, is
 /// taken back by another, exactly.
-@Suite("todo undo")
+@Suite("todo undo", .threadsOfTheirOwn)
 struct UndoCommandTests {
     let todo: TodoProcess
 

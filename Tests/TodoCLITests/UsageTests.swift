@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The mistakes a user makes in a week of use, each answered in one line that
 /// says what to type instead, with status 64 and nothing written.
-@Suite("todo explains usage mistakes")
+@Suite("todo explains usage mistakes", .threadsOfTheirOwn)
 struct UsageTests {
     let todo: TodoProcess
 

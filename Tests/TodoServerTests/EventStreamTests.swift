@@ -267,12 +267,10 @@ struct EventStreamTests {
 
     /// `GET /todos/events` on a connection of its own, read as it comes.
     static func openStream(port: Int, token: String? = nil, lastEventID: String? = nil) async throws -> RawConnection {
-        let connection = try await RawConnection(port: port)
         var head = "GET /todos/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
         if let token { head += "Authorization: Bearer \(token)\r\n" }
         if let lastEventID { head += "Last-Event-ID: \(lastEventID)\r\n" }
-        try await connection.send(head + "\r\n")
-        return connection
+        return try await RawConnection(port: port, sending: head + "\r\n")
     }
 
     static func create(_ id: String, port: Int, token: String? = nil) async throws {

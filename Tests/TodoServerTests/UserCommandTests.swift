@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// `todo-server user …` and a server started on a database with accounts.
-@Suite("todo-server user")
+@Suite("todo-server user", .threadsOfTheirOwn)
 struct UserCommandTests {
     /// Runs `todo-server ARGUMENTS` to its end: its exit status and what it printed.
     private func run(_ arguments: [String]) async throws -> (status: Int32, printed: String) {

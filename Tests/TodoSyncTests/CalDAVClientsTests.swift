@@ -6,7 +6,7 @@ import Testing
 /// .ics files with the server) and todoman (reading and writing that
 /// folder), both from PyPI in `.build/venv` (`.ci/run` installs them), beside
 /// `todo sync` on the same account.
-@Suite("CalDAV with vdirsyncer and todoman")
+@Suite("CalDAV with vdirsyncer and todoman", .threadsOfTheirOwn)
 struct CalDAVClientsTests {
     static let repository = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

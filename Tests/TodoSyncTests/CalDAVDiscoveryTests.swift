@@ -8,7 +8,7 @@ import Testing
 /// Radicale (PyPI, in `.build/venv`, which `.ci/run` installs) holding a task
 /// list and a calendar of events; refused names and passwords, a server that
 /// is no CalDAV server, and the login remembered in a file only the user reads.
-@Suite("todo sync --caldav-lists")
+@Suite("todo sync --caldav-lists", .threadsOfTheirOwn)
 struct CalDAVDiscoveryTests {
     /// A folder for a test's replica and config, removed after.
     final class Folder {

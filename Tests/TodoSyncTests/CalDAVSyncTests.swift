@@ -10,7 +10,7 @@ import TodoCore
 /// and one that loses writes (its storage put back from a copy); repeating
 /// todos completed here, there, and on both sides; another app's
 /// properties; and every mistake a person can make, said in one line.
-@Suite("todo sync with a CalDAV task list", .serialized, .enabled(if: Radicale.installed, "Radicale, vdirsyncer and todoman are not in .build/venv: bash .ci/run installs them"))
+@Suite("todo sync with a CalDAV task list", .threadsOfTheirOwn, .serialized, .enabled(if: Radicale.installed, "Radicale, vdirsyncer and todoman are not in .build/venv: bash .ci/run installs them"))
 struct CalDAVSyncTests {
     func radicale() async throws -> Radicale {
         let server = try Radicale()

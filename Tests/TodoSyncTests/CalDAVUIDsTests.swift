@@ -9,7 +9,7 @@ import TodoCore
 /// clients, a parent that names its subtask (CHILD). On Radicale, through
 /// `todo sync`: every link arrives as a link between todos, and a link
 /// `todo` writes names the task by the UID the other apps know.
-@Suite(.enabled(if: Radicale.installed, "Radicale is not in .build/venv: bash .ci/run installs it"))
+@Suite(.threadsOfTheirOwn, .enabled(if: Radicale.installed, "Radicale is not in .build/venv: bash .ci/run installs it"))
 struct CalDAVUIDsTests {
     static let apple = "8C5A0F27-5B7E-4B6A-9E0B-1D2C3B4A5F60"
 

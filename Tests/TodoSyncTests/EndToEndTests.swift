@@ -27,6 +27,7 @@ func todo(_ arguments: [String], database: String, environment: [String: String]
 }
 
 /// Two `todo` binaries with their own databases sync through a `todo-server` process.
+@Suite(.threadsOfTheirOwn)
 struct EndToEndTests {
     /// The collection's URL, as Docs/server.md's curl examples write it, is
     /// taken for the server's; `https://` to a plain-HTTP server fails at
@@ -93,6 +94,7 @@ struct EndToEndTests {
 
 /// The command line's own rules: help, usage errors, one sync at a time.
 /// Each test gets a folder of its own, removed when the test ends.
+@Suite(.threadsOfTheirOwn)
 final class SyncCommandTests {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("todo-sync-cli-\(UUID().uuidString)")
 

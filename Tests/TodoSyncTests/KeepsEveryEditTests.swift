@@ -9,7 +9,7 @@ import TodoCore
 /// stored whose answer was lost, completion times a CalDAV server keeps to
 /// the second, a server that answers 423 Locked, and a sync-collection that
 /// leaves out a task created and deleted since the token a failed sync kept.
-@Suite(.serialized)
+@Suite(.threadsOfTheirOwn, .serialized)
 struct KeepsEveryEditTests {
     static let start = Date(timeIntervalSince1970: 1_795_253_400)
 
@@ -312,7 +312,7 @@ struct KeepsEveryEditTests {
 }
 
 /// The same reproductions against a real CalDAV server.
-@Suite(.serialized, .enabled(if: Radicale.installed, "Radicale is not in .build/venv: bash .ci/run installs it"))
+@Suite(.threadsOfTheirOwn, .serialized, .enabled(if: Radicale.installed, "Radicale is not in .build/venv: bash .ci/run installs it"))
 struct KeepsEveryEditOnRadicaleTests {
     static func radicale() async throws -> (Radicale, CalDAVPlace) {
         let server = try Radicale()

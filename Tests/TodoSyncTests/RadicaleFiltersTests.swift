@@ -7,6 +7,7 @@ import TodoXML
 /// asked of Radicale, a CalDAV server of others, over the same tasks: where
 /// both implement RFC 4791 the answers agree, so the expected sets are the
 /// RFC's and not only ours.
+@Suite(.threadsOfTheirOwn)
 struct RadicaleFiltersTests {
     /// Where Radicale 3 answers otherwise, and why the RFC's answer is the
     /// expected one: its `i;ascii-casemap` folds every letter, not ASCII's

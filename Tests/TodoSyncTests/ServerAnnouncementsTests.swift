@@ -7,6 +7,7 @@ import TodoCore
 /// Reading todo-server's event stream: the Server-Sent Events parser on
 /// exact bytes, and `ServerAnnouncements` against a real todo-server, a
 /// json-server-style server (no stream: polled) and nothing listening.
+@Suite(.threadsOfTheirOwn)
 struct ServerAnnouncementsTests {
     @Test func eventsAreReadWhateverTheChunksAndLineEnds() {
         let text = "retry: 1000\r\n\r\n: heartbeat\n\nid: 7\nevent: change\ndata: {\"cursor\":\"7\"}\n\nid: 8\revent: resync\rdata: a\rdata: b\r\r"

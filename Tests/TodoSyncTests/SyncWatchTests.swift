@@ -6,6 +6,7 @@ import Testing
 /// (`Benchmarks/json_server.py`): a change made on the server by curl
 /// arrives without a key pressed, a `todo add` made meanwhile by another
 /// process is pushed, and SIGTERM ends the watch cleanly.
+@Suite(.threadsOfTheirOwn)
 struct SyncWatchTests {
     /// The server's todos as curl reads them.
     static func serverList(_ url: String) throws -> String {

@@ -8,6 +8,7 @@ import Testing
 /// all; a sync after that reads nothing again, and a change made through
 /// the JSON API reaches it. `VDIRSYNCER_TASKS=100000 swift test --filter
 /// VdirsyncerLargeListTests` runs it at another size.
+@Suite(.threadsOfTheirOwn)
 struct VdirsyncerLargeListTests {
     static let count = ProcessInfo.processInfo.environment["VDIRSYNCER_TASKS"].flatMap { Int($0) } ?? 10_000
 

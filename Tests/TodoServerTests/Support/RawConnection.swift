@@ -15,7 +15,10 @@ final class RawConnection: @unchecked Sendable {
     private var received: [UInt8] = []
     private var closed = false
 
-    init(port: Int) async throws {
+    /// Connects, and sends `head` at once if given: on the same thread, so
+    /// that a busy test run cannot leave the server waiting for it past its
+    /// idle timeout.
+    init(port: Int, sending head: String? = nil) async throws {
         socket = try await Self.blocking {
             let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             var address = sockaddr_in()
@@ -26,6 +29,7 @@ final class RawConnection: @unchecked Sendable {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
             }
             guard fd >= 0, result == 0 else { throw POSIXError(.ECONNREFUSED) }
+            if let head { try Self.sendAll(Array(head.utf8), on: fd) }
             return fd
         }
     }
@@ -39,13 +43,15 @@ final class RawConnection: @unchecked Sendable {
     }
 
     func send(_ bytes: [UInt8]) async throws {
-        try await Self.blocking { [socket] in
-            var sent = 0
-            while sent < bytes.count {
-                let count = bytes[sent...].withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                guard count > 0 else { throw POSIXError(.EPIPE) }
-                sent += count
-            }
+        try await Self.blocking { [socket] in try Self.sendAll(bytes, on: socket) }
+    }
+
+    private static func sendAll(_ bytes: [UInt8], on socket: Int32) throws {
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes[sent...].withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard count > 0 else { throw POSIXError(.EPIPE) }
+            sent += count
         }
     }
 
