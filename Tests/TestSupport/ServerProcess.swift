@@ -26,9 +26,14 @@ public final class ServerProcess: @unchecked Sendable {
     private let pipe = Pipe()
 
     /// Runs the binary with `arguments`, collecting what it prints.
+    /// A server (`--port`) closes a connection idle for ten minutes, not
+    /// the default minute, unless the test gives `--idle-timeout`: a loaded
+    /// machine can keep a test's next request waiting past a minute, and
+    /// only the tests of the timeout itself are about it.
     public convenience init(_ arguments: [String], environment: [String: String] = [:]) throws {
         guard let binary = Self.binary else { throw CocoaError(.fileNoSuchFile) }
-        try self.init(executable: binary, arguments, environment: environment)
+        let serves = arguments.contains("--port") && !arguments.contains { $0.hasPrefix("--idle-timeout") }
+        try self.init(executable: binary, arguments + (serves ? ["--idle-timeout", "600"] : []), environment: environment)
     }
 
     /// Runs any server that prints "listening on 127.0.0.1:PORT" once it listens.

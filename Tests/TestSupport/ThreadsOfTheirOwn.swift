@@ -27,12 +27,18 @@ extension Trait where Self == ThreadsOfTheirOwn {
 
 /// A task executor that runs each job on a new thread: a job that blocks
 /// holds that thread and nothing else.
-final class ThreadPerJobExecutor: TaskExecutor {
+public final class ThreadPerJobExecutor: TaskExecutor {
     static let shared = ThreadPerJobExecutor()
+    /// The name of each of its threads, for a test to see where it runs
+    /// (at most 15 bytes: Linux keeps a longer one from the thread's creator).
+    public static let threadName = "own-thread"
 
-    func enqueue(_ job: consuming ExecutorJob) {
+    public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let executor = asUnownedTaskExecutor()
-        Thread.detachNewThread { job.runSynchronously(on: executor) }
+        Thread.detachNewThread {
+            Thread.current.name = Self.threadName
+            job.runSynchronously(on: executor)
+        }
     }
 }

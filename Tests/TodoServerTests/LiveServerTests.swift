@@ -28,7 +28,7 @@ struct LiveServerTests {
     @Test func fiftyParallelWritersLoseNothing() async throws {
         let path = temporaryDatabasePath()
         defer { removeDatabase(at: path) }
-        let server = try ServerProcess(["--port", "0", "--database", path, "--idle-timeout", "600"])
+        let server = try ServerProcess(["--port", "0", "--database", path])
         defer { kill(server.process.processIdentifier, SIGKILL) }
         let port = try await server.port()
         @Sendable func connected<T: Sendable>(_ operation: @escaping @Sendable (TestClient) async throws -> T) async throws -> T {
@@ -77,9 +77,7 @@ struct LiveServerTests {
     @Test func writesAreServedToReadersWhileWritersRun() async throws {
         let path = temporaryDatabasePath()
         defer { removeDatabase(at: path) }
-        // A loaded machine can keep a write waiting past the default minute
-        // of idleness, which would close the connection: not what is tested.
-        let server = try ServerProcess(["--port", "0", "--database", path, "--idle-timeout", "600"])
+        let server = try ServerProcess(["--port", "0", "--database", path])
         defer { kill(server.process.processIdentifier, SIGKILL) }
         let port = try await server.port()
         try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(120))) { client in
