@@ -30,6 +30,7 @@ public struct TodoCommand: AsyncParsableCommand {
             UndoneCommand.self,
             EditCommand.self,
             TagCommand.self,
+            AnnotateCommand.self,
             RemoveCommand.self,
             UndoCommand.self,
             RedoCommand.self,

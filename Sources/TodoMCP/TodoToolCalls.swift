@@ -206,11 +206,15 @@ public final class TodoToolCalls {
             let named = Set(before.map(\.id))
             before += try await logic.subtasks(of: before.map(\.id)).filter { !$0.isDone && !named.contains($0.id) }
         }
-        let (changed, next) = try await logic.setDoneBringingNext(done, idPrefixes: ids, withSubtasks: withSubtasks, dryRun: dryRun)
+        let (changed, next, already) = try await logic.setDoneBringingNext(done, idPrefixes: ids, withSubtasks: withSubtasks, dryRun: dryRun)
         let verb = done ? (dryRun ? "Would complete " : "Completed ") : (dryRun ? "Would reopen " : "Reopened ")
+        let was = Dictionary(before.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let summary = [
+            changed.isEmpty ? nil : verb + Self.naming(changed),
+            already.isEmpty ? nil : (done ? "already done: " : "already not done: ") + Self.naming(already),
+        ].compactMap(\.self).joined(separator: "; ")
         return try await change(
-            dryRun: dryRun, summary: verb + Self.naming(changed),
-            zip(before, changed).map { ($0, $1) } + next.map { (nil, $0) }
+            dryRun: dryRun, summary: summary, changed.map { (was[$0.id], $0) } + next.map { (nil, $0) }
         )
     }
 

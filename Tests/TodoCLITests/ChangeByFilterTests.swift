@@ -27,7 +27,9 @@ struct ChangeByFilterTests {
         #expect(try texts().count == 6, "nothing changed")
 
         let dry = try todo.ok(["done", "--tag", "errands", "--due", "today", "--dry-run"])
-        #expect(dry.split(separator: "\n").count == 4 && dry.hasPrefix("Would mark done "), "\(dry)")
+        // Each todo, and under it the field it would change.
+        #expect(dry.split(separator: "\n").filter { $0.hasPrefix("Would mark done ") }.count == 4 && dry.hasPrefix("Would mark done "), "\(dry)")
+        #expect(dry.split(separator: "\n").filter { $0 == "    done: false → true" }.count == 4, "\(dry)")
         #expect(try texts().count == 6)
 
         let done = try todo.ok(["done", "--tag", "errands", "--due", "today", "--yes"])

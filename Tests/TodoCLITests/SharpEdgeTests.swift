@@ -114,10 +114,14 @@ struct SharpEdgeTests {
 
 /// Today's date as `todo` writes a due date, in this machine's time zone.
 enum CalendarDayText {
-    static var today: String {
+    static var today: String { text(Date()) }
+
+    static var tomorrow: String { text(Calendar.current.date(byAdding: .day, value: 1, to: Date())!) }
+
+    private static func text(_ date: Date) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "yyyy-MM-dd"
-        return formatter.string(from: Date())
+        return formatter.string(from: date)
     }
 }

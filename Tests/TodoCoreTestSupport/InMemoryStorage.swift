@@ -141,7 +141,7 @@ public actor InMemoryStorage: TodoStorage {
         try check()
         guard let step = journal.last else { throw position == nil ? TodoError.nothingToUndo : TodoError.nothingToUndoInView }
         if let position, step.number <= position { throw TodoError.nothingToUndoInView }
-        if !force, let changed = step.changes.first(where: { !$0.isCurrent(current($0.id)) }) {
+        if !force, let changed = step.changes.first(where: { $0.isOverwritten(by: current($0.id)) }) {
             throw conflict(step, changed)
         }
         if dryRun {
@@ -159,7 +159,7 @@ public actor InMemoryStorage: TodoStorage {
     public func redoLast(at date: Date, progress: @escaping @Sendable (TodoUndo.Progress) -> Void) async throws -> TodoUndo {
         try check()
         guard let step = undone.last else { throw TodoError.nothingToRedo }
-        if let changed = step.reversed.changes.first(where: { !$0.isCurrent(current($0.id)) }) {
+        if let changed = step.reversed.changes.first(where: { $0.isOverwritten(by: current($0.id)) }) {
             throw conflict(step, changed)
         }
         undone.removeLast()
@@ -272,10 +272,9 @@ public actor InMemoryStorage: TodoStorage {
         )
     }
 
-    public func countTodos() async throws -> TodoCounts {
+    public func countTodos(at now: Date, in timeZone: TimeZone) async throws -> TodoCounts {
         try check()
-        let done = items.filter(\.isDone).count
-        return TodoCounts(pending: items.count - done, done: done)
+        return selectCounts(items: items, now: now, timeZone: timeZone)
     }
 
     public func changeToken() async throws -> Int {

@@ -35,9 +35,21 @@ struct SelectorsTests {
         #expect(selectFilteredTodos(items: [todo], query: query) == (expected ? [todo] : []))
     }
 
-    @Test func countsPendingAndDone() {
-        let items = [item("a"), item("b", done: true), item("c")]
-        #expect(selectPendingCount(items: items) == 2)
-        #expect(selectDoneCount(items: items) == 1)
+    @Test func countsWhatTheListsListWaitingTodosApart() {
+        let now = Date(millisecondsSince1970: 1_000_000_000), utc = TimeZone(identifier: "UTC")!
+        let later = TodoDue.moment(now + 3_600), earlier = TodoDue.moment(now - 3_600)
+        func with(_ item: TodoItem, wait: TodoDue? = nil, until: TodoDue? = nil) -> TodoItem {
+            var item = item
+            item.wait = wait
+            item.until = until
+            return item
+        }
+        let items = [
+            item("a"), item("b", done: true), item("c"),
+            with(item("waits"), wait: later), with(item("waited"), wait: earlier),
+            with(item("done, waiting", done: true), wait: later),
+            with(item("expired"), until: earlier), with(item("done, expired", done: true), until: earlier),
+        ]
+        #expect(selectCounts(items: items, now: now, timeZone: utc) == TodoCounts(pending: 3, done: 2, waiting: 1))
     }
 }

@@ -134,7 +134,7 @@ struct SubtaskTests {
         let kitchen = try await logic.addTodo(text: "kitchen", fields: TodoEdit(parent: .some(weekly.idString)))
         let floor = try await logic.addTodo(text: "floor", fields: TodoEdit(parent: .some(weekly.idString), addBlockers: [kitchen.idString]))
         try await logic.setDone(true, idPrefixes: [kitchen.idString])
-        let (_, next) = try await logic.setDoneBringingNext(true, idPrefixes: [weekly.idString], withSubtasks: true)
+        let (_, next, _) = try await logic.setDoneBringingNext(true, idPrefixes: [weekly.idString], withSubtasks: true)
         #expect(next.map(\.text) == ["clean the flat", "floor", "kitchen"] || next.map(\.text) == ["clean the flat", "kitchen", "floor"])
         let occurrence = next[0]
         let copies = next.dropFirst()
@@ -160,9 +160,9 @@ struct SubtaskTests {
         var daily = due
         daily.parent = .some(weekly.idString)
         let floor = try await logic.addTodo(text: "floor", fields: daily)
-        let (_, alone) = try await logic.setDoneBringingNext(true, idPrefixes: [floor.idString])
+        let (_, alone, _) = try await logic.setDoneBringingNext(true, idPrefixes: [floor.idString])
         #expect(alone.map(\.parent) == [weekly.id], "its next occurrence stays a subtask")
-        let (_, next) = try await logic.setDoneBringingNext(true, idPrefixes: [weekly.idString], withSubtasks: true)
+        let (_, next, _) = try await logic.setDoneBringingNext(true, idPrefixes: [weekly.idString], withSubtasks: true)
         #expect(next.map(\.text).sorted() == ["clean the flat", "floor"], "one copy of the floor, not two")
         let open = await storage.items.filter { !$0.isDone }
         #expect(open.map(\.text).sorted() == ["clean the flat", "floor"])

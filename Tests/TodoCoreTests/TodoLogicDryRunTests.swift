@@ -24,7 +24,7 @@ struct TodoLogicDryRunTests {
         #expect(added.text == "new")
         let edited = try await logic.editTodo(idPrefix: item.idString, edit: TodoEdit(text: "water the garden"), dryRun: true)
         #expect(edited.text == "water the garden")
-        let (done, next) = try await logic.setDoneBringingNext(true, idPrefixes: [item.idString], dryRun: true)
+        let (done, next, _) = try await logic.setDoneBringingNext(true, idPrefixes: [item.idString], dryRun: true)
         #expect(done.map(\.isDone) == [true])
         #expect(next.map(\.due) == [.day(try #require(CalendarDay(year: 2031, month: 5, day: 8)))])
         #expect(try await logic.deleteTodos(idPrefixes: [item.idString], dryRun: true) == [item])

@@ -66,6 +66,8 @@ struct FilterPropertyTests {
             }
             // `todo projects`: each project's own pending count, those past their until date left out.
             #expect(try db.pendingProjectCounts(now: now, timeZone: zone) == selectPendingProjectCounts(items: items, now: now, timeZone: zone))
+            // `todo status` and the view's header: what the lists list, waiting todos apart.
+            #expect(try await db.countTodos(at: now, in: zone) == selectCounts(items: items, now: now, timeZone: zone))
             for random in requests {
                 let field = Self.digits(random, [3, 5, 16, 14, 5, 3, 6, 16, 7, 3])
                 let (status, query, tagMask, dueFilter, priority, sort, limit) = (field[0], field[1], field[2], field[3], field[4], field[5], field[6])

@@ -166,6 +166,23 @@ struct UndoJournalTests {
         #expect(try Self.contents(db).isEmpty)
     }
 
+    /// Undo refuses only for a field it would put back: another field
+    /// changed since (by a sync) is kept, and the edit is undone unforced.
+    @Test func aChangeSinceToAnotherFieldDoesNotStopUndoAndIsKept() throws {
+        let db = try AppDatabase.inMemory()
+        let item = TodoItem(id: Self.id(1), text: "milk", createdAt: Self.date(1))
+        try db.insertTodo(item)
+        try db.updateTodos([item.editing(text: "oat milk", at: Self.date(2))])
+        try db.dbWriter.write { try $0.execute(sql: "UPDATE todo SET priority = 1 WHERE id = ?", arguments: [item.idString]) }
+        #expect(try db.undoLatest(force: false, at: Self.date(3)).command == "edit")
+        #expect(try Self.contents(db).map(\.text) == ["milk"])
+        #expect(try Self.contents(db).map(\.priority) == [.high])
+        // The add, undone, would delete a todo changed since: refused.
+        #expect(throws: TodoError.undoConflict(change: "add of “milk”", text: "milk", id: "00000000")) {
+            try db.undoLatest(force: false, at: Self.date(4))
+        }
+    }
+
     /// Redo brings back, exactly, what undo took back, the last taken back
     /// first; a change made since ends what redo can bring back.
     @Test func redoWalksForwardExactlyUntilANewChange() throws {

@@ -10,7 +10,13 @@ struct AddCommand: AsyncParsableCommand {
         discussion: """
             Several words are joined with spaces. Text is trimmed, must not be empty, \
             must fit on one line, and holds at most \(TodoText.maximumLength) characters; \
-            a tab becomes a space. Text that starts with a dash goes after --.
+            a tab becomes a space. Text that starts with a dash goes after --. A \
+            subtask (--parent) is of its parent's project unless given one.
+
+            Taskwarrior's words set fields as the options do: due:, scheduled:, \
+            wait:, until:, project: (pro:), priority: (pri:, H M L), depends: (IDs), \
+            recur: and +tag; what was read is said on standard error. After --, \
+            every word is text.
 
             \(DueDateHelp.grammar)
 
@@ -19,6 +25,7 @@ struct AddCommand: AsyncParsableCommand {
               todo add "pay rent" --due fri --priority high --tag home --tag bills --note "IBAN in mail"
               todo add water the plants --due today --repeat 3d
               todo add "buy paint" --parent 3f2a --blocked-by 91bc
+              todo add "Call mum" due:tomorrow +family pri:H
               todo add call the bank --json
               todo add -- -5 degrees
             """
@@ -66,7 +73,7 @@ struct AddCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp(DueDateHelp.blockedBy, valueName: "id"))
     var blockedBy: [String] = []
 
-    @Argument(help: "The todo's text.")
+    @Argument(help: "The todo's text; Taskwarrior's words (due:fri, +tag, project:home) set fields.")
     var words: [String]
 
     var fields: PlanningArguments {
@@ -77,18 +84,22 @@ struct AddCommand: AsyncParsableCommand {
 
     @MainActor
     mutating func run() async throws {
-        try await Self.add(words: words, fields: fields, db: database.open(), json: output.json)
+        try await Self.add(words: TodoCommand.markingTerminator(words), fields: fields, db: database.open(), json: output.json)
     }
 
     /// Adds the todo and prints it; what `run` does, with plain values (see `QuickInvocation`).
     @MainActor
     static func add(words: [String], fields: PlanningArguments = PlanningArguments(), db: AppDatabase, json: Bool) async throws {
-        let text = words.joined(separator: " ")
-        let edit = try fields.edit(text: text, now: Date(), timeZone: .current)
+        let now = Date()
+        let read = try TodoError.readingField { () throws(TodoFieldError) in try TaskwarriorWords(words, now: now, timeZone: .current) }
+        let text = read.text.joined(separator: " ")
+        let options = try fields.edit(text: text, now: now, timeZone: .current)
+        let edit = try TodoError.readingField { () throws(TodoFieldError) in try options.adding(read) }
         let logic = db.logic
         // A context that is on gives the todo its project and tags.
         try await logic.loadContext()
         let item = try await logic.addTodo(text: text, fields: edit)
+        TaskwarriorEcho.write(read)
         let out = OutputBuffer()
         if json {
             out.write(TodoJSON.object(item, absentParents: try await logic.absentParents(of: [item])) + "\n")

@@ -10,9 +10,10 @@ struct DoneCommand: AsyncParsableCommand {
         discussion: """
             Takes one or more IDs or unique ID prefixes, or filters that select the \
             todos as todo list does (pending ones, or --all). If any ID is unknown or \
-            ambiguous, nothing is changed. More than three todos selected by filters \
-            are asked about first on a terminal (--yes goes ahead); --dry-run shows \
-            them. One todo undo takes the whole change back.
+            ambiguous, nothing is changed; a todo already done is said, and left as it \
+            is. More than three todos selected by filters are asked about first on a \
+            terminal (--yes goes ahead); --dry-run shows each as it would be, before → \
+            after. One todo undo takes the whole change back.
 
             A todo with open subtasks is asked about on a terminal; --with-subtasks \
             completes them too, without asking. Completing a repeating todo makes \
@@ -91,14 +92,29 @@ func markDone(
     let verb = done ? "Mark done" : "Mark not done"
     let dryVerb = "Would " + verb.prefix(1).lowercased() + verb.dropFirst()
     guard ids.isEmpty else {
-        if selection.dryRun { return try printSelected(try db.resolveListed(idPrefixes: ids), verb: dryVerb, db: db, json: json) }
+        if selection.dryRun { return try await previewDone(done, ids: ids, verb: dryVerb, db: db, json: json, withSubtasks: withSubtasks) }
         return try await markDone(done, ids: ids, db: db, json: json, withSubtasks: withSubtasks)
     }
     let selected = try selection.selected(in: db, pending: done)
     guard !selected.isEmpty else { throw SelectionError.nothingSelected }
-    if selection.dryRun { return try printSelected(selected, verb: dryVerb, db: db, json: json) }
+    if selection.dryRun {
+        return try await previewDone(done, ids: selected.map(\.item.idString), verb: dryVerb, db: db, json: json, withSubtasks: withSubtasks)
+    }
     try selection.confirm(selected, doing: verb)
     try await markDone(done, ids: selected.map(\.item.idString), db: db, json: json, withSubtasks: withSubtasks)
+}
+
+/// What `--dry-run` shows of done or undone: each todo as it would be, the
+/// fields it would change (before → after), and the next occurrences a
+/// repeating todo would bring; nothing is written.
+@MainActor
+private func previewDone(_ done: Bool, ids: [String], verb: String, db: AppDatabase, json: Bool, withSubtasks: Bool) async throws {
+    let (changed, next, already) = try await db.logic.setDoneBringingNext(done, idPrefixes: ids, withSubtasks: withSubtasks, dryRun: true)
+    let before = Dictionary(try db.resolveListed(idPrefixes: changed.map(\.idString)).map { ($0.item.id, $0.item) }) { first, _ in first }
+    if json { return try printChanged(changed + already, verb: "", db: db, json: true) }
+    try printChanges(changed.map { (before[$0.id], $0) }, verb: verb, db: db, json: false)
+    try printChanged(already, verb: done ? "Already done" : "Already not done", db: db, json: false)
+    try printChanges(next.map { (nil, $0) }, verb: "Would bring next", db: db, json: false)
 }
 
 /// The todos a change by filter would touch, as `--dry-run` shows them.
@@ -116,19 +132,22 @@ func printSelected(_ todos: [ListedTodo], verb: String, db: AppDatabase, json: B
 /// with plain values (see `QuickInvocation`).
 @MainActor
 func markDone(_ done: Bool, ids: [String], db: AppDatabase, json: Bool, withSubtasks: Bool = false) async throws {
-    let changed: [TodoItem], next: [TodoItem]
+    let changed: [TodoItem], next: [TodoItem], already: [TodoItem]
     do {
-        (changed, next) = try await db.logic.setDoneBringingNext(done, idPrefixes: ids, withSubtasks: withSubtasks)
+        (changed, next, already) = try await db.logic.setDoneBringingNext(done, idPrefixes: ids, withSubtasks: withSubtasks)
     } catch {
         // A person at a terminal is asked; a script gets the error, which names --with-subtasks.
         guard case let .openSubtasks(parent, open) = error, Terminal.isTerminal(STDIN_FILENO),
               Terminal.isTerminal(STDERR_FILENO) else { throw error }
         try askToCompleteSubtasks(of: parent, open: open)
-        (changed, next) = try await db.logic.setDoneBringingNext(done, idPrefixes: ids, withSubtasks: true)
+        (changed, next, already) = try await db.logic.setDoneBringingNext(done, idPrefixes: ids, withSubtasks: true)
     }
-    try printChanged(changed, verb: done ? "Done" : "Not done", db: db, json: json)
-    // Where a repeating todo went next: its ID and due date (not in --json, whose shape is the todos changed).
-    if !json, !next.isEmpty {
+    // A todo already so is said, and left as it was (its completion time kept).
+    if json { return try printChanged(changed + already, verb: "", db: db, json: true) }
+    try printChanged(changed, verb: done ? "Done" : "Not done", db: db, json: false)
+    try printChanged(already, verb: done ? "Already done" : "Already not done", db: db, json: false)
+    // Where a repeating todo went next: its ID and due date (not in --json, whose shape is the todos named).
+    if !next.isEmpty {
         try printChanged(next, verb: "Next", db: db, json: false)
     }
 }

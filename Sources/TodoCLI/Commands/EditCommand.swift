@@ -10,14 +10,15 @@ struct EditCommand: AsyncParsableCommand {
             New text, if given, replaces the old; several words are joined with spaces \
             and the same rules as for add apply. Each option changes its field only; \
             none clears it (--due none, --priority none, --note none, --repeat none). \
-            Give at least one change.
+            Give at least one change. Taskwarrior's words change fields too (due:fri, \
+            pri:H, project:home, +tag, -tag; due: clears), as add reads them.
 
             \(DueDateHelp.grammar)
 
             --where changes every todo that list's filters, given as one argument, \
             select (the context that is on included): more than three are asked about \
             first on a terminal (--yes goes ahead), --dry-run shows the todos as they \
-            would be, and one todo undo takes the whole change back. --untag then \
+            would be, each field before → after, and one todo undo takes the whole change back. --untag then \
             skips the todos without the tag.
 
             Examples:
@@ -25,6 +26,7 @@ struct EditCommand: AsyncParsableCommand {
               todo edit 3f2a --due tomorrow --priority high
               todo edit 3f2a --tag errands --untag home --note none
               todo edit 3f2a --parent 91bc --blocked-by 77e0
+              todo edit 3f2a pri:H -family +urgent
               todo edit --where "--tag errands --due today" --due tomorrow
               todo edit --where "--project home --all" --project house --yes
             """
@@ -92,7 +94,7 @@ struct EditCommand: AsyncParsableCommand {
     @Argument(help: "ID (or unique prefix) of the todo.")
     var id: String?
 
-    @Argument(help: "The new text (optional).")
+    @Argument(help: "The new text (optional); Taskwarrior's words (due:fri, +tag, -tag) set fields.")
     var words: [String] = []
 
     var fields: PlanningArguments {
@@ -146,16 +148,26 @@ struct EditCommand: AsyncParsableCommand {
     @MainActor
     mutating func run() async throws {
         let (logic, db) = try database.logic()
-        let edit = try fields.edit(text: words.isEmpty ? nil : words.joined(separator: " "), now: Date(), timeZone: .current)
+        let now = Date()
+        let read = try TodoError.readingField { () throws(TodoFieldError) in
+            try TaskwarriorWords(TodoCommand.markingTerminator(words), editing: true, now: now, timeZone: .current)
+        }
+        let options = try fields.edit(text: read.text.isEmpty ? nil : read.text.joined(separator: " "), now: now, timeZone: .current)
+        let edit = try TodoError.readingField { () throws(TodoFieldError) in try options.adding(read) }
         if let filters {
             let selection = try selection(filters)
             let selected = try selection.selected(in: db, pending: true)
             guard !selected.isEmpty else { throw SelectionError.nothingSelected }
             if !dryRun { try selection.confirm(selected, doing: "Edit") }
             let pairs = try await logic.editTodos(idPrefixes: selected.map(\.item.idString), edit: edit, dryRun: dryRun)
-            return try printChanged(pairs.map(\.after), verb: dryRun ? "Would edit" : "Edited", db: db, json: output.json)
+            let changes = pairs.map { (before: Optional($0.before), after: Optional($0.after)) }
+            TaskwarriorEcho.write(read)
+            return try printChanges(changes, verb: dryRun ? "Would edit" : "Edited", fields: dryRun, db: db, json: output.json)
         }
         let edited = try await logic.editTodo(idPrefix: id ?? "", edit: edit, dryRun: dryRun)
-        try printChanged([edited], verb: dryRun ? "Would edit" : "Edited", db: db, json: output.json)
+        // A dry run wrote nothing: the todo stored is the one before.
+        let before = dryRun ? try await logic.todos(idPrefixes: [edited.idString]).first?.item : nil
+        TaskwarriorEcho.write(read)
+        try printChanges([(before, edited)], verb: dryRun ? "Would edit" : "Edited", fields: dryRun, db: db, json: output.json)
     }
 }

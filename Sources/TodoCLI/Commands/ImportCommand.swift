@@ -101,7 +101,8 @@ struct ImportCommand: AsyncParsableCommand {
         do {
             return file == "-"
                 ? FileHandle.standardInput.readDataToEndOfFile()
-                : try Data(contentsOf: URL(fileURLWithPath: file))
+                // Read as a stream, not by its size: `<(task export)` is a pipe.
+                : try FileHandle(forReadingFrom: URL(fileURLWithPath: file)).readToEnd() ?? Data()
         } catch {
             throw ImportError("cannot read \(file): \((error as NSError).localizedDescription); check the path")
         }

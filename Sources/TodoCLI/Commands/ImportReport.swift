@@ -25,7 +25,7 @@ struct ImportReport {
             if dryRun, merge.merge.changes {
                 out.write("~ \(Self.short(before)) \(before.text)\n")
                 for field in merge.merge.taken {
-                    out.write("    \(field.rawValue): \(Self.shown(before[field])) → \(Self.shown(merge.merge.merged[field]))\n")
+                    out.write("    \(field.rawValue): \(shownValue(before[field])) → \(shownValue(merge.merge.merged[field]))\n")
                 }
             }
             for conflict in merge.merge.conflicts {
@@ -35,8 +35,8 @@ struct ImportReport {
                 case (false, false): "took the file's"
                 case (false, true): "takes the file's"
                 }
-                out.write("Conflict on \(Self.short(before)) “\(before.text)”: \(conflict.field.rawValue) is \(Self.shown(conflict.here)) here, ")
-                out.write("\(Self.shown(conflict.file)) in the file; \(kept), the later edit\n")
+                out.write("Conflict on \(Self.short(before)) “\(before.text)”: \(conflict.field.rawValue) is \(shownValue(conflict.here)) here, ")
+                out.write("\(shownValue(conflict.file)) in the file; \(kept), the later edit\n")
             }
         }
         if !summary.stale.isEmpty {
@@ -48,7 +48,4 @@ struct ImportReport {
 
     /// A todo's ID as lists abbreviate it, enough to tell it apart here.
     private static func short(_ item: TodoItem) -> String { String(item.idString.prefix(8)) }
-
-    /// A value as the report shows it: `none` for an empty one.
-    private static func shown(_ value: String) -> String { value.isEmpty ? "none" : value }
 }

@@ -38,7 +38,10 @@ struct ListCommand: AsyncParsableCommand {
             --project keeps a project and its sub-projects (--project home keeps home and \
             home.garden); --project none, the todos without one. Todos waiting (--wait) \
             are left out until their date, and unfinished todos past their --until date \
-            for good; --waiting lists the waiting ones.
+            for good; --waiting lists the waiting ones, and --all every todo, as \
+            Taskwarrior's all does, those marked (waiting) or (past until). Projects \
+            match their case: a project that differs only in case is said. \
+            Taskwarrior's filters work too: +tag, -tag, project:, due:, priority:.
 
             Each todo shows its due date (month-day this year, red once overdue on a \
             terminal), !high, !medium or !low, its +project and its #tags.
@@ -54,6 +57,7 @@ struct ListCommand: AsyncParsableCommand {
               todo list --due week --priority high
               todo list --project home --not-tag someday
               todo list --waiting
+              todo list +family project:home due:today
             """,
         aliases: ["ls"]
     )
@@ -75,7 +79,7 @@ struct ListCommand: AsyncParsableCommand {
     @Flag(help: "Show done todos only.")
     var done = false
 
-    @Flag(help: "Show pending and done todos.")
+    @Flag(help: "Show every todo: pending and done, waiting and past their until date.")
     var all = false
 
     @Option(name: .customLong("tag"), help: ArgumentHelp("Only todos with this tag; give --tag again for todos with all of them.", valueName: "tag"))
@@ -109,16 +113,54 @@ struct ListCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Show at most this many todos.")
     var limit: Int?
 
-    /// Words after `list`: a search typed without `--query`, refused with a hint.
+    /// Words after `list`: Taskwarrior's filters (`+work`, `project:work`,
+    /// `due:today`, `priority:H`; `-work` arrives as `--not-tag work`), or
+    /// a search typed without `--query`, refused with a hint.
     @Argument(help: .hidden)
     var words: [String] = []
+
+    /// The filters Taskwarrior's words among `words` give, and the words that are none.
+    var wordFilters: (tags: [String], project: String?, due: String?, priority: PriorityArgument?, rest: [String]) {
+        get throws {
+            var found: (tags: [String], project: String?, due: String?, priority: PriorityArgument?, rest: [String]) = ([], nil, nil, nil, [])
+            for word in words {
+                if word.hasPrefix("+"), word.dropFirst().first?.isLetter == true {
+                    found.tags.append(String(word.dropFirst()))
+                    continue
+                }
+                let parts = word.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+                guard parts.count == 2, let field = TaskwarriorWords.field(named: parts[0]) else {
+                    found.rest.append(word)
+                    continue
+                }
+                let value = parts[1].isEmpty ? PlanningArguments.none : parts[1]
+                switch field {
+                case .project where project == nil: found.project = value
+                case .due where due == nil: found.due = value
+                case .priority where priority == nil:
+                    guard let level = PriorityArgument(argument: value) else { throw ValidationError(TodoFieldError.badPriority(value).description) }
+                    found.priority = level
+                case .project, .due, .priority:
+                    throw ValidationError("'\(word)' and --\(field.rawValue) both filter by \(field.rawValue): give one of them")
+                default:
+                    throw ValidationError("'\(word)': todo list filters by +tag, -tag, project:, due: and priority:; for \(field.rawValue), see todo list --help")
+                }
+            }
+            return found
+        }
+    }
 
     var status: StatusFilter { all ? .all : done ? .done : .pending }
 
     func validate() throws {
-        if !words.isEmpty {
-            let text = words.joined(separator: " ")
-            throw ValidationError("todo list takes no text: to list the todos containing it, use todo list --query \(ShellWord.quoted(text))")
+        let rest = try wordFilters.rest
+        if !rest.isEmpty {
+            let text = rest.joined(separator: " ")
+            let looks = rest.first { $0.contains(":") && $0.first?.isLetter == true }
+            throw ValidationError(
+                looks.map { "'\($0)' is not a filter todo list reads (+tag, -tag, project:, due:, priority:): see todo list --help" }
+                    ?? "todo list takes no text: to list the todos containing it, use todo list --query \(ShellWord.quoted(text))"
+            )
         }
         if [pending, done, all].filter({ $0 }).count > 1 {
             throw ValidationError("--pending, --done and --all each choose what to list: give one of them")
@@ -136,10 +178,12 @@ struct ListCommand: AsyncParsableCommand {
     /// The planning filters and order, read now.
     var filters: ListFilters {
         get throws {
-            ListFilters(
-                tags: tags, excludedTags: excludedTags,
-                due: try ListFilters.dueFilter(due: due, before: dueBefore, after: dueAfter, now: Date(), timeZone: .current),
-                priority: priority?.filter, project: try ListFilters.projectFilter(project), waiting: waiting, sort: sort.sort
+            let words = try wordFilters
+            return ListFilters(
+                tags: tags + words.tags, excludedTags: excludedTags,
+                due: try ListFilters.dueFilter(due: due ?? words.due, before: dueBefore, after: dueAfter, now: Date(), timeZone: .current),
+                priority: (priority ?? words.priority)?.filter, project: try ListFilters.projectFilter(project ?? words.project),
+                waiting: waiting, sort: sort.sort
             )
         }
     }
@@ -169,6 +213,11 @@ struct ListCommand: AsyncParsableCommand {
         }
         let context = try db.savedContexts().active
         let request = filters.request(status: status.requestStatus, query: logic.state.query, limit: limit, context: context)
+        if case let .within(project) = filters.project, case let near = try db.projectsDifferingInCase(from: project), !near.isEmpty {
+            // `--project Work` with only `work` stored: said, not an empty list to wonder at.
+            let named = near.map { "“\($0)” (todo list --project \(ShellWord.quoted($0)))" }.joined(separator: ", ")
+            FileHandle.standardError.write(Data("No todo is in project “\(project)”; projects match their case, and there is \(named)\n".utf8))
+        }
         let out = OutputBuffer()
         if json {
             var array = TodoJSON.ArrayWriter(to: out, absentParents: try db.absentParents())

@@ -32,7 +32,8 @@ struct StatusCommand: AsyncParsableCommand {
         let (logic, db) = try database.logic(reading: true)
         try await logic.loadCounts()
         let counts = logic.state.counts ?? TodoCounts(pending: 0, done: 0)
-        print("\(counts.pending) pending, \(counts.done) done")
+        // As the lists list them: waiting todos apart, as todo list --waiting lists them.
+        print("\(counts.pending) pending, " + (counts.waiting > 0 ? "\(counts.waiting) waiting, " : "") + "\(counts.done) done")
         let queued = try await db.pendingCount()
         print("\(queued) local change\(queued == 1 ? "" : "s") not yet synced")
         let settings = try await SyncSettings.load(from: db)

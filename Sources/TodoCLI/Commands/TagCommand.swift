@@ -12,7 +12,7 @@ struct TagCommand: AsyncParsableCommand {
             todos as todo list does (pending ones, or --all). --remove skips a todo \
             without the tag. More than three todos selected by filters are asked about \
             first on a terminal (--yes goes ahead); --dry-run shows the todos as they \
-            would be. One todo undo takes the whole change back.
+            would be, tags before → after. One todo undo takes the whole change back.
 
             Examples:
               todo tag 3f2a 91bc --add errands
@@ -59,6 +59,7 @@ struct TagCommand: AsyncParsableCommand {
         }
         let edit = TodoEdit(addTags: added, removeTags: removed)
         let pairs = try await logic.editTodos(idPrefixes: ids, edit: edit, dryRun: selection.dryRun)
-        try printChanged(pairs.map(\.after), verb: selection.dryRun ? "Would tag" : "Tagged", db: db, json: output.json)
+        let changes = pairs.map { (before: Optional($0.before), after: Optional($0.after)) }
+        try printChanges(changes, verb: selection.dryRun ? "Would tag" : "Tagged", fields: selection.dryRun, db: db, json: output.json)
     }
 }

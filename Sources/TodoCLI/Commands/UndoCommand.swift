@@ -17,12 +17,15 @@ struct UndoCommand: AsyncParsableCommand {
             the newest edit, which the next sync sends. todo redo brings back what undo \
             took back.
 
-            If a todo the change touched was changed since by a sync (or another program \
-            writing the file), undo refuses and names it: look at it, then --force puts \
-            back its values from before the change anyway.
+            Undo puts back only the fields the change wrote: a field changed since by a \
+            sync (or another program writing the file) is kept. If one the change wrote \
+            was changed since, undo refuses and names the todo: look at it, then --force \
+            puts back its values from before the change anyway. --dry-run shows each todo \
+            undo would change, field by field, before → after, and writes nothing.
 
             Examples:
               todo undo
+              todo undo --dry-run
               todo undo --list
             """
     )
@@ -32,18 +35,21 @@ struct UndoCommand: AsyncParsableCommand {
     @Flag(help: "Show what undo would take back, the latest first, and change nothing.")
     var list = false
 
-    @Flag(help: "Put back the earlier values even of a todo changed since by a sync.")
+    @Flag(help: "Put back the earlier values even of a field changed since by a sync.")
     var force = false
 
+    @Flag(help: "Show each todo undo would change, before → after, and change nothing.")
+    var dryRun = false
+
     func validate() throws {
-        if list && force {
-            throw ValidationError("--list changes nothing, so --force has no use with it: give one of them")
+        if list && (force || dryRun) {
+            throw ValidationError("--list changes nothing, so \(force ? "--force" : "--dry-run") has no use with it: give one of them")
         }
     }
 
     @MainActor
     mutating func run() async throws {
-        let (logic, _) = try database.logic(reading: list)
+        let (logic, db) = try database.logic(reading: list)
         let out = OutputBuffer()
         guard !list else {
             let history = try await logic.undoHistory(limit: .max)
@@ -58,9 +64,17 @@ struct UndoCommand: AsyncParsableCommand {
         }
         let bar = ProgressBar("Undoing")
         defer { bar.end() }
-        let change = try await logic.undo(force: force) { bar.show(done: $0.done, total: $0.total) }
+        let change = try await logic.undo(force: force, dryRun: dryRun) { bar.show(done: $0.done, total: $0.total) }
         bar.end()
-        out.write("Undid the \(change.summary).\n")
+        guard dryRun else { return out.write("Undid the \(change.summary).\n") }
+        out.write("Would undo the \(change.summary); nothing was written (without --dry-run, it is):\n")
+        out.flush()
+        let restored = Dictionary(change.restored.map { ($0.id, $0) }) { first, _ in first }
+        for item in change.changes {
+            let after = restored[item.id]
+            let verb = after == nil ? "Would delete" : item.after == nil ? "Would bring back" : "Would change"
+            try printChanges([(item.after, after)], verb: verb, db: db, json: false)
+        }
     }
 
     /// When a change was made, in local time: `2026-11-23 19:49`.

@@ -19,12 +19,15 @@ struct ListFilters: Equatable, Sendable {
     /// Whether a filter (not just an order) is given.
     var isFiltering: Bool { !tags.isEmpty || !excludedTags.isEmpty || due != nil || priority != nil || project != nil || waiting }
 
-    /// What these filters select at `now`: the waiting todos, or those a list
-    /// shows; narrowed by `context`, the one that is on.
+    /// What these filters select at `now`: the waiting todos; with `--all`
+    /// (`status` all) every todo, as Taskwarrior's `all`, waiting ones and
+    /// those past their until date too; else those a list shows. Narrowed by
+    /// `context`, the one that is on.
     func request(status: TodoRequest.Status, query: String, limit: Int? = nil, now: Date = Date(), context: TodoContext?) -> TodoRequest {
+        let schedule: TodoRequest.Schedule = waiting ? .waiting(at: now, in: .current) : status == .all ? .any : .current(at: now, in: .current)
         let request = TodoRequest(
             status: status, query: query, tags: tags, excludedTags: excludedTags, due: due, priority: priority, project: project,
-            schedule: waiting ? .waiting(at: now, in: .current) : .current(at: now, in: .current), sort: sort, limit: limit
+            schedule: schedule, sort: sort, limit: limit
         )
         return context?.narrowing(request) ?? request
     }

@@ -66,6 +66,13 @@ struct TodoFormatter {
         if !blockedBy.isEmpty {
             out.write("  " + (usesColor ? Self.red + "blocked by " + blockedBy + Self.reset : "blocked by " + blockedBy))
         }
+        // Only `list --all` and `--waiting` list these: other lists leave them out.
+        if row.wait.count > 0, (row.wait.count == 10 ? today : now).lexicographicallyPrecedes(row.wait) {
+            out.write("  (waiting)")
+        }
+        if !row.isDone, row.until.count > 0, row.until.lexicographicallyPrecedes(row.until.count == 10 ? today : now) {
+            out.write("  (past until)")
+        }
         out.write(UInt8(ascii: "\n"))
     }
 

@@ -8,12 +8,12 @@ extension TodoCommand {
     /// are explained, everything else goes through ArgumentParser.
     @MainActor
     public static func run(arguments: [String]) async {
-        let arguments = movingLeadingOptions(arguments)
+        let arguments = readingTagRemovals(movingLeadingOptions(arguments))
         guard let quick = QuickInvocation(arguments: arguments) else {
             // Checked only here: what the shortcut accepts has none of these
             // problems, and a common command pays nothing for the check.
             if let problem = UsageProblem(arguments: arguments, commands: commandNames) {
-                exitWithUsageError(problem.description)
+                exitWithUsageError((namedTodo(problem, arguments: arguments) ?? problem).description)
             }
             await parseAndRun(arguments)
             return
@@ -102,6 +102,62 @@ extension TodoCommand {
             return arguments
         }
         return [arguments[index]] + options + arguments[(index + 1)...]
+    }
+
+    /// `todo edit 3f2a -urgent`, `todo list -work`: Taskwarrior's words for
+    /// a tag taken off, or left out, which ArgumentParser would read as
+    /// options, are `--untag urgent` and `--not-tag work`. Before a `--`
+    /// only, and never an option's value (`--note -x`).
+    static func readingTagRemovals(_ arguments: [String]) -> [String] {
+        guard let command = arguments.first, ["edit", "list", "ls"].contains(command) else { return arguments }
+        let option = command == "edit" ? "--untag" : "--not-tag"
+        var read: [String] = [], index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if argument == "--" {
+                return read + [argument] + arguments[index...]
+            }
+            if Self.valueOptions.contains(argument), index < arguments.count {
+                read += [argument, arguments[index]]
+                index += 1
+            } else if argument.hasPrefix("-"), argument.dropFirst().first?.isLetter == true, argument.count > 2 {
+                read += [option, String(argument.dropFirst())]
+            } else {
+                read.append(argument)
+            }
+        }
+        return read
+    }
+
+    /// `words`, a command's text as ArgumentParser gives it, with the `--`
+    /// it took away put back before the words typed after it: those are
+    /// text, Taskwarrior's words too (`TaskwarriorWords`).
+    static func markingTerminator(_ words: [String], arguments: [String] = CommandLine.arguments) -> [String] {
+        guard let terminator = arguments.firstIndex(of: "--") else { return words }
+        let after = min(arguments.count - terminator - 1, words.count)
+        return words.dropLast(after) + ["--"] + words.suffix(after)
+    }
+
+    /// The options of `edit` and `list` whose value follows them.
+    private static let valueOptions = UsageProblem.optionsWithValues
+        + ["--query", "-q", "--limit", "--sort", "--due-before", "--due-after", "--not-tag"]
+
+    /// `todo 892d`, where 892d is a todo's ID: the command that shows it
+    /// instead of the one that would add it. Nil for a word no todo's ID
+    /// starts with, or with no database to look in.
+    static func namedTodo(_ problem: UsageProblem, arguments: [String]) -> UsageProblem? {
+        guard case let .unknownCommand(words, nil, _) = problem, words.count == 1,
+              words[0].allSatisfy({ $0.isHexDigit || $0 == "-" }) else { return nil }
+        var explicit: String?
+        for (index, argument) in arguments.enumerated() {
+            if argument == "--database", index + 1 < arguments.count { explicit = arguments[index + 1] }
+            if argument.hasPrefix("--database=") { explicit = String(argument.dropFirst("--database=".count)) }
+        }
+        let path = DatabaseLocation.resolve(explicit: explicit)
+        guard let db = try? AppDatabase.openForReading(path: path, explicit: DatabaseLocation.isNamed(explicit: explicit)),
+              let found = try? db.resolveListed(idPrefixes: words), found.count == 1 else { return nil }
+        return .todoID(words[0], text: found[0].item.text)
     }
 
     /// Every subcommand's name and aliases, and ArgumentParser's own `help`.

@@ -7,6 +7,8 @@
 enum UsageProblem: Error, Equatable, CustomStringConvertible {
     /// `todo lsit`: the words typed, the nearest command if one is near, and every command.
     case unknownCommand([String], suggestion: String?, commands: [String])
+    /// `todo 892d`: a todo's ID (and its text) where a command goes.
+    case todoID(String, text: String)
     /// `todo add -5 degrees`: text that starts with a dash, read as an option.
     case dashInText(command: String, word: String, corrected: String)
     /// `todo add call mom -h`: a help flag among the words of a todo.
@@ -21,6 +23,8 @@ enum UsageProblem: Error, Equatable, CustomStringConvertible {
                 + (suggestion.map { ": did you mean '\($0)'?" }
                     ?? ": to add a todo, run todo add \(words.map(ShellWord.quoted).joined(separator: " ")).")
                 + " The commands are \(commands.joined(separator: ", ")) (todo --help describes them)"
+        case let .todoID(id, text):
+            "'\(id)' is the ID of “\(text)”, not a command: to see it, run todo show \(id); to change it, todo edit \(id)"
         case let .dashInText(command, word, corrected):
             "'\(word)' is not an option of todo \(command): if it is part of the text, put -- before the text: \(corrected)"
         case let .unknownOption(command, option, suggestion):
@@ -85,7 +89,7 @@ enum UsageProblem: Error, Equatable, CustomStringConvertible {
     }
 
     /// The options of `add` and `edit` that take a value: neither they nor their values are text.
-    private static let optionsWithValues = [
+    static let optionsWithValues = [
         "--database", "--due", "--priority", "--tag", "--untag", "--note", "--repeat", "--project", "--wait", "--scheduled", "--until",
         "--parent", "--blocked-by", "--unblock", "--where",
     ]

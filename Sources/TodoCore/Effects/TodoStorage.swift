@@ -92,8 +92,9 @@ public protocol TodoStorage: Sendable {
         _ request: TodoRequest, around anchor: TodoWindow.Anchor, newer: Int, older: Int, effort: TodoWindow.Effort
     ) async throws -> TodoWindow
 
-    /// How many todos are pending and done.
-    nonisolated(nonsending) func countTodos() async throws -> TodoCounts
+    /// How many todos the lists list at `now`, and how many wait
+    /// (`selectCounts` counts the same).
+    nonisolated(nonsending) func countTodos(at now: Date, in timeZone: TimeZone) async throws -> TodoCounts
 
     /// A number that changes whenever another process (or connection) commits
     /// a change, and only then: cheap enough to ask every second.

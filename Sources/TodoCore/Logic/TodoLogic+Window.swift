@@ -51,8 +51,8 @@ extension TodoLogic {
 
     /// Loads how many todos are pending and done.
     public func loadCounts() async throws(TodoError) {
-        let counts = try await run { [storage] in
-            try await storage.countTodos()
+        let counts = try await run { [environment, storage] in
+            try await storage.countTodos(at: environment.now(), in: environment.timeZone)
         } then: { _ in }
         state.countsLoaded(counts)
     }

@@ -23,7 +23,8 @@ public final class TodoLogic {
 extension TodoLogic {
     /// Creates a todo from `text` and the planning fields in `fields` and
     /// stores it; the query is cleared, so a view's next window shows it.
-    /// A context that is on (`loadContext`) gives it its project and tags.
+    /// A context that is on (`loadContext`) gives it its project and tags;
+    /// a subtask not given a project takes its parent's.
     /// A dry run answers the todo it would store, and changes nothing (this
     /// holds for every action that takes `dryRun`).
     @discardableResult
@@ -33,6 +34,10 @@ extension TodoLogic {
             let now = environment.now()
             var fields = try await Self.resolvingIDs(context?.filling(fields) ?? fields, in: storage)
             fields.text = text
+            // A subtask is of its parent's project, unless it was given one.
+            if fields.project == nil, case let .some(.some(parent)) = fields.parent {
+                fields.project = try await Self.resolveDistinct([parent], in: storage)[0].project.map { .some($0) }
+            }
             var item = try TodoItem(id: environment.uuid(), text: "-", createdAt: now).applying(fields, at: now)
             // As created: none of its fields was edited yet.
             item.editedAt = FieldTimes()
@@ -96,12 +101,17 @@ extension TodoLogic {
     /// occurrences completing repeating ones brought, with fresh copies of
     /// their subtasks. Completing a todo with open subtasks throws
     /// `.openSubtasks`, unless `withSubtasks`: then they are completed too.
+    /// A todo already so (`already`) is left as it is: not stamped again, and
+    /// with nothing to change nothing is written.
     @discardableResult
     public func setDoneBringingNext(
         _ done: Bool, idPrefixes: [String], withSubtasks: Bool = false, dryRun: Bool = false
-    ) async throws(TodoError) -> (changed: [TodoItem], next: [TodoItem]) {
-        let (_, changed, next) = try await run { [environment, storage] in
-            var items = try await Self.resolveDistinct(idPrefixes, in: storage)
+    ) async throws(TodoError) -> (changed: [TodoItem], next: [TodoItem], already: [TodoItem]) {
+        let (_, changed, next, already) = try await run { [environment, storage] in
+            let named = try await Self.resolveDistinct(idPrefixes, in: storage)
+            let already = named.filter { $0.isDone == done }
+            var items = named.filter { $0.isDone != done }
+            guard !items.isEmpty else { return ([TodoItem](), [TodoItem](), [TodoItem](), already) }
             let now = environment.now()
             let subtasks = done ? try await storage.subtasks(of: items.map(\.id)) : []
             if !subtasks.isEmpty {
@@ -129,19 +139,30 @@ extension TodoLogic {
                 return [next] + item.subtaskCopies(own, under: next, at: now, in: environment.timeZone)
             } : []
             if !dryRun { try await storage.update(changed, addingIfAbsent: next) }
-            return (items, changed, next)
-        } then: { _, changed, _ in
+            return (items, changed, next, already)
+        } then: { _, changed, _, _ in
             // A next occurrence shows once a window reloads; unlike an add, it
             // keeps the query a person typed.
-            if !dryRun { self.state.updateTodos(changed) }
+            if !dryRun, !changed.isEmpty { self.state.updateTodos(changed) }
         }
-        return (changed, next)
+        return (changed, next, already)
     }
 
     /// Replaces a todo's text.
     @discardableResult
     public func editTodo(idPrefix: String, text: String) async throws(TodoError) -> TodoItem {
         try await editTodo(idPrefix: idPrefix, edit: TodoEdit(text: text))
+    }
+
+    /// Adds a line to a todo's note, today's date and then `text`, as
+    /// Taskwarrior's annotations (and as imported ones read).
+    @discardableResult
+    public func annotate(idPrefix: String, text: String, dryRun: Bool = false) async throws(TodoError) -> TodoItem {
+        let line = try TodoText.validated(text)
+        let item = try await todos(idPrefixes: [idPrefix])[0].item
+        let dated = CalendarDay(environment.now(), in: environment.timeZone).description + " " + line
+        let note = item.note.map { $0.hasSuffix("\n") ? $0 + dated : $0 + "\n" + dated } ?? dated
+        return try await editTodo(idPrefix: item.idString, edit: TodoEdit(note: .some(note)), dryRun: dryRun)
     }
 
     /// Changes a todo's text and planning fields, all checked before anything is written.

@@ -9,7 +9,9 @@ extension TodoEdit {
     /// (or none), `--blocked-by` and `--unblock` IDs. Dates are read at
     /// `now` in `timeZone`. The text is the words left (nil: none, fields only).
     /// A `#` word is a tag when a letter follows the `#` and it is not a word
-    /// of `text`, the todo's text before the edit (`fix #frontend build` keeps it).
+    /// of `text`, the todo's text before the edit (`fix #frontend build` keeps it);
+    /// Taskwarrior's words (`due:fri`, `+home`, in an edit `-home`) are read as
+    /// `TaskwarriorWords` reads them, with the same exception.
     public init(line: String, text original: String = "", now: Date, timeZone: TimeZone) throws(TodoError) {
         self.init()
         let kept = Set(original.split(whereSeparator: \.isWhitespace).map(String.init))
@@ -21,6 +23,11 @@ extension TodoEdit {
                     if token.text.hasPrefix("#"), token.text.dropFirst().first?.isLetter == true, !token.quoted,
                        !kept.contains(token.text) {
                         addTags.append(try TodoTags.validated(token.text))
+                    } else if !token.quoted, !kept.contains(token.text),
+                              case let read = try TaskwarriorWords([token.text], editing: !original.isEmpty, now: now, timeZone: timeZone),
+                              !read.read.isEmpty {
+                        // Taskwarrior's words, as the command line reads them: due:fri, +tag, -tag.
+                        self = try adding(read)
                     } else {
                         words.append(token.text)
                     }

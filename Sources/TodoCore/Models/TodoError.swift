@@ -96,3 +96,14 @@ extension TodoError {
 public protocol TodoErrorConvertible: Error {
     var todoError: TodoError { get }
 }
+
+extension TodoError {
+    /// What `body` reads, its field error as `.invalidField`.
+    public static func readingField<T>(_ body: () throws(TodoFieldError) -> T) throws(TodoError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw .invalidField(error)
+        }
+    }
+}

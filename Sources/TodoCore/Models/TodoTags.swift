@@ -107,6 +107,8 @@ public enum TodoFieldError: Error, Sendable, Equatable, CustomStringConvertible 
     case blocksItself
     /// An option typed last on a line, with no value after it.
     case missingValue(String)
+    /// A Taskwarrior word (`due:mon`) setting a field an option sets too.
+    case setTwice(String)
     /// `--untag` of a tag the todo does not have: its tags, to pick from.
     case noSuchTag(String, tags: [String])
 
@@ -146,6 +148,8 @@ public enum TodoFieldError: Error, Sendable, Equatable, CustomStringConvertible 
             "'\(text)' is not a date for \(option): the order of day and month differs from place to place, so it is not guessed; write the year first, like 2026-12-24"
         case let .badDate(text, option, nil):
             "'\(text)' is not a date for \(option): use today, tomorrow, a weekday (fri), in 3 days, next week, dec 24, tomorrow 5pm, 2026-12-01 or none; quote a date of several words"
+        case let .setTwice(word):
+            "'\(word)' sets a field an option sets too: give one of them"
         case let .missingValue(option):
             "\(option) needs a value after it, e.g. --due fri, --priority high, --tag home"
         case let .noSuchTag(tag, tags):

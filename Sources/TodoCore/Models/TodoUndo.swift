@@ -129,6 +129,17 @@ extension TodoUndo.Change {
         }
     }
 
+    /// Whether undoing this change over `now` would overwrite a change made
+    /// since by something else (a sync, another process): a field this
+    /// change wrote that holds another value now; for a todo it added (undo
+    /// deletes it), any change to it; for one it deleted, its being back.
+    /// A field this change left alone may have changed: undo puts back only
+    /// the fields it wrote, and keeps that change.
+    public func isOverwritten(by now: TodoItem?) -> Bool {
+        guard let before, let after, let now else { return !isCurrent(now) }
+        return TodoField.allCases.contains { !before.holdsSame($0, as: after) && !now.holdsSame($0, as: after) }
+    }
+
     /// Whether the change left the todo as it found it (a done mark on a
     /// todo already done): nothing to undo.
     public var isNoChange: Bool {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Selectors: pure functions from todos, or the state, to what is shown.
 /// Storage's SQL must select exactly what they select (property tests hold
 /// them together).
@@ -10,14 +12,19 @@ public func selectFilteredTodos(items: [TodoItem], query: String) -> [TodoItem] 
     return items.filter { $0.matches(query) }
 }
 
-/// How many todos are not done yet.
-public func selectPendingCount(items: [TodoItem]) -> Int {
-    items.reduce(0) { $0 + ($1.isDone ? 0 : 1) }
-}
-
-/// How many todos are done.
-public func selectDoneCount(items: [TodoItem]) -> Int {
-    items.count - selectPendingCount(items: items)
+/// How many todos `todo list` and `todo list --done` list at `now`, and how
+/// many pending ones wait (`TodoCounts`); what storage's `countTodos` counts.
+public func selectCounts(items: [TodoItem], now: Date, timeZone: TimeZone) -> TodoCounts {
+    let current = TodoRequest.Schedule.current(at: now, in: timeZone), waiting = TodoRequest.Schedule.waiting(at: now, in: timeZone)
+    var counts = TodoCounts(pending: 0, done: 0)
+    for item in items {
+        if current.includes(item) {
+            if item.isDone { counts.done += 1 } else { counts.pending += 1 }
+        } else if !item.isDone, waiting.includes(item) {
+            counts.waiting += 1
+        }
+    }
+    return counts
 }
 
 /// The rows of a loaded window that the state's filter and query select: the

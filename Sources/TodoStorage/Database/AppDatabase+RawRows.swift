@@ -19,17 +19,20 @@ public struct RawTodoRow {
     public let tags: UnsafeBufferPointer<UInt8>
     /// The project (`home.garden`), UTF-8; empty for none.
     public let project: UnsafeBufferPointer<UInt8>
+    /// The stored forms of the wait and until dates, as `due`; empty for none.
+    public let wait: UnsafeBufferPointer<UInt8>
+    public let until: UnsafeBufferPointer<UInt8>
 }
 
 extension RawTodoRow {
     /// The columns a raw row is read from, at `TodoItem.selection`'s places
-    /// up to the tags, then the project: what a listing prints, and not the
+    /// up to the tags, then the project, wait and until: what a listing prints, and not the
     /// edit times and dates after them, which SQLite would read from every
     /// row for nothing (`todo list` of 1,000,000 todos took 1.08x as long
     /// when it selected them: BENCHMARKS.md).
     static let selection = """
         todo.id, todo.text, todo.isDone, todo.createdAt, NULL, NULL, todo.idPrefixLength, todo.due, todo.priority, todo.tags, \
-        todo.project
+        todo.project, todo.wait, todo.until
         """
 }
 
@@ -47,6 +50,7 @@ extension RawTodoRow {
         }
         let id = append(item.idString), text = append(item.text), due = append(item.due?.text)
         let tags = append(TagList.encode(item.tags)), project = append(item.project)
+        let wait = append(item.wait?.text), until = append(item.until?.text)
         return try bytes.withUnsafeBufferPointer { all in
             try body(RawTodoRow(
                 id: UnsafeBufferPointer(rebasing: all[id]),
@@ -56,7 +60,9 @@ extension RawTodoRow {
                 due: UnsafeBufferPointer(rebasing: all[due]),
                 priority: item.priority?.rank ?? 0,
                 tags: UnsafeBufferPointer(rebasing: all[tags]),
-                project: UnsafeBufferPointer(rebasing: all[project])
+                project: UnsafeBufferPointer(rebasing: all[project]),
+                wait: UnsafeBufferPointer(rebasing: all[wait]),
+                until: UnsafeBufferPointer(rebasing: all[until])
             ))
         }
     }
@@ -83,7 +89,7 @@ extension AppDatabase {
                         guard code == SQLITE_ROW else {
                             throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
                         }
-                        // Columns follow `RawTodoRow.selection`: id, text, isDone, …, idPrefixLength, due, priority, tags, project.
+                        // Columns follow `RawTodoRow.selection`: id, text, isDone, …, idPrefixLength, due, priority, tags, project, wait, until.
                         let id = Self.bytes(handle, column: 0)
                         let text = Self.bytes(handle, column: 1)
                         if !request.query.isEmpty {
@@ -98,7 +104,9 @@ extension AppDatabase {
                             due: Self.bytes(handle, column: 7),
                             priority: Int(sqlite3_column_int(handle, 8)),
                             tags: Self.bytes(handle, column: 9),
-                            project: Self.bytes(handle, column: 10)
+                            project: Self.bytes(handle, column: 10),
+                            wait: Self.bytes(handle, column: 11),
+                            until: Self.bytes(handle, column: 12)
                         )
                         try body(row)
                     }

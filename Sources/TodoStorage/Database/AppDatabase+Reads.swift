@@ -41,9 +41,13 @@ extension AppDatabase {
         }
     }
 
-    /// How many todos are pending and done.
-    public func counts() throws -> (pending: Int, done: Int) {
-        try StorageError.wrap(path: path) {
+    /// How many todos `todo list` and `todo list --done` list at `now`, and
+    /// how many pending ones wait (`selectCounts`).
+    public func counts(at now: Date, in timeZone: TimeZone) throws -> TodoCounts {
+        guard case let (condition, arguments)? = Self.scheduleCondition(.current(at: now, in: timeZone)),
+              case let (waiting, waitingArguments)? = Self.scheduleCondition(.waiting(at: now, in: timeZone))
+        else { preconditionFailure("a current or waiting schedule always has a condition") }
+        return try StorageError.wrap(path: path) {
             try dbWriter.read { db in
                 // All todos from the smallest index, done ones from their range
                 // of the isDone index: at a million todos, half the time of
@@ -51,8 +55,18 @@ extension AppDatabase {
                 let row = try Row.fetchOne(db, sql: """
                     SELECT (SELECT count(*) FROM todo), (SELECT count(*) FROM todo WHERE isDone = 1)
                     """)
-                let (all, done): (Int, Int) = (row?[0] ?? 0, row?[1] ?? 0)
-                return (all - done, done)
+                var counts = TodoCounts(pending: (row?[0] ?? 0) - (row?[1] ?? 0), done: row?[1] ?? 0)
+                // Less the hidden ones, from the index of the few todos with a wait or until date.
+                let hidden = try Row.fetchCursor(db, sql: """
+                    SELECT isDone, \(waiting), count(*) FROM todo INDEXED BY todo_with_wait_or_until
+                        WHERE (wait IS NOT NULL OR until IS NOT NULL) AND NOT \(condition) GROUP BY 1, 2
+                    """, arguments: waitingArguments + arguments)
+                while let row = try hidden.next() {
+                    let (isDone, isWaiting, count): (Bool, Bool, Int) = (row[0], row[1], row[2])
+                    if isDone { counts.done -= count } else { counts.pending -= count }
+                    if isWaiting, !isDone { counts.waiting += count }
+                }
+                return counts
             }
         }
     }
@@ -72,6 +86,29 @@ extension AppDatabase {
                     """, arguments: [today, moment])
                 while let row = try rows.next() { counts[row[0]] = row[1] }
                 return counts
+            }
+        }
+    }
+
+    /// For `--project work` where no todo is in `work` or under it: the
+    /// projects that are, but for case (`Work`, `WORK.home`'s `WORK`), to
+    /// say so. Empty when the project exists as typed.
+    public func projectsDifferingInCase(from project: String) throws -> [String] {
+        try StorageError.wrap(path: path) {
+            try dbWriter.read { db in
+                let (condition, arguments) = Self.projectCondition(.within(project))
+                // One range of the project index for each of done and pending.
+                let exists = try Bool.fetchOne(
+                    db, sql: "SELECT EXISTS (SELECT 1 FROM todo WHERE isDone IN (0, 1) AND \(condition))", arguments: arguments
+                ) ?? false
+                guard !exists else { return [] }
+                // Only when nothing matched: a scan, on a list about to be empty.
+                let lower = project.lowercased(), child = lower + "."
+                let found = try String.fetchAll(db, sql: """
+                    SELECT DISTINCT project FROM todo WHERE project IS NOT NULL
+                        AND (lower(project) = ? OR substr(lower(project), 1, ?) = ?)
+                    """, arguments: [lower, child.unicodeScalars.count, child])
+                return Array(Set(found.map { String(String.UnicodeScalarView($0.unicodeScalars.prefix(project.unicodeScalars.count))) })).sorted()
             }
         }
     }

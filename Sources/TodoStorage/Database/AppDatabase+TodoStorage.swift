@@ -87,9 +87,8 @@ extension AppDatabase: TodoStorage {
         }
     }
 
-    nonisolated(nonsending) public func countTodos() async throws -> TodoCounts {
-        let (pending, done) = try counts()
-        return TodoCounts(pending: pending, done: done)
+    nonisolated(nonsending) public func countTodos(at now: Date, in timeZone: TimeZone) async throws -> TodoCounts {
+        try counts(at: now, in: timeZone)
     }
 
     nonisolated(nonsending) public func changeToken() async throws -> Int {

@@ -38,7 +38,7 @@ extension AppDatabase {
                     try db.execute(sql: "DELETE FROM undoStep WHERE id = ?", arguments: [number])
                     continue
                 }
-                if !force, let changed = step.changes.first(where: { !$0.isCurrent(current[$0.id] ?? nil) }) {
+                if !force, let changed = step.changes.first(where: { $0.isOverwritten(by: current[$0.id] ?? nil) }) {
                     throw Self.conflict(step, changed, current)
                 }
                 var undone = step
@@ -63,7 +63,7 @@ extension AppDatabase {
             var meter = try UndoMeter(db, step: row[0], report: progress)
             let (step, current) = try Self.undoStep(db, row, meter: &meter)
             let reversed = step.reversed
-            if let changed = reversed.changes.first(where: { !$0.isCurrent(current[$0.id] ?? nil) }) {
+            if let changed = reversed.changes.first(where: { $0.isOverwritten(by: current[$0.id] ?? nil) }) {
                 throw Self.conflict(step, changed, current)
             }
             var redone = step

@@ -38,7 +38,7 @@ extension TodoUIController {
         guard let row = selectedRow else { return }
         let next: [TodoItem]
         do {
-            (_, next) = try await logic.setDoneBringingNext(
+            (_, next, _) = try await logic.setDoneBringingNext(
                 !row.item.isDone, idPrefixes: [row.item.idString], withSubtasks: confirming == row.id
             )
         } catch let .openSubtasks(_, open) {

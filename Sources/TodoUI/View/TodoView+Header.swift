@@ -8,7 +8,9 @@ import TodoTerminal
 extension TodoView {
     static func header(_ snapshot: TodoSnapshot, _ view: ViewState) -> Line {
         var spans = [Span(" todo ", TextStyle(bold: true, reverse: true))]
-        let counts = snapshot.counts.map { "\($0.pending) pending · \($0.done) done" } ?? "counting…"
+        let counts = snapshot.counts.map {
+            "\($0.pending) pending · " + ($0.waiting > 0 ? "\($0.waiting) waiting · " : "") + "\($0.done) done"
+        } ?? "counting…"
         spans.append(Span(" " + counts + "   showing " + filterName(snapshot.filter), headerStyle))
         if let context = snapshot.context {
             spans.append(Span("   context \(context)", TextStyle(bold: true, reverse: true)))
