@@ -13,6 +13,12 @@ public final class TodoToolCalls {
     let syncer: (any TodoSyncing)?
     let now: () -> Date
     let timeZone: TimeZone
+    /// What `next_todos` ranks by: the command line's configured weights.
+    let weights: UrgencyWeights
+    /// The last dry run of a change by `where` (its tool, its `where`, the
+    /// todos it selected): a change of more than `confirmAbove` todos by
+    /// `where` is made only right after its dry run.
+    var lastDryRun: (tool: String, where: JSONValue, ids: Set<UUID>)?
 
     /// The most todos a change's answer lists one by one (an undo of a large
     /// import touches 100,000): the rest are counted in `omitted`.
@@ -20,13 +26,14 @@ public final class TodoToolCalls {
 
     public init(
         logic: TodoLogic, tools: [MCPTool], syncer: (any TodoSyncing)?,
-        now: @escaping () -> Date = { Date() }, timeZone: TimeZone = .current
+        now: @escaping () -> Date = { Date() }, timeZone: TimeZone = .current, weights: UrgencyWeights = .taskwarrior
     ) {
         self.logic = logic
         self.tools = tools
         self.syncer = syncer
         self.now = now
         self.timeZone = timeZone
+        self.weights = weights
     }
 
     /// The answer to a call of `name`: its result, or a tool error (`isError`)
@@ -77,6 +84,7 @@ public final class TodoToolCalls {
     private func perform(_ name: String, _ arguments: ToolArguments) async throws -> JSONValue {
         switch name {
         case "list_todos": try await listTodos(arguments)
+        case "next_todos": try await nextTodos(arguments)
         case "get_todo": try await getTodo(arguments)
         case "add_todo": try await addTodo(arguments)
         case "edit_todo": try await editTodo(arguments)
@@ -101,36 +109,8 @@ public final class TodoToolCalls {
     }
 
     private func listTodos(_ arguments: ToolArguments) async throws -> JSONValue {
-        let status: TodoRequest.Status = switch try arguments.choice("status", ["pending", "done", "all"]) {
-        case "done": .done
-        case "all": .all
-        default: .pending
-        }
-        var tags: [String] = []
-        for tag in try arguments.strings("tags") {
-            do { tags.append(try TodoTags.validated(tag)) } catch { throw ToolError(String(describing: error)) }
-        }
-        var request = TodoRequest(
-            status: status, query: try arguments.string("query") ?? "", tags: tags,
-            priority: try arguments.choice("priority", ["high", "medium", "low"]).flatMap(TodoPriority.init(parsing:)).map { .level($0) },
-            schedule: .current(at: now(), in: timeZone),
-            sort: TodoRequest.Sort(rawValue: try arguments.choice("sort", ["created", "due", "priority"]) ?? "created") ?? .created
-        )
-        if let project = try arguments.string("project") {
-            do {
-                request.project = project.lowercased() == "none" ? .unset : .within(try TodoProject.validated(project))
-            } catch {
-                throw ToolError(String(describing: error))
-            }
-        }
+        let request = try request(arguments, status: .pending)
         let due = try arguments.string("due")
-        if let due {
-            do {
-                request.due = try DueFilter(parsing: due, now: now(), in: timeZone)
-            } catch {
-                throw ToolError("'\(due)' is not a due filter: use overdue, today, tomorrow, week, 7d (the next 7 days), or a date such as fri, +3d or 2026-12-01")
-            }
-        }
         let limit = try arguments.integer("limit", in: 1...TodoToolCatalog.maximumLimit) ?? 50
         let page = try ListCursor(arguments.string("cursor"), listing: request, due: due)
         let found = try await nextPage(request, after: page, limit: limit)
@@ -183,13 +163,21 @@ public final class TodoToolCalls {
     }
 
     private func editTodo(_ arguments: ToolArguments) async throws -> JSONValue {
-        let id = try arguments.requiredString("id")
         var edit = try edit(arguments, text: try arguments.string("text"), tags: "add_tags", untags: "remove_tags")
         edit.note = try note(arguments)
         guard edit != TodoEdit() else {
             throw ToolError("nothing to change: give text, due, priority, add_tags, remove_tags, note or repeat")
         }
         let dryRun = try arguments.bool("dry_run")
+        if arguments.has("where") {
+            let ids = try await selected(arguments, status: .pending, dryRun: dryRun)
+            let pairs = try await logic.editTodos(idPrefixes: ids, edit: edit, dryRun: dryRun)
+            return try await change(
+                dryRun: dryRun, summary: (dryRun ? "Would edit " : "Edited ") + Self.naming(pairs.map(\.after)),
+                pairs.map { ($0.before, $0.after) }, detail: try arguments.bool("detail")
+            )
+        }
+        let id = try arguments.requiredString("id")
         try await logic.checkPrefixesForChange([id])
         let before = try await logic.todos(idPrefixes: [id])[0].item
         let after = try await logic.editTodo(idPrefix: id, edit: edit, dryRun: dryRun)
@@ -197,8 +185,8 @@ public final class TodoToolCalls {
     }
 
     private func setDone(_ done: Bool, _ arguments: ToolArguments) async throws -> JSONValue {
-        let ids = try arguments.ids()
         let dryRun = try arguments.bool("dry_run")
+        let ids = try await named(arguments, status: done ? .pending : .done, dryRun: dryRun)
         try await logic.checkPrefixesForChange(ids)
         let withSubtasks = try arguments.bool("with_subtasks")
         var before = TodoID.distinct(try await logic.todos(idPrefixes: ids).map(\.item), by: \.id)
@@ -214,15 +202,19 @@ public final class TodoToolCalls {
             already.isEmpty ? nil : (done ? "already done: " : "already not done: ") + Self.naming(already),
         ].compactMap(\.self).joined(separator: "; ")
         return try await change(
-            dryRun: dryRun, summary: summary, changed.map { (was[$0.id], $0) } + next.map { (nil, $0) }
+            dryRun: dryRun, summary: summary, changed.map { (was[$0.id], $0) } + next.map { (nil, $0) },
+            detail: try arguments.bool("detail")
         )
     }
 
     private func deleteTodos(_ arguments: ToolArguments) async throws -> JSONValue {
-        let ids = try arguments.ids()
         let dryRun = try arguments.bool("dry_run")
+        let ids = try await named(arguments, status: .pending, dryRun: dryRun)
         let deleted = try await logic.deleteTodos(idPrefixes: ids, dryRun: dryRun)
-        return try await change(dryRun: dryRun, summary: (dryRun ? "Would delete " : "Deleted ") + Self.naming(deleted), deleted.map { ($0, nil) })
+        return try await change(
+            dryRun: dryRun, summary: (dryRun ? "Would delete " : "Deleted ") + Self.naming(deleted), deleted.map { ($0, nil) },
+            detail: try arguments.bool("detail")
+        )
     }
 
     private func undo(_ arguments: ToolArguments) async throws -> JSONValue {
@@ -231,7 +223,7 @@ public final class TodoToolCalls {
         let restored = Dictionary(undone.restored.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         return try await change(
             dryRun: dryRun, summary: (dryRun ? "Would undo the " : "Undid the ") + undone.summary,
-            undone.changes.map { ($0.after, restored[$0.id]) }
+            undone.changes.map { ($0.after, restored[$0.id]) }, detail: try arguments.bool("detail")
         )
     }
 

@@ -5,7 +5,7 @@ import TodoSync
 /// the JSON Schema of its arguments and of its answer, and its hints.
 public enum TodoToolCatalog {
     public static func tools(offeringSync: Bool) -> [MCPTool] {
-        var tools = [listTodos, getTodo, addTodo, editTodo, completeTodo, reopenTodo, deleteTodo, undo]
+        var tools = [listTodos, nextTodos, getTodo, addTodo, editTodo, completeTodo, reopenTodo, deleteTodo, undo]
         if offeringSync { tools.append(sync) }
         return tools
     }
@@ -44,6 +44,27 @@ public enum TodoToolCatalog {
         outputSchema: object(["todos": ["type": "array", "items": todoSchema], "next_cursor": ["type": ["string", "null"]]], required: ["todos", "next_cursor"])
     )
 
+    static let nextTodos = MCPTool(
+        name: "next_todos",
+        title: "What to do next",
+        description: """
+            Answers what `todo next` answers: the pending todos to do now, most urgent first, \
+            each with its `urgency` (Taskwarrior's terms: due soon or overdue, priority, blocking \
+            others, scheduled, age, tags, project, a note; weighted as the person's todo config \
+            says). Blocked todos, and those still waiting, are left out.
+            """,
+        inputSchema: object([
+            "tags": ["type": "array", "items": ["type": "string"], "description": "Only todos having every one of these tags."],
+            "not_tags": ["type": "array", "items": ["type": "string"], "description": "Only todos having none of these tags."],
+            "project": ["type": "string", "description": "Only todos of this project and its sub-projects, or none: without a project."],
+            "limit": ["type": "integer", "minimum": 1, "maximum": .integer(Int64(maximumLimit)), "description": "At most this many todos (default 20)."],
+        ]),
+        annotations: .init(readOnly: true, destructive: false, idempotent: true, openWorld: false),
+        outputSchema: object([
+            "todos": ["type": "array", "items": rankedTodoSchema],
+        ], required: ["todos"])
+    )
+
     static let getTodo = MCPTool(
         name: "get_todo",
         title: "Get a todo",
@@ -77,11 +98,12 @@ public enum TodoToolCatalog {
         name: "edit_todo",
         title: "Edit a todo",
         description: """
-            Changes a todo's fields; fields not given stay as they are, and null clears one. \
+            Changes a todo's fields, or (`where`) those of every todo list_todos' filters select; \
+            fields not given stay as they are, and null clears one. \(whereRule) \
             `todo undo` takes the edit back.
             """,
         inputSchema: object([
-            "id": idSchema,
+            "id": idSchema, "where": whereSchema, "detail": detailSchema,
             "text": ["type": "string", "description": "The new text."],
             "due": dueSchema, "priority": prioritySchema,
             "add_tags": ["type": "array", "items": ["type": "string"], "description": "Tags to add."],
@@ -92,7 +114,7 @@ public enum TodoToolCatalog {
             "parent": parentSchema, "blocked_by": blockersSchema("Todos to add to those that must be done first."),
             "unblock": blockersSchema("Todos that no longer block it."),
             "dry_run": dryRunSchema,
-        ], required: ["id"]),
+        ]),
         annotations: .init(readOnly: false, destructive: true, idempotent: true, openWorld: false),
         outputSchema: changeSchema
     )
@@ -100,33 +122,43 @@ public enum TodoToolCatalog {
     static let completeTodo = MCPTool(
         name: "complete_todo", title: "Complete todos",
         description: """
-            Marks todos done, all or none. A todo with open subtasks is refused unless \
-            `with_subtasks` completes them too. Completing a repeating todo adds its next \
+            Marks todos done, all or none: those `ids` names, or those `where` selects (pending \
+            ones). A todo with open subtasks is refused unless `with_subtasks` completes them too; \
+            one already done is left as it is. Completing a repeating todo adds its next \
             occurrence, with fresh copies of its subtasks (in the answer with no `before`). \
-            `todo undo` takes it back.
+            \(whereRule) `todo undo` takes it back.
             """,
         inputSchema: object([
-            "ids": idsSchema,
+            "ids": idsSchema, "where": whereSchema,
             "with_subtasks": ["type": "boolean", "description": "Complete the todos' open subtasks too."],
-            "dry_run": dryRunSchema,
-        ], required: ["ids"]),
+            "dry_run": dryRunSchema, "detail": detailSchema,
+        ]),
         annotations: .init(readOnly: false, destructive: true, idempotent: true, openWorld: false),
         outputSchema: changeSchema
     )
 
     static let reopenTodo = changingIDs(
-        "reopen_todo", "Reopen todos", "Marks done todos pending again, all or none. `todo undo` takes it back."
+        "reopen_todo", "Reopen todos",
+        "Marks done todos pending again, all or none: those `ids` names, or those `where` selects (done ones). \(whereRule) `todo undo` takes it back."
     )
 
     static let deleteTodo = changingIDs(
-        "delete_todo", "Delete todos", "Deletes todos, all or none. `todo undo` brings them back with every field."
+        "delete_todo", "Delete todos",
+        "Deletes todos, all or none: those `ids` names, or those `where` selects (pending ones). \(whereRule) `todo undo` brings them back with every field."
     )
 
-    /// A tool that changes the todos its `ids` name, all or none.
+    /// What a change by `where` asks first.
+    static let whereRule = """
+        Over \(TodoToolCalls.confirmAbove) todos by `where` are changed only right after a dry run of the same call: \
+        call with dry_run: true, show the person what would change, then call again without it. \
+        Over \(TodoToolCalls.summarizedAbove) changes, the answer is a summary unless `detail`.
+        """
+
+    /// A tool that changes the todos its `ids` name, or its `where` selects, all or none.
     private static func changingIDs(_ name: String, _ title: String, _ description: String) -> MCPTool {
         MCPTool(
             name: name, title: title, description: description,
-            inputSchema: object(["ids": idsSchema, "dry_run": dryRunSchema], required: ["ids"]),
+            inputSchema: object(["ids": idsSchema, "where": whereSchema, "dry_run": dryRunSchema, "detail": detailSchema]),
             annotations: .init(readOnly: false, destructive: true, idempotent: true, openWorld: false),
             outputSchema: changeSchema
         )
@@ -142,7 +174,7 @@ public enum TodoToolCatalog {
             """,
         inputSchema: object([
             "force": ["type": "boolean", "description": "Put back the earlier values even of a todo changed since by a sync."],
-            "dry_run": dryRunSchema,
+            "dry_run": dryRunSchema, "detail": detailSchema,
         ]),
         annotations: .init(readOnly: false, destructive: true, idempotent: false, openWorld: false),
         outputSchema: changeSchema
@@ -202,6 +234,8 @@ public enum TodoToolCatalog {
 
     static let changeSchema: JSONValue = object([
         "dry_run": ["type": "boolean", "description": "True: nothing was changed; the todos are as the change would leave them."],
+        "count": ["type": "integer", "description": "How many todos the change touched."],
+        "first_ids": ["type": "array", "items": ["type": "string"], "description": "A summary's first few IDs (its changes are not listed)."],
         "omitted": ["type": "integer", "description": "How many more todos the change touched than are listed (at most 200 are)."],
         "summary": ["type": "string"],
         "changes": [
@@ -214,6 +248,28 @@ public enum TodoToolCatalog {
         ],
     ], required: ["dry_run", "summary", "changes"])
 
+    /// A todo as next_todos answers it: with its urgency.
+    static let rankedTodoSchema: JSONValue = {
+        guard case var .object(schema) = todoSchema, case var .object(properties)? = schema["properties"],
+              case var .array(required)? = schema["required"] else { return todoSchema }
+        properties["urgency"] = ["type": "number", "description": "How urgent it is now, as todo next ranks."]
+        required.append("urgency")
+        schema["properties"] = .object(properties)
+        schema["required"] = .array(required)
+        return .object(schema)
+    }()
+    static let whereSchema: JSONValue = [
+        "type": "object", "additionalProperties": false,
+        "description": "Instead of IDs: the todos list_todos' filters select (query, status, due, tags, priority, project).",
+        "properties": [
+            "query": ["type": "string"], "status": ["type": "string", "enum": ["pending", "done", "all"]],
+            "due": ["type": "string"], "tags": ["type": "array", "items": ["type": "string"]],
+            "priority": ["type": "string", "enum": ["high", "medium", "low"]], "project": ["type": "string"],
+        ],
+    ]
+    static let detailSchema: JSONValue = [
+        "type": "boolean", "description": "List every change, before and after, however many (else over 20 are a summary).",
+    ]
     static let idSchema: JSONValue = ["type": "string", "description": "The todo's UUID, or a unique prefix of at least 4 characters."]
     static let idsSchema: JSONValue = [
         "type": "array", "items": ["type": "string"], "minItems": 1,

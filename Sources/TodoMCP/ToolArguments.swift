@@ -19,6 +19,15 @@ struct ToolArguments {
     /// Whether the argument was given, even as null.
     func has(_ name: String) -> Bool { values[name] != nil }
 
+    /// An object's arguments (`where`), read as a tool's are, or nil when absent or null.
+    func object(_ name: String, accepted: [String]) throws(ToolError) -> (arguments: ToolArguments, value: JSONValue)? {
+        switch values[name] {
+        case nil, .null?: return nil
+        case let .object(fields)?: return (try ToolArguments(tool: "\(tool)'s '\(name)'", values: fields, accepted: accepted), .object(fields))
+        case let other?: throw mistyped(name, other, "an object")
+        }
+    }
+
     /// A string, or nil when absent or null.
     func string(_ name: String) throws(ToolError) -> String? {
         switch values[name] {

@@ -25,7 +25,7 @@ struct MCPProtocolTests {
         #expect((result["capabilities"] as? [String: Any])?["tools"] != nil)
         let tools = try #require((try mcp.request(1, "tools/list")["result"] as? [String: Any])?["tools"] as? [[String: Any]])
         #expect(tools.compactMap { $0["name"] as? String } == [
-            "list_todos", "get_todo", "add_todo", "edit_todo", "complete_todo", "reopen_todo", "delete_todo", "undo",
+            "list_todos", "next_todos", "get_todo", "add_todo", "edit_todo", "complete_todo", "reopen_todo", "delete_todo", "undo",
         ])
         for tool in tools {
             #expect(tool["inputSchema"] != nil && tool["outputSchema"] != nil && tool["annotations"] != nil, "\(tool)")

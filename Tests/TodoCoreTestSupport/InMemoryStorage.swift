@@ -272,6 +272,13 @@ public actor InMemoryStorage: TodoStorage {
         )
     }
 
+    public func nextTodos(_ request: NextRequest) async throws -> [RankedTodo] {
+        try check()
+        let ranked = selectNextTodos(items: items, request: request)
+        let listed = try await resolve(idPrefixes: ranked.map(\.item.idString))
+        return zip(ranked, listed).map { RankedTodo(todo: $1, urgency: $0.urgency) }
+    }
+
     public func countTodos(at now: Date, in timeZone: TimeZone) async throws -> TodoCounts {
         try check()
         return selectCounts(items: items, now: now, timeZone: timeZone)

@@ -12,7 +12,8 @@ struct MCPCommand: AsyncParsableCommand {
         discussion: """
             A Model Context Protocol server (revision 2025-11-25) for an MCP client to start: \
             it reads JSON-RPC from standard input and answers on standard output until input \
-            ends. Its tools list, get, add, edit, complete, reopen and delete todos, undo, and \
+            ends. Its tools list todos (and what to do next), get, add, edit, complete, reopen and \
+            delete them (by IDs, or by list's filters), undo, and \
             sync with the server todo sync last used (offered once one is remembered). Every \
             change can be a dry run, is in the undo journal like any other (todo undo takes it \
             back), and shows in an open todo ui within a second. README.md shows how to register \
@@ -36,7 +37,9 @@ struct MCPCommand: AsyncParsableCommand {
         let remembered = try await SyncSettings.load(from: db).server != nil || environment["TODO_SERVER"] != nil
         let calls = TodoToolCalls(
             logic: db.logic, tools: TodoToolCatalog.tools(offeringSync: remembered),
-            syncer: remembered ? try RememberedServerSync(databasePath: path, environment: environment) : nil
+            syncer: remembered ? try RememberedServerSync(databasePath: path, environment: environment) : nil,
+            // next_todos ranks as todo next does, by the person's configured weights.
+            weights: try TodoConfig.load().weights
         )
         await MCPSession(calls: calls, version: TodoCommand.version).run()
     }

@@ -13,6 +13,10 @@ public protocol TodoStorage: Sendable {
     /// them one at a time; `body` returns false to stop.
     nonisolated(nonsending) func readTodos(_ request: TodoRequest, _ body: (TodoItem) throws -> Bool) async throws
 
+    /// The todos `request` ranks first, most urgent first, as
+    /// `selectNextTodos` ranks them (`todo next`).
+    nonisolated(nonsending) func nextTodos(_ request: NextRequest) async throws -> [RankedTodo]
+
     /// The links of every todo that has a parent or blockers (`TodoLinks`),
     /// done ones too: what a new link is checked against for cycles.
     nonisolated(nonsending) func links() async throws -> [TodoLinks.Node]

@@ -22,6 +22,13 @@ extension TodoLogic {
         } then: { _ in }
     }
 
+    /// The todos `request` ranks first, most urgent first: what `todo next` lists.
+    public func nextTodos(_ request: NextRequest) async throws(TodoError) -> [RankedTodo] {
+        try await run { [storage] in
+            try await storage.nextTodos(request)
+        } then: { _ in }
+    }
+
     /// Of the parents `items` name, those that no longer exist: deleting a
     /// parent leaves its subtasks on their own, and they show no parent
     /// (`TodoItem.showing(absentParents:)`), though the link stays so that

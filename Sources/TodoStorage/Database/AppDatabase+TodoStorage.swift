@@ -87,6 +87,12 @@ extension AppDatabase: TodoStorage {
         }
     }
 
+    nonisolated(nonsending) public func nextTodos(_ request: NextRequest) async throws -> [RankedTodo] {
+        var ranked: [RankedTodo] = []
+        try forEachNext(request) { ranked.append($0); return true }
+        return ranked
+    }
+
     nonisolated(nonsending) public func countTodos(at now: Date, in timeZone: TimeZone) async throws -> TodoCounts {
         try counts(at: now, in: timeZone)
     }

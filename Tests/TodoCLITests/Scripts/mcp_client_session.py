@@ -71,7 +71,7 @@ async def refused(client, tool, arguments):
 
 async def offline(client):
     tools = {tool.name: tool for tool in (await client.list_tools()).tools}
-    check(set(tools) == {"list_todos", "get_todo", "add_todo", "edit_todo", "complete_todo",
+    check(set(tools) == {"list_todos", "next_todos", "get_todo", "add_todo", "edit_todo", "complete_todo",
                          "reopen_todo", "delete_todo", "undo"}, "every tool is listed, and sync only once a server is remembered")
     for tool in tools.values():
         check(tool.input_schema["type"] == "object" and tool.output_schema["type"] == "object",
@@ -97,6 +97,12 @@ async def offline(client):
     check([todo["id"] for todo in listed["todos"]] == [added["id"]] and listed["next_cursor"] is None, "list_todos searches")
     check(len((await call(client, "list_todos", {"tags": ["home"], "priority": "high", "sort": "due"}))["todos"]) == 1,
           "list_todos filters by tag and priority")
+    ranked = await call(client, "next_todos", {"limit": 5})
+    urgencies = [todo["urgency"] for todo in ranked["todos"]]
+    check({todo["id"] for todo in ranked["todos"]} == {weekly["id"], added["id"]}
+          and urgencies == sorted(urgencies, reverse=True), "next_todos ranks, most urgent first, with each urgency")
+    tagged = await call(client, "edit_todo", {"where": {"query": "water"}, "add_tags": ["garden"], "dry_run": True})
+    check(tagged["count"] == 1 and tagged["changes"][0]["after"]["tags"] == ["garden"], "edit_todo takes a where")
     got = await call(client, "get_todo", {"id": added["id"][:8]})
     check(got["todo"] == added, "get_todo takes a short ID, as the command line does")
 
