@@ -40,3 +40,17 @@ private final class PipeReading: @unchecked Sendable {
         return read
     }
 }
+
+/// The exit status of a child that has ended but that Foundation's `Process`
+/// has not reaped yet (a zombie), read from `/proc`; nil while it runs.
+/// `Process` learns of a child's end on a dispatch queue that a full test
+/// run can keep busy for many seconds: a test waiting on `isRunning` alone
+/// then waits for the run, not for the child.
+public func endedStatus(of pid: Int32) -> Int32? {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+          let close = stat.lastIndex(of: ")") else { return nil }
+    // After the name: the state (field 3) ... exit_code (field 52), a wait status.
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    guard fields.count > 49, fields[0] == "Z", let status = Int32(fields[49]) else { return nil }
+    return (status >> 8) & 0xff
+}

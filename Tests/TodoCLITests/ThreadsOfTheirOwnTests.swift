@@ -10,11 +10,11 @@ struct ThreadsOfTheirOwnTests {
     static func threadName() -> String? { Thread.current.name }
 
     @Test func aBlockingTestRunsOnAThreadOfItsOwn() {
-        #expect(Self.threadName() == ThreadPerJobExecutor.threadName)
+        #expect(Self.threadName() == BlockingTestsExecutor.threadName)
     }
 
     @Test func anAsyncTestResumesOnOneAfterAnAwait() async throws {
         try await Task.sleep(for: .milliseconds(1))
-        #expect(Self.threadName() == ThreadPerJobExecutor.threadName)
+        #expect(Self.threadName() == BlockingTestsExecutor.threadName)
     }
 }

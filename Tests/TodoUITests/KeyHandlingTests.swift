@@ -104,6 +104,21 @@ struct KeyHandlingTests {
         #expect(ui.logic.state.counts?.pending == 3)
     }
 
+    /// Taskwarrior's words in the add line set fields, and the view says
+    /// what it read them as, as the command line does; an edit too.
+    @Test func taskwarriorsWordsInTheLineAreReadAndSaid() async {
+        let (ui, storage) = await controller(2)
+        await ui.handle([.character("a")] + Key.typing("Call mum due:tomorrow +family") + [.enter])
+        let mum = await storage.items.first { $0.text == "Call mum" }
+        #expect(mum?.tags == ["family"] && mum?.due != nil)
+        #expect(ui.view.message?.hasPrefix("Read due:tomorrow as due ") == true, "\(ui.view.message ?? "")")
+        #expect(ui.view.message?.hasSuffix(", +family as tag family") == true)
+        await ui.handle([.character("e")] + Key.typing(" pri:H -family") + [.enter])
+        let edited = await storage.items.first { $0.id == mum?.id }
+        #expect(edited?.priority == .high && edited?.tags == [] && edited?.text == "Call mum")
+        #expect(ui.view.message == "Read pri:H as priority high, -family as without tag family")
+    }
+
     @Test func escapeCancelsAnAddAndABlankOneShowsTheError() async {
         let (ui, storage) = await controller(2)
         await ui.handle([.character("a"), .character("x"), .escape])

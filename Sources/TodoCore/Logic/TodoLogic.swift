@@ -63,6 +63,15 @@ extension TodoLogic {
         return try await addTodo(text: edit.text ?? "", fields: edit)
     }
 
+    /// What a line typed in a view read of Taskwarrior's words (`Read
+    /// due:fri as due Fri 4 Dec`), for the view to say; nil if none, or if
+    /// the line is no edit. `text` is the todo's text before an edit.
+    public func taskwarriorWordsSaid(inLine line: String, text: String = "") -> String? {
+        let now = environment.now()
+        return (try? TodoEdit.reading(line: line, text: text, now: now, timeZone: environment.timeZone))?
+            .taskwarrior.said(now: now, timeZone: environment.timeZone)
+    }
+
     /// Edits a todo from a line typed in a view: new text (or none, to keep
     /// it) with the options `todo edit` takes; `text` is its text before.
     @discardableResult

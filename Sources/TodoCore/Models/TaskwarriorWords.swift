@@ -31,6 +31,9 @@ public struct TaskwarriorWords: Sendable {
     /// Taskwarrior's attributes with no field here, so a hint can say so.
     static let unread = ["status", "start", "end", "entry", "modified", "uuid", "description", "tags", "parent", "mask", "imask", "id", "urgency", "limit"]
 
+    /// Nothing read yet.
+    public init() {}
+
     /// Reads `words`; `editing` reads `-tag` as a tag to take off (in an
     /// add it is text). Words after a `--` word are text (the `--` is not).
     public init(_ words: [String], editing: Bool = false, now: Date, timeZone: TimeZone) throws(TodoFieldError) {
@@ -120,6 +123,38 @@ public struct TaskwarriorWords: Sendable {
             row = next
         }
         return row[b.count] == 1
+    }
+
+    /// What was read, said in a line: `Read due:tomorrow as due Sun 29 Nov,
+    /// +family as tag family` (the year when not this one's, a time when
+    /// there is one); nil when nothing was read.
+    public func said(now: Date, timeZone: TimeZone) -> String? {
+        guard !read.isEmpty else { return nil }
+        let thisYear = CalendarDay(now, in: timeZone).year
+        func date(_ name: String, _ value: TodoDue??) -> String {
+            guard let due = value ?? nil else { return "no \(name) date" }
+            let day = due.day(in: timeZone)
+            let weekday = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"][day.weekday - 1]
+            let month = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"][day.month - 1]
+            return "\(name) \(weekday) \(day.day) \(month)" + (day.year == thisYear ? "" : " \(day.year)")
+                + (due.timeOfDay(in: timeZone).map { " \($0)" } ?? "")
+        }
+        let phrases = read.map { word, field in
+            let value = word.split(separator: ":", maxSplits: 1).dropFirst().first.map(String.init) ?? ""
+            let said: String = switch field {
+            case .due: date("due", edit.due)
+            case .scheduled: date("scheduled", edit.scheduled)
+            case .wait: date("wait", edit.wait)
+            case .until: date("until", edit.until)
+            case .project: value.isEmpty ? "no project" : "project \(value)"
+            case .priority: (edit.priority ?? nil).map { "priority \($0.rawValue)" } ?? "no priority"
+            case .recurrence: (edit.recurrence ?? nil).map { "repeat \($0.description)" } ?? "no repeat"
+            case .blockedBy: "blocked by " + value.split(separator: ",").joined(separator: ", ")
+            default: word.hasPrefix("+") ? "tag \(word.dropFirst())" : "without tag \(word.dropFirst())"
+            }
+            return "\(word) as \(said)"
+        }
+        return "Read " + phrases.joined(separator: ", ")
     }
 
     /// The hint for a word kept as text that looks like an attribute.

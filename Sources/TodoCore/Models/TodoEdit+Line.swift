@@ -13,6 +13,21 @@ extension TodoEdit {
     /// Taskwarrior's words (`due:fri`, `+home`, in an edit `-home`) are read as
     /// `TaskwarriorWords` reads them, with the same exception.
     public init(line: String, text original: String = "", now: Date, timeZone: TimeZone) throws(TodoError) {
+        var read = TaskwarriorWords()
+        try self.init(line: line, text: original, now: now, timeZone: timeZone, reading: &read)
+    }
+
+    /// The edit a line asks for, and the Taskwarrior words read in it (for
+    /// a view to say what it read, as the command line does).
+    public static func reading(
+        line: String, text original: String = "", now: Date, timeZone: TimeZone
+    ) throws(TodoError) -> (edit: TodoEdit, taskwarrior: TaskwarriorWords) {
+        var read = TaskwarriorWords()
+        let edit = try TodoEdit(line: line, text: original, now: now, timeZone: timeZone, reading: &read)
+        return (edit, read)
+    }
+
+    private init(line: String, text original: String, now: Date, timeZone: TimeZone, reading taskwarrior: inout TaskwarriorWords) throws(TodoError) {
         self.init()
         let kept = Set(original.split(whereSeparator: \.isWhitespace).map(String.init))
         var words: [String] = []
@@ -28,6 +43,8 @@ extension TodoEdit {
                               !read.read.isEmpty {
                         // Taskwarrior's words, as the command line reads them: due:fri, +tag, -tag.
                         self = try adding(read)
+                        taskwarrior.read += read.read
+                        taskwarrior.edit = try taskwarrior.edit.adding(read)
                     } else {
                         words.append(token.text)
                     }

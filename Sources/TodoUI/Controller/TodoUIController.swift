@@ -171,11 +171,14 @@ public final class TodoUIController {
             select(item.id, row: 0)
             await reload(around: .top)
             await refreshCounts()
+            // Taskwarrior's words typed (due:fri +home): what they were read as.
+            view.message = logic.taskwarriorWordsSaid(inLine: text)
         case .editing(let id):
             let before = rows.first { $0.id == id }?.item.text ?? ""
             guard (try? await logic.editTodo(idPrefix: id.lowercasedString, line: text, text: before)) != nil else { return }
             view.mode = .browsing
             await reloadAroundSelection()
+            view.message = logic.taskwarriorWordsSaid(inLine: text, text: before)
         case .browsing, .help, .details:
             break
         }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A `todo mcp` process spoken to over its standard input and output, one
 /// JSON-RPC message a line, with exact bytes: what the protocol tests send.
@@ -103,6 +104,7 @@ final class MCPPipe: Sendable {
     func exitStatus(timeout: Duration = .seconds(20)) throws -> Int32 {
         let deadline = ContinuousClock.now + timeout
         while process.isRunning {
+            if let status = endedStatus(of: process.processIdentifier) { return status }
             guard ContinuousClock.now < deadline else {
                 // Still reading its input (held open elsewhere), or gone unnoticed by `Process`?
                 let state = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/wchan", encoding: .utf8)) ?? "gone"

@@ -15,8 +15,13 @@ func withLiveTodoServer(_ body: @Sendable (String) async throws -> Void) async t
         configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
         logger: logger
     )
-    try await app.test(.live) { client in
-        guard let port = client.port else { throw CocoaError(.fileNoSuchFile) }
-        try await body("http://127.0.0.1:\(port)")
+    // On the cooperative pool, whatever the test's own executor: the few
+    // threads kept for tests that block (`ThreadsOfTheirOwn`) could all be
+    // waiting on a todo process that waits on this server.
+    try await withTaskExecutorPreference(globalConcurrentExecutor) {
+        try await app.test(.live) { client in
+            guard let port = client.port else { throw CocoaError(.fileNoSuchFile) }
+            try await body("http://127.0.0.1:\(port)")
+        }
     }
 }
