@@ -26,32 +26,63 @@ extension Trait where Self == ThreadsOfTheirOwn {
     public static var threadsOfTheirOwn: Self { ThreadsOfTheirOwn() }
 }
 
-/// A task executor of a few threads of its own, as many as there are cores:
-/// a job that blocks holds one of them and nothing of the cooperative pool.
-/// Few, not one per job: the suites that carry the trait start processes,
-/// and all of them at once (Swift Testing starts every test together) kept
-/// a two-core machine so busy that servers inside the test process missed
-/// their clients' deadlines.
+/// A task executor of a few threads of its own, as many as there are cores
+/// to begin with: a job that blocks holds one of them and nothing of the
+/// cooperative pool. Few, not one per job: the suites that carry the trait
+/// start processes, and all of them at once (Swift Testing starts every test
+/// together) kept a two-core machine so busy that servers inside the test
+/// process missed their clients' deadlines. But a job waits at most about
+/// half a second behind tests that block for long (a tmux session, a large
+/// vdirsyncer sync): then a thread is added, up to `maximumThreads`, so an
+/// async test's next step (the request that must follow a throttled one
+/// within its minute) is not held for minutes.
 public final class BlockingTestsExecutor: TaskExecutor, @unchecked Sendable {
     static let shared = BlockingTestsExecutor(threads: max(2, ProcessInfo.processInfo.activeProcessorCount))
-    /// The name of each of its threads, for a test to see where it runs
-    /// (at most 15 bytes: Linux keeps a longer one from the thread's creator).
+    /// The name of each of its threads (at most 15 bytes: Linux keeps a
+    /// longer one from the thread's creator).
     public static let threadName = "own-thread"
+    /// Set in each of its threads' dictionaries, for a test to see where it runs.
+    public static let marker = "BlockingTestsExecutor"
+
+    /// Whether the calling code runs on one of its threads.
+    public static var isCurrent: Bool { Thread.current.threadDictionary[marker] as? Bool == true }
+    static let maximumThreads = 8
+    static let longestWait: Duration = .milliseconds(500)
 
     private let condition = NSCondition()
-    private var jobs: [UnownedJob] = []
+    /// The jobs waiting for a thread, each with when it came.
+    private var jobs: [(job: UnownedJob, since: ContinuousClock.Instant)] = []
+    private var threads = 0
 
     init(threads: Int) {
-        for _ in 0..<threads {
-            Thread.detachNewThread { [self] in
-                Thread.current.name = Self.threadName
-                while true {
-                    condition.lock()
-                    while jobs.isEmpty { condition.wait() }
-                    let job = jobs.removeFirst()
-                    condition.unlock()
-                    job.runSynchronously(on: asUnownedTaskExecutor())
+        condition.lock()
+        for _ in 0..<threads { addThread() }
+        condition.unlock()
+        // Adds a thread while the oldest waiting job has waited too long.
+        Thread.detachNewThread { [self] in
+            while true {
+                Thread.sleep(forTimeInterval: 0.1)
+                condition.lock()
+                if let oldest = jobs.first, ContinuousClock.now - oldest.since > Self.longestWait, self.threads < Self.maximumThreads {
+                    addThread()
                 }
+                condition.unlock()
+            }
+        }
+    }
+
+    /// Starts one more thread taking jobs; called with the lock held.
+    private func addThread() {
+        threads += 1
+        Thread.detachNewThread { [self] in
+            Thread.current.name = Self.threadName
+            Thread.current.threadDictionary[Self.marker] = true
+            while true {
+                condition.lock()
+                while jobs.isEmpty { condition.wait() }
+                let job = jobs.removeFirst().job
+                condition.unlock()
+                job.runSynchronously(on: asUnownedTaskExecutor())
             }
         }
     }
@@ -59,7 +90,7 @@ public final class BlockingTestsExecutor: TaskExecutor, @unchecked Sendable {
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         condition.lock()
-        jobs.append(job)
+        jobs.append((job, .now))
         condition.signal()
         condition.unlock()
     }
