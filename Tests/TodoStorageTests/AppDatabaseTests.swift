@@ -206,6 +206,30 @@ struct AppDatabaseTests {
         #expect(try db.fetchListed(TodoRequest(status: .all)).map(\.item) == [bread, mint, milk])
     }
 
+    /// A database that ran 0017 as it landed, its import bases whole JSON
+    /// todos, opens: 0019 drops those bases for digests, and an import run
+    /// again merges as with a todo no import brought (the later one wins).
+    @Test func importBasesOfTheLandedFormAreDroppedForDigests() throws {
+        let milk = todo("Milk", at: 1_000)
+        let landed = try #require(AppMigrations.all.firstIndex { $0.identifier == "0017_import_bases" })
+        let path = try Self.olderDatabase(migrations: landed + 1, holding: [milk])
+        defer { removeDatabase(at: path) }
+        let queue = try DatabaseQueue(path: path)
+        try queue.write {
+            try $0.execute(sql: "INSERT INTO importBase (todoId, step, todo) VALUES (?, 1, '{\"text\":\"Milk\"}')", arguments: [milk.idString])
+        }
+        try queue.close()
+
+        let db = try AppDatabase.open(path: path)
+        #expect(try db.dbWriter.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM importBase") } == 0)
+        var later = milk.editing(text: "Oat milk", at: Date(millisecondsSince1970: 5_000))
+        later.updatedAt = Date(millisecondsSince1970: 5_000)
+        #expect(try db.importTodos([later]).counts == [0, 1, 0])
+        #expect(try db.fetchListed(TodoRequest(status: .all)).map(\.item.text) == ["Oat milk"])
+        // The digest base is written, and a second run of the same file changes nothing.
+        #expect(try db.importTodos([later]).counts == [0, 0, 1])
+    }
+
     /// A database that ran migration 0014 under the name it had in development
     /// builds opens, with its todos, and records the name it has now.
     @Test func aMigrationRecordedUnderItsFormerNameIsKnown() throws {

@@ -119,41 +119,10 @@ struct ListCommand: AsyncParsableCommand {
     @Argument(help: .hidden)
     var words: [String] = []
 
-    /// The filters Taskwarrior's words among `words` give, and the words that are none.
-    var wordFilters: (tags: [String], project: String?, due: String?, priority: PriorityArgument?, rest: [String]) {
-        get throws {
-            var found: (tags: [String], project: String?, due: String?, priority: PriorityArgument?, rest: [String]) = ([], nil, nil, nil, [])
-            for word in words {
-                if word.hasPrefix("+"), word.dropFirst().first?.isLetter == true {
-                    found.tags.append(String(word.dropFirst()))
-                    continue
-                }
-                let parts = word.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-                guard parts.count == 2, let field = TaskwarriorWords.field(named: parts[0]) else {
-                    found.rest.append(word)
-                    continue
-                }
-                let value = parts[1].isEmpty ? PlanningArguments.none : parts[1]
-                switch field {
-                case .project where project == nil: found.project = value
-                case .due where due == nil: found.due = value
-                case .priority where priority == nil:
-                    guard let level = PriorityArgument(argument: value) else { throw ValidationError(TodoFieldError.badPriority(value).description) }
-                    found.priority = level
-                case .project, .due, .priority:
-                    throw ValidationError("'\(word)' and --\(field.rawValue) both filter by \(field.rawValue): give one of them")
-                default:
-                    throw ValidationError("'\(word)': todo list filters by +tag, -tag, project:, due: and priority:; for \(field.rawValue), see todo list --help")
-                }
-            }
-            return found
-        }
-    }
-
     var status: StatusFilter { all ? .all : done ? .done : .pending }
 
     func validate() throws {
-        let rest = try wordFilters.rest
+        let rest = try ListFilters.taskwarriorFilters(words, given: (project, due, priority)).rest
         if !rest.isEmpty {
             let text = rest.joined(separator: " ")
             let looks = rest.first { $0.contains(":") && $0.first?.isLetter == true }
@@ -178,7 +147,7 @@ struct ListCommand: AsyncParsableCommand {
     /// The planning filters and order, read now.
     var filters: ListFilters {
         get throws {
-            let words = try wordFilters
+            let words = try ListFilters.taskwarriorFilters(words, given: (project, due, priority))
             return ListFilters(
                 tags: tags + words.tags, excludedTags: excludedTags,
                 due: try ListFilters.dueFilter(due: due ?? words.due, before: dueBefore, after: dueAfter, now: Date(), timeZone: .current),

@@ -15,19 +15,30 @@ func printChanged(_ items: [TodoItem], verb: String, db: AppDatabase, json: Bool
 func printChanges(
     _ pairs: [(before: TodoItem?, after: TodoItem?)], verb: String, fields: Bool = true, db: AppDatabase, json: Bool
 ) throws {
+    try printChanges(pairs, verb: { _, _ in verb }, fields: fields, db: db, json: json)
+}
+
+/// `printChanges` with a verb for each todo (`Would delete`, `Would bring back`).
+func printChanges(
+    _ pairs: [(before: TodoItem?, after: TodoItem?)], verb: (TodoItem?, TodoItem?) -> String, fields: Bool = true,
+    db: AppDatabase, json: Bool
+) throws {
     let out = OutputBuffer()
     let items = pairs.compactMap { $0.after ?? $0.before }
     if json {
         TodoJSON.writeArray(to: out, absentParents: try db.absentParents(of: items)) { emit in items.forEach(emit) }
         return
     }
+    // As changed (a dry run's are not stored), with the short IDs stored now,
+    // read at once; if one is not stored (an undo would bring it back), each
+    // alone, one not stored by its first 8 characters.
+    let ids = items.map(\.idString)
+    let lengths = (try? db.resolveListed(idPrefixes: ids).map(\.idPrefixLength))
+        ?? ids.map { (try? db.resolveListed(idPrefixes: [$0]).first?.idPrefixLength) ?? 8 }
     let formatter = TodoFormatter(usesColor: Terminal.usesColor(), idWidth: 0)
-    for pair in pairs {
+    for (pair, length) in zip(pairs.filter { $0.after ?? $0.before != nil }, lengths) {
         guard let item = pair.after ?? pair.before else { continue }
-        // As changed (a dry run's are not stored), with the short ID stored now;
-        // one not stored (an undo would bring it back) by its first 8 characters.
-        let length = (try? db.resolveListed(idPrefixes: [item.idString]).first?.idPrefixLength) ?? 8
-        out.write(formatter.change(verb, ListedTodo(item: item, idPrefixLength: length)))
+        out.write(formatter.change(verb(pair.before, pair.after), ListedTodo(item: item, idPrefixLength: length)))
         guard fields, let before = pair.before, let after = pair.after else { continue }
         for field in TodoField.allCases where !before.holdsSame(field, as: after) {
             out.write("    \(field.rawValue): \(shownValue(before[field])) → \(shownValue(after[field]))\n")

@@ -70,11 +70,9 @@ struct UndoCommand: AsyncParsableCommand {
         out.write("Would undo the \(change.summary); nothing was written (without --dry-run, it is):\n")
         out.flush()
         let restored = Dictionary(change.restored.map { ($0.id, $0) }) { first, _ in first }
-        for item in change.changes {
-            let after = restored[item.id]
-            let verb = after == nil ? "Would delete" : item.after == nil ? "Would bring back" : "Would change"
-            try printChanges([(item.after, after)], verb: verb, db: db, json: false)
-        }
+        try printChanges(change.changes.map { ($0.after, restored[$0.id]) }, verb: { now, after in
+            after == nil ? "Would delete" : now == nil ? "Would bring back" : "Would change"
+        }, db: db, json: false)
     }
 
     /// When a change was made, in local time: `2026-11-23 19:49`.

@@ -32,6 +32,39 @@ struct ListFilters: Equatable, Sendable {
         return context?.narrowing(request) ?? request
     }
 
+    /// Taskwarrior's filter words (`+work`, `project:work`, `due:today`,
+    /// `priority:H`; `-work` arrives as `--not-tag work`) among `words`, and
+    /// the words that are none. One named by an option too (`given`) is refused.
+    static func taskwarriorFilters(
+        _ words: [String], given: (project: String?, due: String?, priority: PriorityArgument?)
+    ) throws -> (tags: [String], project: String?, due: String?, priority: PriorityArgument?, rest: [String]) {
+        var found: (tags: [String], project: String?, due: String?, priority: PriorityArgument?, rest: [String]) = ([], nil, nil, nil, [])
+        for word in words {
+            if word.hasPrefix("+"), word.dropFirst().first?.isLetter == true {
+                found.tags.append(String(word.dropFirst()))
+                continue
+            }
+            let parts = word.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            guard parts.count == 2, let field = TaskwarriorWords.field(named: parts[0]) else {
+                found.rest.append(word)
+                continue
+            }
+            let value = parts[1].isEmpty ? PlanningArguments.none : parts[1]
+            switch field {
+            case .project where given.project == nil: found.project = value
+            case .due where given.due == nil: found.due = value
+            case .priority where given.priority == nil:
+                guard let level = PriorityArgument(argument: value) else { throw ValidationError(TodoFieldError.badPriority(value).description) }
+                found.priority = level
+            case .project, .due, .priority:
+                throw ValidationError("'\(word)' and --\(field.rawValue) both filter by \(field.rawValue): give one of them")
+            default:
+                throw ValidationError("'\(word)': todo list filters by +tag, -tag, project:, due: and priority:; for \(field.rawValue), see todo list --help")
+            }
+        }
+        return found
+    }
+
     /// Refuses a tag that is no tag, and one both kept and left out.
     static func validate(tags: [String], excludedTags: [String]) throws {
         do {
