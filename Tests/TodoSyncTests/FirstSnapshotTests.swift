@@ -47,11 +47,11 @@ struct FirstSnapshotTests {
                 hasUnidentified: mask % 3 == 0, cursor: mask % 2 == 0 ? "\(mask)" : nil
             )
             let service = SyncService(store: db, configuration: SyncConfiguration(server: "http://fake"), transport: FakeJSONServer(.v1))
-            let first = try await service.firstSnapshot(listing, kind: .jsonServer, known: known)
-            let general = try await service.fullSnapshot(listing, kind: .jsonServer, known: known, bases: [])
+            let first = try await service.firstSnapshot(listing, server: RemoteCapabilities(kind: .jsonServer), known: known)
+            let general = try await service.fullSnapshot(listing, server: RemoteCapabilities(kind: .jsonServer), known: known, bases: [])
             #expect(first.entries == general.entries, "\(program)")
             #expect(first.skipped == general.skipped, "\(program)")
-            #expect(first.cursor == general.cursor && first.kind == general.kind)
+            #expect(first.cursor == general.cursor && first.server == general.server)
             if first.skipped.count > 1 { duplicates += 1 }
         }
         // Not vacuous: many lists held a todo twice.

@@ -41,7 +41,7 @@ struct ListDigestTests {
                 #expect(quick.unchanged == (settings.listDigest == listing.digest.text), "seed \(seed), step \(step)")
                 if settings.server == replica.server, matches {
                     skipped += 1
-                    let snapshot = try await service.fullSnapshot(listing, kind: .jsonServer, known: [:])
+                    let snapshot = try await service.fullSnapshot(listing, server: RemoteCapabilities(kind: .jsonServer), known: [:])
                     #expect(SyncPlanner.plan(snapshot.entries, now: Date()).steps.isEmpty, "seed \(seed), step \(step)")
                 }
                 _ = try await service.sync(dryRun: false) { _ in }

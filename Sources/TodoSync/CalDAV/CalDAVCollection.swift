@@ -137,13 +137,26 @@ final class CalDAVCollection: RemoteTodos {
         try await fetchOne(id: Self.name(for: todoId))
     }
 
+    /// A created task is named by its todo's UUID: fetched by that name.
+    func find(marked todoId: UUID) async throws -> RemoteTodo? {
+        guard case let .done(item?) = try await fetchCreated(todoId) else { return nil }
+        return item
+    }
+
+    /// A CalDAV list takes one write a request.
+    func batch(_ operations: [RemoteCollection.BatchOperation]) async throws -> [RemoteCollection.WriteResult]? {
+        nil
+    }
+
     func useUIDs(_ uids: [UUID: String]) {
         uidNames.set(uids)
     }
 
     // MARK: - Writing
 
-    func create(_ todo: TodoItem, fields: SyncFields, editedAt: FieldTimes, kind: ServerKind) async throws -> RemoteCollection.WriteResult {
+    func create(
+        _ todo: TodoItem, fields: SyncFields, editedAt: FieldTimes, server: RemoteCapabilities
+    ) async throws -> RemoteCollection.WriteResult {
         let name = Self.name(for: todo.id)
         let calendar = CalDAVItem.new(
             todo, fields: fields, editedAt: editedAt, timeZone: timeZone, now: now(), linkNames: uidNames.current

@@ -26,7 +26,7 @@ extension RemoteCollection {
         let body: [JSONValue] = operations.map { operation in
             switch operation {
             case let .create(todo, fields, editedAt):
-                .object(["method": .string("POST"), "body": .object(createBody(todo, fields: fields, editedAt: editedAt, kind: .todoServer))])
+                .object(["method": .string("POST"), "body": .object(createBody(todo, fields: fields, editedAt: editedAt, keepsID: true))])
             case let .update(id, version, fields, changed, editedAt, local, dates, keptTags):
                 .object([
                     "method": .string("PATCH"), "id": .string(id), "ifMatch": version.map { .integer(Int64($0)) } ?? .null,
@@ -70,14 +70,14 @@ extension RemoteCollection {
 
     /// A new item's fields: the todo's, its UUID as marker (and, on
     /// todo-server, as id), its dates and edit times.
-    func createBody(_ todo: TodoItem, fields: SyncFields, editedAt: FieldTimes, kind: ServerKind) -> [String: JSONValue] {
+    func createBody(_ todo: TodoItem, fields: SyncFields, editedAt: FieldTimes, keepsID: Bool) -> [String: JSONValue] {
         // A planning field the todo does not use is left out, as a server
         // item without it reads the same, unless it was edited (cleared).
         let sent = fields.fieldsInUse.union(TodoField.allCases.filter { editedAt[$0] != nil })
         var object = body(fields, changed: sent, editedAt: editedAt, local: todo)
         object[configuration.names.marker] = .string(todo.idString)
         object[configuration.names.createdAt] = .string(ISO8601.string(from: todo.createdAt))
-        if kind == .todoServer { object["id"] = .string(todo.idString) }
+        if keepsID { object["id"] = .string(todo.idString) }
         return object
     }
 }

@@ -94,8 +94,8 @@ public struct RemoteCollection: Sendable {
 
     /// Creates the todo, marked with its UUID (and, on todo-server, with it
     /// as its id), with its dates and edit times.
-    public func create(_ todo: TodoItem, fields: SyncFields, editedAt: FieldTimes, kind: ServerKind) async throws -> WriteResult {
-        let object = createBody(todo, fields: fields, editedAt: editedAt, kind: kind)
+    func create(_ todo: TodoItem, fields: SyncFields, editedAt: FieldTimes, server: RemoteCapabilities) async throws -> WriteResult {
+        let object = createBody(todo, fields: fields, editedAt: editedAt, keepsID: server.keepsClientIDs)
         let response = try await send("POST", collectionURL, body: .object(object), allow: [409])
         if response.status == 409 { return .exists }
         let request = "POST \(configuration.collectionPath)"

@@ -2,7 +2,8 @@ import Foundation
 import TodoCore
 
 /// What a sync asks of the server's side: one collection of todos, read
-/// whole or by its changes, written one item at a time. `RemoteCollection`
+/// whole or by its changes, written one item at a time (or in batches, where
+/// it can: `RemoteCapabilities` says what it can do). `RemoteCollection`
 /// speaks it to JSON servers (todo-server and json-server-style ones),
 /// `CalDAVCollection` to a task list on a CalDAV server. Every call is one
 /// request or a few; its answer is read tolerantly and its failure becomes
@@ -23,7 +24,17 @@ protocol RemoteTodos: Sendable {
     func fetchCreated(_ todoId: UUID) async throws -> RemoteCollection.WriteResult
 
     /// Creates the todo, marked with its UUID, with its dates and edit times.
-    func create(_ todo: TodoItem, fields: SyncFields, editedAt: FieldTimes, kind: ServerKind) async throws -> RemoteCollection.WriteResult
+    func create(
+        _ todo: TodoItem, fields: SyncFields, editedAt: FieldTimes, server: RemoteCapabilities
+    ) async throws -> RemoteCollection.WriteResult
+
+    /// Many writes in one request and one transaction, their results in
+    /// order; nil where the server has no batch route (each write goes alone).
+    func batch(_ operations: [RemoteCollection.BatchOperation]) async throws -> [RemoteCollection.WriteResult]?
+
+    /// The item a create of this todo made, looked for by the todo's marker
+    /// (`RemoteCapabilities.findsCreatesByMarker`); nil if not found.
+    func find(marked todoId: UUID) async throws -> RemoteTodo?
 
     /// Writes the changed fields, if the item is still at `version`; sent
     /// tags go with `keptTags`, the server's tags no tag of ours can be.

@@ -67,8 +67,6 @@ extension SyncService {
     func findCreatesInFlight(missingFrom listing: RemoteCollection.Listing, into known: inout [UUID: RemoteTodo]) async throws {
         let listed = Set(listing.items.lazy.compactMap(\.todoId))
         let missing = try await store.todosCreatedInFlight().filter { !listed.contains($0) && known[$0] == nil }
-        // Asked of json-server-style servers only: a filter by the marker.
-        guard let remote = remote as? RemoteCollection else { return }
         for start in stride(from: 0, to: missing.count, by: Self.parallelRequests) {
             let found = try await withThrowingTaskGroup(of: RemoteTodo?.self) { group in
                 for todoId in missing[start..<min(start + Self.parallelRequests, missing.count)] {

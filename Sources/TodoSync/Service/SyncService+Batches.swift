@@ -11,7 +11,7 @@ extension SyncService {
     /// `batchOperations` in one request and one transaction there; a server
     /// without batch writes gets them one by one.
     func sendInBatches(
-        _ indices: [Int], of plan: SyncPlan, locals: [UUID: TodoItem], kind: ServerKind, width: Int,
+        _ indices: [Int], of plan: SyncPlan, locals: [UUID: TodoItem], server: RemoteCapabilities, width: Int,
         handle: (Int, RemoteResult) async throws -> Void
     ) async throws {
         // Up to 500 writes a batch, and well under todo-server's 1 MiB body limit however long their texts.
@@ -55,7 +55,7 @@ extension SyncService {
                     }
                 }
                 rest += chunks[started...].joined()
-                return try await sendAll(rest, of: plan, locals: locals, kind: kind, width: width, handle: handle)
+                return try await sendAll(rest, of: plan, locals: locals, server: server, width: width, handle: handle)
             }
             if started < chunks.count {
                 inFlight[started] = try await sendBatch(chunks[started], of: plan, locals: locals)
@@ -102,10 +102,8 @@ extension SyncService {
     /// got no clear answer may have been applied: its creates are found by
     /// their ids on the next pass, its updates and deletes are safe to repeat.
     private func batchResults(_ operations: [RemoteCollection.BatchOperation]) async throws -> [RemoteCollection.WriteResult]? {
-        // Only a JSON server has a batch route.
-        guard let collection = remote as? RemoteCollection else { return nil }
         do {
-            return try await collection.batch(operations)
+            return try await remote.batch(operations)
         } catch let error as SyncError where error.createMayHaveHappened {
             return Array(repeating: .stale, count: operations.count)
         }

@@ -29,7 +29,7 @@ extension SyncService {
     /// here, bases to record, merges). The local writes of the other steps
     /// are gathered and stored a batch per transaction.
     func execute(
-        _ plan: SyncPlan, entries: [SyncEntry], kind: ServerKind, oneAtATime: Bool,
+        _ plan: SyncPlan, entries: [SyncEntry], server: RemoteCapabilities, oneAtATime: Bool,
         summary: inout SyncSummary, progress: @Sendable (SyncProgress) -> Void
     ) async throws -> Outcome {
         // Only the todos present here: a first sync has none.
@@ -37,8 +37,8 @@ extension SyncService {
             entries.lazy.compactMap { entry in entry.local.map { (entry.todoId, $0) } },
             uniquingKeysWith: { first, _ in first }
         )
-        // A CalDAV delete keeps its base until a feed names the deletion.
-        let bases = kind != .calDAV ? [:] : Dictionary(
+        // On a server that may lose edits, a delete keeps its base until a feed names the deletion.
+        let bases = !server.mayLoseEdits ? [:] : Dictionary(
             entries.lazy.compactMap { entry in entry.base.map { (entry.todoId, $0) } }, uniquingKeysWith: { first, _ in first }
         )
         var outcome = Outcome()
@@ -62,7 +62,7 @@ extension SyncService {
             }
         }
         let localOnly = pulls.count + batch.count
-        if kind == .calDAV, localOnly > 0 || !remoteSteps.isEmpty { try await SyncSettings.markUnfinished(in: store) }
+        if server.mayLoseEdits, localOnly > 0 || !remoteSteps.isEmpty { try await SyncSettings.markUnfinished(in: store) }
         if !pulls.isEmpty {
             // A pull counts as pulled and settles no conflict: its step is not read again.
             let stored = try await store.storePulls(pulls)
@@ -74,15 +74,15 @@ extension SyncService {
         var sent = 0
         if !remoteSteps.isEmpty { try await store.markSending() }
         do {
-            let send = kind == .todoServer ? sendInBatches : sendAll
-            try await send(remoteSteps, plan, locals, kind, oneAtATime ? 1 : Self.parallelRequests) { index, result in
+            let send = server.batchWrites ? sendInBatches : sendAll
+            try await send(remoteSteps, plan, locals, server, oneAtATime ? 1 : Self.parallelRequests) { index, result in
                 switch result {
                 case let .written(id, version):
                     var write = localWrite(plan.steps[index], local: locals[plan.steps[index].todoId], remote: (id, version))
-                    // todo-server's feed keeps every deletion: what it lost is told apart there.
-                    if case .create = plan.steps[index].remote, kind != .todoServer { write.awaitsListing = true }
-                    // A CalDAV server may lose an update or a delete too: the next feed must name it.
-                    if kind == .calDAV { Self.awaitListing(of: plan.steps[index], &write, bases: bases) }
+                    // A server that keeps every write says what it lost in its feed; another's creates await a listing.
+                    if case .create = plan.steps[index].remote, !server.keepsEveryWrite { write.awaitsListing = true }
+                    // One that may lose an update or a delete too: the next feed must name it.
+                    if server.mayLoseEdits { Self.awaitListing(of: plan.steps[index], &write, bases: bases) }
                     batch.append(index, write)
                 case let .retry(reason):
                     outcome.retry(reason)
@@ -106,7 +106,7 @@ extension SyncService {
         return outcome
     }
 
-    /// Marks a write to a CalDAV list as awaiting a feed that names it: an
+    /// Marks a write to a server that may lose edits as awaiting a feed that names it: an
     /// update, or a delete, whose base is kept until then (`readAgain`).
     static func awaitListing(of step: SyncStep, _ write: inout SyncWrite, bases: [UUID: SyncBase]) {
         switch step.remote {
@@ -138,7 +138,7 @@ extension SyncService {
     /// each result to `handle` as it arrives. Creates are marked in flight
     /// before they are sent, a block at a time.
     func sendAll(
-        _ indices: [Int], of plan: SyncPlan, locals: [UUID: TodoItem], kind: ServerKind, width: Int,
+        _ indices: [Int], of plan: SyncPlan, locals: [UUID: TodoItem], server: RemoteCapabilities, width: Int,
         handle: (Int, RemoteResult) async throws -> Void
     ) async throws {
         var marked = 0
@@ -155,7 +155,7 @@ extension SyncService {
                     let index = indices[next]
                     let step = plan.steps[index]
                     let local = locals[step.todoId]
-                    group.addTask { (index, try await self.remoteWrite(step, local: local, kind: kind)) }
+                    group.addTask { (index, try await self.remoteWrite(step, local: local, server: server)) }
                     next += 1
                     running += 1
                 }
@@ -204,7 +204,7 @@ extension SyncService {
     }
 
     /// The server's side of a step.
-    func remoteWrite(_ step: SyncStep, local: TodoItem?, kind: ServerKind) async throws -> RemoteResult {
+    func remoteWrite(_ step: SyncStep, local: TodoItem?, server: RemoteCapabilities) async throws -> RemoteResult {
         switch step.remote {
         case .none:
             return .written(id: step.remoteId, version: step.remoteVersion)
@@ -212,7 +212,7 @@ extension SyncService {
             let todo = local ?? fields.item(id: step.todoId, createdAt: now())
             let result: RemoteCollection.WriteResult
             do {
-                result = try await remote.create(todo, fields: fields, editedAt: step.editedAt, kind: kind)
+                result = try await remote.create(todo, fields: fields, editedAt: step.editedAt, server: server)
             } catch let error as SyncError where error.createMayHaveHappened {
                 // Maybe created: the next fetch finds it by its marker instead of creating it twice.
                 return .retry("a create got no clear answer: \(error)")

@@ -12,7 +12,7 @@ extension SyncService {
     /// The snapshot of the changes since `start` (todo-server's feed, a
     /// CalDAV list's sync-collection): a todo the feed does not name is as
     /// its base says.
-    func feedSnapshot(since start: String, known: [UUID: RemoteTodo], kind: ServerKind) async throws -> Snapshot {
+    func feedSnapshot(since start: String, known: [UUID: RemoteTodo], server: RemoteCapabilities) async throws -> Snapshot {
         var cursor = start
         var items: [String: RemoteTodo] = [:]
         var deleted: Set<String> = []
@@ -48,8 +48,8 @@ extension SyncService {
             remoteByTodo[todoId] = item
             relevant.insert(todoId)
         }
-        // Writes awaiting a report (a CalDAV list's): the feed that names them confirms them.
-        let unconfirmed = kind == .todoServer ? [] : try await store.unconfirmedWrites()
+        // Writes awaiting a report (on a server that may lose them): the feed that names them confirms them.
+        let unconfirmed = server.keepsEveryWrite ? [] : try await store.unconfirmedWrites()
         // Named at the version written (our own write, named back): confirmed, not read again.
         let seen = Set(unchanged.compactMap { bases[$0]?.todoId })
         var confirmed = unconfirmed.filter { remoteByTodo[$0] != nil || seen.contains($0) }
@@ -86,7 +86,7 @@ extension SyncService {
         // Kept once sent again, though a report names it later: another
         // client deleting it again must not start it over.
         try await store.markResent(adding: sentAgain, removing: goneAgain)
-        return Snapshot(entries: entries, kind: kind, cursor: cursor, skipped: skipped, confirmed: confirmed)
+        return Snapshot(entries: entries, server: server, cursor: cursor, skipped: skipped, confirmed: confirmed)
     }
 
     /// Our writes that a feed from before them does not name: the server

@@ -4,8 +4,9 @@ import TodoCore
 /// What one fetch found: an entry per todo that may need work.
 struct Snapshot: Sendable {
     var entries: [SyncEntry]
-    var kind: ServerKind
-    /// todo-server's position in its history after this fetch.
+    /// What the server can do.
+    var server: RemoteCapabilities
+    /// The server's position in its history after this fetch.
     var cursor: String?
     var skipped: [String]
     /// The list's digest (a full list only).
@@ -29,31 +30,32 @@ extension SyncService {
             // Another server's ids and history mean nothing here.
             throw SyncError.serverChanged(from: previous, to: configuration.server)
         }
-        let kind = configuration.kind ?? (sameServer ? settings.kind : nil)
-        // After a CalDAV sync that stored what it read and stopped, the whole list (`markUnfinished`).
-        if kind != .jsonServer, sameServer, let cursor = settings.cursor, !(kind == .calDAV && settings.unfinished) {
+        let server = RemoteCapabilities(configured: configuration.kind, recorded: sameServer ? settings.kind : nil)
+        // After a sync that stored what it read and stopped, on a server that
+        // may lose edits, the whole list (`markUnfinished`).
+        if let server, server.changeFeed, sameServer, let cursor = settings.cursor, !settings.unfinished {
             do {
-                return try await feedSnapshot(since: cursor, known: known, kind: kind ?? .todoServer)
+                return try await feedSnapshot(since: cursor, known: known, server: server)
             } catch SyncError.cursorExpired {
                 // Too old a position: resync in full, as the server asks.
             }
         }
-        // A digest is only kept for a json-server-style server: todo-server has its feed.
-        var stored = sameServer && known.isEmpty && kind == .jsonServer ? settings.listDigest : nil
+        // A digest is only kept for a server without a change feed.
+        var stored = sameServer && known.isEmpty && server?.changeFeed == false ? settings.listDigest : nil
         if stored != nil, try await !nothingQueued() { stored = nil }
         let listing = try await remote.fetchAll(unlessDigest: stored)
-        let detected = kind ?? (listing.cursor != nil ? .todoServer : .jsonServer)
+        let detected = server ?? RemoteCapabilities(firstListing: listing)
         var unchanged = listing.unchanged
-        if !unchanged, detected == .jsonServer, sameServer, known.isEmpty {
+        if !unchanged, !detected.changeFeed, sameServer, known.isEmpty {
             unchanged = try await isUnchanged(listing, digest: settings.listDigest)
         }
         if unchanged {
             return Snapshot(
-                entries: [], kind: detected, cursor: nil, skipped: [], digest: listing.digest, unchanged: true,
+                entries: [], server: detected, cursor: nil, skipped: [], digest: listing.digest, unchanged: true,
                 closesConnections: listing.closesConnections
             )
         }
-        var snapshot = try await fullSnapshot(listing, kind: detected, known: known)
+        var snapshot = try await fullSnapshot(listing, server: detected, known: known)
         snapshot.digest = listing.digest
         snapshot.closesConnections = listing.closesConnections
         return snapshot
@@ -74,27 +76,27 @@ extension SyncService {
         return pending == 0 && inFlight == 0
     }
 
-    func fullSnapshot(_ listing: RemoteCollection.Listing, kind: ServerKind, known: [UUID: RemoteTodo]) async throws -> Snapshot {
+    func fullSnapshot(_ listing: RemoteCollection.Listing, server: RemoteCapabilities, known: [UUID: RemoteTodo]) async throws -> Snapshot {
         let bases = try await store.allBases()
         let inFlight = try await store.createsInFlight()
-        // On a CalDAV list, a delete of ours keeps its base until a list shows it gone.
-        let kept = kind == .calDAV && listing.items.isEmpty ? try await store.unconfirmedWrites().count : 0
+        // On a server that may lose edits, a delete of ours keeps its base until a list shows it gone.
+        let kept = server.mayLoseEdits && listing.items.isEmpty ? try await store.unconfirmedWrites().count : 0
         if listing.items.isEmpty, !configuration.force, bases.count - kept > 0 || inFlight > 0 {
             throw SyncError.suspiciousEmptyList(lastSeen: bases.count - kept + inFlight)
         }
         var known = known
-        if inFlight > 0, kind == .jsonServer {
+        if inFlight > 0, server.findsCreatesByMarker {
             try await findCreatesInFlight(missingFrom: listing, into: &known)
         }
         if bases.isEmpty {
-            return try await firstSnapshot(listing, kind: kind, known: known)
+            return try await firstSnapshot(listing, server: server, known: known)
         }
-        return try await fullSnapshot(listing, kind: kind, known: known, bases: bases)
+        return try await fullSnapshot(listing, server: server, known: known, bases: bases)
     }
 
     /// The snapshot of a full list against the bases of earlier syncs.
     func fullSnapshot(
-        _ listing: RemoteCollection.Listing, kind: ServerKind, known: [UUID: RemoteTodo], bases: [SyncBase]
+        _ listing: RemoteCollection.Listing, server: RemoteCapabilities, known: [UUID: RemoteTodo], bases: [SyncBase]
     ) async throws -> Snapshot {
         let baseByRemote = Dictionary(bases.map { ($0.remoteId, $0) }, uniquingKeysWith: { first, _ in first })
         let baseByTodo = Dictionary(bases.map { ($0.todoId, $0) }, uniquingKeysWith: { first, _ in first })
@@ -149,16 +151,16 @@ extension SyncService {
         relevant.formUnion(renumbered)
         // Every write no list showed yet; of them, the creates a server may have lost.
         let unconfirmed = bases.isEmpty ? [] : try await store.unconfirmedWrites()
-        let creates = kind != .calDAV ? unconfirmed : try await store.unconfirmedCreates()
+        let creates = !server.mayLoseEdits ? unconfirmed : try await store.unconfirmedCreates()
         let confirmed = unconfirmed.filter { remoteByTodo[$0] != nil && !standIns.contains($0) }
-        if kind == .calDAV { relevant.formUnion(confirmed) }
+        if server.mayLoseEdits { relevant.formUnion(confirmed) }
         var entries = try await entries(for: relevant) { id, _ in remoteByTodo[id] }
         for index in entries.indices where renumbered.contains(entries[index].todoId) {
             // The base describes an item that is gone: merged as if never synced.
             entries[index].base = nil
         }
-        let unsure = kind == .calDAV ? Self.unsureWrites(entries, confirmed: Set(confirmed), bases: baseByTodo) : []
-        // Ours as sent: the same item, and on a CalDAV list the very version written.
+        let unsure = server.mayLoseEdits ? Self.unsureWrites(entries, confirmed: Set(confirmed), bases: baseByTodo) : []
+        // Ours as sent: the same item, and on a server that may lose edits the very version written.
         let keptAsSent = confirmed.filter { remoteByTodo[$0]?.id == baseByTodo[$0]?.remoteId && !unsure.contains($0) }
         // A create of ours whose number the list now gives another todo: the
         // server lost it in a restart and numbered on (json-server 0.17),
@@ -175,7 +177,7 @@ extension SyncService {
             entries[index].base = nil
             entries[index].baseInDoubt = true
         }
-        return Snapshot(entries: entries, kind: kind, cursor: listing.cursor, skipped: skipped, confirmed: confirmed)
+        return Snapshot(entries: entries, server: server, cursor: listing.cursor, skipped: skipped, confirmed: confirmed)
     }
 
     /// Our writes to a CalDAV list that its full listing (its sync token
@@ -194,10 +196,10 @@ extension SyncService {
     }
 
     /// The snapshot of a full list when nothing was synced before (no base):
-    /// the same entries as `fullSnapshot(_:kind:known:bases:)` gives with no
+    /// the same entries as `fullSnapshot(_:server:known:bases:)` gives with no
     /// bases, built by sorting the items once instead of hashing every id into
     /// dictionaries and sets: this is the snapshot of a first sync of 100,000 todos.
-    func firstSnapshot(_ listing: RemoteCollection.Listing, kind: ServerKind, known: [UUID: RemoteTodo]) async throws -> Snapshot {
+    func firstSnapshot(_ listing: RemoteCollection.Listing, server: RemoteCapabilities, known: [UUID: RemoteTodo]) async throws -> Snapshot {
         var items = listing.items
         var sorted: [(key: UUIDOrderKey, todoId: UUID, index: Int)] = []
         sorted.reserveCapacity(items.count)
@@ -254,7 +256,7 @@ extension SyncService {
         let entries = ordered.map { todoId, item in
             SyncEntry(todoId, row: rows[todoId], remote: item >= 0 ? items[item] : others[-1 - item].item)
         }
-        return Snapshot(entries: entries, kind: kind, cursor: listing.cursor, skipped: skipped)
+        return Snapshot(entries: entries, server: server, cursor: listing.cursor, skipped: skipped)
     }
 
     /// One entry per todo, in a stable order, with its local side read now.

@@ -7,7 +7,7 @@ import TodoCore
 public struct SyncService: TodoSyncing {
     public let store: any SyncStore
     public private(set) var configuration: SyncConfiguration
-    /// The server's side: a JSON collection, or a CalDAV task list.
+    /// The server's side, asked what it can do (`RemoteCapabilities`), never what it is.
     let remote: any RemoteTodos
     let now: @Sendable () -> Date
     /// Fetch-plan-apply passes before giving up: a 412 or an unsure create needs another.
@@ -21,22 +21,8 @@ public struct SyncService: TodoSyncing {
     ) {
         self.store = store
         self.configuration = configuration
-        let transport = transport ?? RetryingTransport(AsyncHTTPTransport(patient: configuration.kind == .calDAV))
-        self.remote = Self.remote(configuration, transport: transport, now: now, store: store)
+        self.remote = configuration.remote(transport: transport, now: now, store: store)
         self.now = now
-    }
-
-    /// What speaks to the server `configuration` names.
-    static func remote(
-        _ configuration: SyncConfiguration, transport: any HTTPTransport, now: @escaping @Sendable () -> Date = { Date() },
-        store: (any SyncStore)? = nil
-    ) -> any RemoteTodos {
-        if configuration.kind == .calDAV {
-            return CalDAVCollection(configuration: configuration, transport: transport, now: now) { ids in
-                try await store?.bases(remoteIds: ids).compactMapValues(\.remoteVersion) ?? [:]
-            }
-        }
-        return RemoteCollection(configuration: configuration, transport: transport)
     }
 
     public func sync(dryRun: Bool, force: Bool, progress: @escaping @Sendable (SyncProgress) -> Void) async throws -> SyncSummary {
@@ -93,7 +79,7 @@ public struct SyncService: TodoSyncing {
             if summary.heldBack == nil { try await store.confirmCreates(snapshot.confirmed) }
             if plan.writesToServer { try await nameLinkedTasks(snapshot) }
             let outcome = try await execute(
-                plan, entries: snapshot.entries, kind: snapshot.kind, oneAtATime: snapshot.closesConnections,
+                plan, entries: snapshot.entries, server: snapshot.server, oneAtATime: snapshot.closesConnections,
                 summary: &summary, progress: progress
             )
             known = outcome.known
@@ -139,9 +125,10 @@ public struct SyncService: TodoSyncing {
     /// ended; and the digest of a list that is now exactly what the bases
     /// hold, so the next sync can tell at once that nothing changed there.
     func finish(_ snapshot: Snapshot, summary: SyncSummary, listIsCurrent: Bool) async throws {
-        let current = listIsCurrent && snapshot.skipped.isEmpty && snapshot.kind == .jsonServer
+        let current = listIsCurrent && snapshot.skipped.isEmpty && !snapshot.server.changeFeed
         try await SyncSettings.recordSync(
-            to: store, server: configuration.server, kind: snapshot.kind, cursor: snapshot.cursor,
+            to: store, server: configuration.server, kind: snapshot.server.kind,
+            cursor: snapshot.cursor,
             digest: current ? snapshot.digest : nil, at: now(), summary: summary.line
         )
     }

@@ -236,8 +236,8 @@ struct SyncModel {
                 Issue.record("seed \(seed): \(todo.idString) \(field.rawValue) is \"\(todo.syncFields[field])\", the newest edit (replica \(edit.replica) at \(edit.time.timeIntervalSince1970)) set \"\(edit.value)\"")
             }
         }
-        let listing = try await SyncService.remote(
-            SyncConfiguration(server: server, paging: paging), transport: serverTransport
+        let listing = try await SyncConfiguration(server: server, paging: paging).remote(
+            transport: serverTransport
         ).fetchAll(unlessDigest: nil)
         let serverIds = listing.items.compactMap { $0.todoId?.uuidString.lowercased() }
         #expect(Set(serverIds).count == serverIds.count, "seed \(seed): a todo is on the server twice")
