@@ -2,31 +2,13 @@ import Foundation
 import TodoSync
 import TodoCore
 
-/// A todo as a tool answers it: the object `todo list --json` prints
-/// (`TodoJSON`), key for key, built as a value for structured content;
+/// A todo as a tool answers it: the object `todo list --json` prints, from
+/// the same writer (`TodoItem.json`), as a value for structured content;
 /// `parent` null where it no longer exists (one of `absentParents`).
 enum TodoValue {
     static func value(_ item: TodoItem, absentParents: Set<UUID>) -> JSONValue {
-        let item: TodoItem = item.showing(absentParents: absentParents)
-        return JSONValue.object([
-            "id": .string(item.idString),
-            "text": .string(item.text),
-            "done": .bool(item.isDone),
-            "createdAt": .string(ISO8601.string(from: item.createdAt)),
-            "updatedAt": .string(ISO8601.string(from: item.updatedAt)),
-            "completedAt": item.completedAt.map { .string(ISO8601.string(from: $0)) } ?? .null,
-            "due": item.due.map { .string($0.text) } ?? .null,
-            "priority": item.priority.map { .string($0.rawValue) } ?? .null,
-            "tags": .array(item.tags.map { .string($0) }),
-            "note": item.note.map { .string($0) } ?? .null,
-            "repeat": item.recurrence.map { .string($0.description) } ?? .null,
-            "project": item.project.map { .string($0) } ?? .null,
-            "wait": item.wait.map { .string($0.text) } ?? .null,
-            "scheduled": item.scheduled.map { .string($0.text) } ?? .null,
-            "until": item.until.map { .string($0.text) } ?? .null,
-            "parent": item.parent.map { .string($0.lowercasedString) } ?? .null,
-            "blockedBy": .array(item.blockedBy.map { .string($0.lowercasedString) }),
-        ])
+        // The writer's output is JSON by construction (TodoJSONTests).
+        (try? JSONValue.parse(Array(item.json(absentParents: absentParents).utf8))) ?? .null
     }
 }
 

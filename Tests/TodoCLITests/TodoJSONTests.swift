@@ -6,7 +6,7 @@ import TodoSync
 @testable import TodoCLI
 @testable import TodoMCP
 
-/// `TodoJSON` writes the JSON of todos by hand (an export of 100,000 todos
+/// `TodoItem.json` writes the JSON of todos by hand (an export of 100,000 todos
 /// takes two thirds of `JSONEncoder`'s time): whatever a todo holds, what it
 /// writes is JSON that reads back to the same todo, with the keys in the
 /// documented order; and `todo mcp`'s `TodoValue` is the same object.
@@ -26,7 +26,7 @@ struct TodoJSONTests {
                 priority: planning == 2 ? .high : nil, tags: tags, note: planning == 3 ? text : nil
             )
             if planning == 1 { item.recurrence = TodoRepeat(parsing: "2w") }
-            let written = TodoJSON.object(item, absentParents: [])
+            let written = item.json(absentParents: [])
             let decoder = JSONDecoder()
             decoder.dateDecodingStrategy = .custom { decoder in
                 let text = try decoder.singleValueContainer().decode(String.self)

@@ -56,7 +56,7 @@ struct EditTimeTests {
         let conflict = try #require(summary.conflicts.first)
         #expect(conflict.winner == (laterPushesFirst ? .remote : .local))
         #expect([conflict.localEditedAt, conflict.remoteEditedAt].compactMap { $0 }.sorted() == [Self.at(30), Self.at(32)])
-        let history = try await second.db.conflictHistory(limit: 5)
+        let history = try await SQLiteSyncStore(second.db).conflictHistory(limit: 5)
         #expect(history.first?.localEditedAt == conflict.localEditedAt && history.first?.remoteEditedAt == conflict.remoteEditedAt)
     }
 

@@ -46,7 +46,7 @@ struct FirstSnapshotTests {
                 items: program.dropFirst().map(Self.item), skipped: ["item #9"],
                 hasUnidentified: mask % 3 == 0, cursor: mask % 2 == 0 ? "\(mask)" : nil
             )
-            let service = SyncService(store: db, configuration: SyncConfiguration(server: "http://fake"), transport: FakeJSONServer(.v1))
+            let service = SyncService(store: SQLiteSyncStore(db), configuration: SyncConfiguration(server: "http://fake"), transport: FakeJSONServer(.v1))
             let first = try await service.firstSnapshot(listing, server: RemoteCapabilities(kind: .jsonServer), known: known)
             let general = try await service.fullSnapshot(listing, server: RemoteCapabilities(kind: .jsonServer), known: known, bases: [])
             #expect(first.entries == general.entries, "\(program)")

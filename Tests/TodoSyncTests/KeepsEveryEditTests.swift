@@ -179,7 +179,7 @@ struct KeepsEveryEditTests {
         #expect(await server.lockedAnswers > 0)
         #expect(await server.mostWritesAtOnceAfterALock == 1)
         #expect(await server.names.count == 40)
-        #expect(try await a.db.pendingCount() == 0)
+        #expect(try await SQLiteSyncStore(a.db).pendingCount() == 0)
         let b = try Replica(transport: server, server: FakeCalDAVServer.server)
         try await b.sync()
         #expect(try b.todos().count == 40)
@@ -199,11 +199,11 @@ struct KeepsEveryEditTests {
             guard let error = error as? SyncError, case .httpStatus(_, 423, _) = error else { return false }
             return !error.description.contains("\n") && error.description.contains("changes stay queued")
         }
-        #expect(try await a.db.pendingCount() == 2)
+        #expect(try await SQLiteSyncStore(a.db).pendingCount() == 2)
         await server.setLockedForGood(false)
         try await a.sync()
         #expect(await server.names.count == 2)
-        #expect(try await a.db.pendingCount() == 0)
+        #expect(try await SQLiteSyncStore(a.db).pendingCount() == 0)
     }
 
     /// 423 and a 503 that says when to come back are retried for any
@@ -305,7 +305,7 @@ struct KeepsEveryEditTests {
         for replica in [a, c] {
             #expect(try Self.todo(replica, x) == nil)
             #expect(try replica.todos().count == 2)
-            #expect(try await replica.db.pendingCount() == 0)
+            #expect(try await SQLiteSyncStore(replica.db).pendingCount() == 0)
         }
         #expect(await place.text(x.lowercasedString + ".ics") == nil)
     }

@@ -81,7 +81,7 @@ struct LinkSyncTests {
             #expect(todos.first { $0.id == low.id }?.blockedBy == [high.id])
             #expect(todos.first { $0.id == high.id }?.parent == nil, "the link from the greatest id goes")
             #expect(todos.first { $0.id == high.id }?.blockedBy == [])
-            #expect(try await replica.db.pendingCount() == 0)
+            #expect(try await SQLiteSyncStore(replica.db).pendingCount() == 0)
         }
         #expect(try a.contents() == b.contents())
     }

@@ -33,7 +33,7 @@ struct ListDigestTests {
                 }
             default:
                 let service = replica.service(force: true)
-                let settings = try await SyncSettings.load(from: replica.db)
+                let settings = try await SyncSettings.load(from: SQLiteSyncStore(replica.db))
                 let listing = try await service.remote.fetchAll(unlessDigest: nil)
                 let quick = try await service.remote.fetchAll(unlessDigest: settings.listDigest)
                 let matches = try await service.isUnchanged(listing, digest: settings.listDigest)

@@ -47,7 +47,7 @@ struct ListSafetyTests {
         let again = try Replica(transport: server, paging: paged)
         #expect(try await again.sync().pulled == 25)
         let configured = SyncService(
-            store: a.db, configuration: SyncConfiguration(server: a.server, paging: paged),
+            store: SQLiteSyncStore(a.db), configuration: SyncConfiguration(server: a.server, paging: paged),
             transport: RetryingTransport(server, delays: [], sleep: { _ in })
         )
         #expect(try await configured.sync(dryRun: false) { _ in }.deletedLocally == 0)
@@ -314,7 +314,7 @@ struct CreateAnswerLostTests {
             try await a.sync()
             #expect(await server.items.count == 2, "\(flavor)")
             #expect(try a.todos().count == 2)
-            #expect(try await a.db.pendingCount() == 0)
+            #expect(try await SQLiteSyncStore(a.db).pendingCount() == 0)
         }
     }
 }

@@ -45,7 +45,7 @@ struct OfflineTests {
         let db = try AppDatabase.inMemory()
         for text in ["a", "b", "c"] { try db.insertTodo(TodoItem(id: UUID(), text: text, createdAt: Date())) }
         let service = SyncService(
-            store: db, configuration: SyncConfiguration(server: server),
+            store: SQLiteSyncStore(db), configuration: SyncConfiguration(server: server),
             transport: RetryingTransport(counting, sleep: { _ in Issue.record("a refused connection was retried") })
         )
         let error = await #expect(throws: SyncError.self) { try await service.sync(dryRun: false) { _ in } }
@@ -88,7 +88,7 @@ struct OfflineTests {
             retries, sleep: { clock.advance($0) }, clock: { clock.now }
         )
         let db = try AppDatabase.inMemory()
-        let service = SyncService(store: db, configuration: SyncConfiguration(server: "http://fake"), transport: transport)
+        let service = SyncService(store: SQLiteSyncStore(db), configuration: SyncConfiguration(server: "http://fake"), transport: transport)
         let error = await #expect(throws: SyncError.self) { try await service.sync(dryRun: false) { _ in } }
         #expect(error == .unreachable(server: "http://fake", request: "GET /todos", kind: kind, queued: 0))
         // A try and four retries, after pauses of 0.25, 0.75, 2 and 4 s: 7 s, within the 10 s budget.

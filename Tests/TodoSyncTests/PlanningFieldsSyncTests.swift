@@ -197,7 +197,7 @@ struct PlanningFieldsSyncTests {
         #expect(merged.wait == nil)
         #expect(merged.scheduled == original.scheduled)
         #expect(merged.until == original.until)
-        #expect(try await a.db.pendingCount() == 0)
+        #expect(try await SQLiteSyncStore(a.db).pendingCount() == 0)
     }
 
     @Test(arguments: [FakeJSONServer.Flavor.v1, .v017])

@@ -20,17 +20,17 @@ struct RecordPushesTests {
             for db in [bulk, oneByOne] {
                 for (item, code) in zip(items, codes) {
                     try db.insertTodo(item)
-                    if code % 3 == 0 { try await db.markCreateInFlight(item.id) }
+                    if code % 3 == 0 { try await SQLiteSyncStore(db).markCreateInFlight(item.id) }
                     // A base already there (an update's push replaces it).
                     if code % 4 == 0 {
-                        _ = try await db.apply([SyncWrite(todoId: item.id, expectedRev: nil, base: .set(Self.base(item, code: code + 1)))])
+                        _ = try await SQLiteSyncStore(db).apply([SyncWrite(todoId: item.id, expectedRev: nil, base: .set(Self.base(item, code: code + 1)))])
                     }
                 }
             }
-            let revs = Dictionary(try await bulk.pendingChanges().map { ($0.todoId, $0.rev) }, uniquingKeysWith: { $1 })
+            let revs = Dictionary(try await SQLiteSyncStore(bulk).pendingChanges().map { ($0.todoId, $0.rev) }, uniquingKeysWith: { $1 })
             let writes = zip(items, codes).map { item, code in Self.write(item, code: code, rev: revs[item.id]) }
-            let inBulk = try await bulk.dbWriter.write { db in try AppDatabase.apply(db, writes, recordPushesInBulk: true) }
-            let alone = try await oneByOne.dbWriter.write { db in try AppDatabase.apply(db, writes, recordPushesInBulk: false) }
+            let inBulk = try await bulk.dbWriter.write { db in try SQLiteSyncStore.apply(db, writes, recordPushesInBulk: true) }
+            let alone = try await oneByOne.dbWriter.write { db in try SQLiteSyncStore.apply(db, writes, recordPushesInBulk: false) }
             #expect(inBulk == alone, "\(codes)")
             #expect(try Self.tables(bulk) == Self.tables(oneByOne), "\(codes)")
         }

@@ -42,21 +42,21 @@ struct StorePullsTests {
         let local = TodoItem(id: UUID(), text: "added here", createdAt: Date(millisecondsSince1970: 5))
         for db in [bulk, oneByOne] {
             try db.insertTodo(local)
-            try await db.markCreateInFlight(items[3].id)
+            try await SQLiteSyncStore(db).markCreateInFlight(items[3].id)
         }
         var pulls = Self.pulls(items)
         // Pulled while here meanwhile: refused, nothing written for it.
         pulls[20] = SyncBase(todoId: local.id, remoteId: "r20", fields: SyncFields(text: "from the server", isDone: true))
 
-        let stored = try await bulk.storePulls(pulls, at: Self.pulledAt)
+        let stored = try await SQLiteSyncStore(bulk).storePulls(pulls, at: Self.pulledAt)
         #expect(stored.filter { !$0 }.count == 1 && !stored[20])
         for (pull, write) in zip(pulls, Self.writes(pulls, at: Self.pulledAt)) where pull.todoId != local.id {
-            #expect(try await oneByOne.apply([write]) == [true])
+            #expect(try await SQLiteSyncStore(oneByOne).apply([write]) == [true])
         }
         #expect(try Self.contents(bulk) == Self.contents(oneByOne))
         #expect(try Self.contents(bulk).pending == [local.idString])
-        #expect(try await bulk.createsInFlight() == 0)
-        #expect(try await bulk.baseCount() == 1_499)
+        #expect(try await SQLiteSyncStore(bulk).createsInFlight() == 0)
+        #expect(try await SQLiteSyncStore(bulk).baseCount() == 1_499)
         try Self.checkSearchIndex(bulk)
     }
 
@@ -73,11 +73,11 @@ struct StorePullsTests {
             try conn.execute(sql: "INSERT INTO syncBase(todoId, remoteId, text, isDone) VALUES (?, 'old', 'old title', 0)",
                              arguments: [items[7].idString])
         }
-        #expect(try await db.storePulls(pulls, at: Self.pulledAt).allSatisfy { $0 })
+        #expect(try await SQLiteSyncStore(db).storePulls(pulls, at: Self.pulledAt).allSatisfy { $0 })
         let reference = try AppDatabase.inMemory()
-        for write in Self.writes(pulls, at: Self.pulledAt) { _ = try await reference.apply([write]) }
+        for write in Self.writes(pulls, at: Self.pulledAt) { _ = try await SQLiteSyncStore(reference).apply([write]) }
         #expect(try Self.contents(db) == Self.contents(reference))
-        #expect(try await db.baseCount() == count)
+        #expect(try await SQLiteSyncStore(db).baseCount() == count)
     }
 
     @Test func aPullOfATodoQueuedHereOrRepeatedIsNotStored() async throws {
@@ -87,11 +87,11 @@ struct StorePullsTests {
         try db.deleteTodos(ids: [items[0].id]) // deleted here: the delete is queued
         var pulls = Self.pulls(Array(items.prefix(20)))
         pulls.append(pulls[5]) // the same todo twice
-        let stored = try await db.storePulls(pulls, at: Self.pulledAt)
+        let stored = try await SQLiteSyncStore(db).storePulls(pulls, at: Self.pulledAt)
         #expect(stored == [false] + Array(repeating: true, count: 19) + [false])
         #expect(try db.fetchListed(TodoRequest(status: .all)).count == 19)
-        #expect(try await db.pendingChanges().map(\.todoId) == [items[0].id])
-        #expect(try await db.baseCount() == 19)
+        #expect(try await SQLiteSyncStore(db).pendingChanges().map(\.todoId) == [items[0].id])
+        #expect(try await SQLiteSyncStore(db).baseCount() == 19)
     }
 
     /// Every column of every row sync writes, as text.
@@ -112,10 +112,10 @@ struct StorePullsTests {
         let bulk = try AppDatabase.inMemory()
         let oneByOne = try AppDatabase.inMemory()
         let schema = try Self.schema(bulk)
-        #expect(try await bulk.storePulls(pulls, at: Self.pulledAt) == Array(repeating: true, count: items.count))
+        #expect(try await SQLiteSyncStore(bulk).storePulls(pulls, at: Self.pulledAt) == Array(repeating: true, count: items.count))
         #expect(try Self.schema(bulk) == schema)
         try Self.checkIntegrity(bulk)
-        for write in Self.writes(pulls, at: Self.pulledAt) { _ = try await oneByOne.apply([write]) }
+        for write in Self.writes(pulls, at: Self.pulledAt) { _ = try await SQLiteSyncStore(oneByOne).apply([write]) }
         #expect(try Self.rows(bulk) == Self.rows(oneByOne))
         #expect(try Self.contents(bulk) == Self.contents(oneByOne))
         #expect(try Self.contents(bulk).pending.isEmpty)
@@ -123,14 +123,14 @@ struct StorePullsTests {
 
         // Not in order: the same end state.
         let shuffled = try AppDatabase.inMemory()
-        #expect(try await shuffled.storePulls(pulls.reversed(), at: Self.pulledAt).allSatisfy { $0 })
+        #expect(try await SQLiteSyncStore(shuffled).storePulls(pulls.reversed(), at: Self.pulledAt).allSatisfy { $0 })
         let (inOrder, reversed) = (try Self.contents(oneByOne), try Self.contents(shuffled))
         #expect(reversed.listed.sorted { $0.item.idString < $1.item.idString } == inOrder.listed.sorted { $0.item.idString < $1.item.idString })
         #expect(reversed.bases == inOrder.bases && reversed.pending.isEmpty)
         // Too few for the bulk path: stored one by one, alike.
         let (few, fewOneByOne) = (try AppDatabase.inMemory(), try AppDatabase.inMemory())
-        #expect(try await few.storePulls(Array(pulls.prefix(40)), at: Self.pulledAt).allSatisfy { $0 })
-        for write in Self.writes(Array(pulls.prefix(40)), at: Self.pulledAt) { _ = try await fewOneByOne.apply([write]) }
+        #expect(try await SQLiteSyncStore(few).storePulls(Array(pulls.prefix(40)), at: Self.pulledAt).allSatisfy { $0 })
+        for write in Self.writes(Array(pulls.prefix(40)), at: Self.pulledAt) { _ = try await SQLiteSyncStore(fewOneByOne).apply([write]) }
         #expect(try Self.rows(few) == Self.rows(fewOneByOne))
         #expect(try Self.contents(few).pending.isEmpty)
     }

@@ -64,7 +64,7 @@ struct SyncSafetyTests {
         #expect(text.contains(message))
         #expect(text.contains("stay queued") || text.contains("--force"))
         #expect(try replica.todos().count == 3)
-        #expect(try await replica.db.pendingCount() == 1)
+        #expect(try await SQLiteSyncStore(replica.db).pendingCount() == 1)
         #expect(await server.items.count == 2)
     }
 
@@ -116,13 +116,13 @@ struct SyncSafetyTests {
         let db = try AppDatabase.inMemory()
         let item = TodoItem(id: UUID(), text: "a", createdAt: Date())
         try db.insertTodo(item)
-        let rev = try await db.pendingChanges().first?.rev
+        let rev = try await SQLiteSyncStore(db).pendingChanges().first?.rev
         try db.updateTodos([item.editing(text: "edited meanwhile", at: Date())])
         let base = SyncBase(todoId: item.id, remoteId: "1", fields: SyncFields(text: "a", isDone: false))
-        let applied = try await db.apply([SyncWrite(todoId: item.id, expectedRev: rev, todo: .save(item), base: .set(base))])
+        let applied = try await SQLiteSyncStore(db).apply([SyncWrite(todoId: item.id, expectedRev: rev, todo: .save(item), base: .set(base))])
         #expect(applied == [false])
         #expect(try db.fetchListed(TodoRequest()).first?.item.text == "edited meanwhile")
-        #expect(try await db.pendingCount() == 1)
-        #expect(try await db.allBases().isEmpty)
+        #expect(try await SQLiteSyncStore(db).pendingCount() == 1)
+        #expect(try await SQLiteSyncStore(db).allBases().isEmpty)
     }
 }

@@ -27,7 +27,7 @@ struct SyncServiceTests {
         #expect(try a.todos().map(\.text) == ["buy milk"])
         #expect(try a.todos().first?.isDone == true)
         #expect(await server.items.count == 1)
-        #expect(try await a.db.pendingCount() == 0)
+        #expect(try await SQLiteSyncStore(a.db).pendingCount() == 0)
     }
 
     @Test func aFirstSyncOfManyTodosStoresEachOnceAndQueuesNone() async throws {
@@ -40,8 +40,8 @@ struct SyncServiceTests {
         let first = try await a.sync()
         #expect(first.pulled == 1_200 && first.pushed == 1)
         #expect(try a.todos().count == 1_201)
-        #expect(try await a.db.pendingCount() == 0)
-        #expect(try await a.db.baseCount() == 1_201)
+        #expect(try await SQLiteSyncStore(a.db).pendingCount() == 0)
+        #expect(try await SQLiteSyncStore(a.db).baseCount() == 1_201)
         #expect(try a.db.fetchListed(TodoRequest(query: "todo 1199 crè")).map(\.item.text) == ["todo 1199 Crème"])
         let again = try await a.sync()
         #expect(again.pulled == 0 && again.pushed == 0 && again.steps.isEmpty)
@@ -112,7 +112,7 @@ struct SyncServiceTests {
         #expect(summary.steps.count == 2)
         #expect(try a.todos().count == 1)
         #expect(await server.items.count == 1)
-        #expect(try await a.db.pendingCount() == 1)
+        #expect(try await SQLiteSyncStore(a.db).pendingCount() == 1)
     }
 }
 
@@ -123,7 +123,7 @@ extension SyncServiceTests {
         try a.add("buy milk")
         try await a.sync()
         let moved = try Replica(transport: FakeJSONServer(.v1), server: "http://elsewhere")
-        let service = SyncService(store: a.db, configuration: SyncConfiguration(server: moved.server), transport: server)
+        let service = SyncService(store: SQLiteSyncStore(a.db), configuration: SyncConfiguration(server: moved.server), transport: server)
         await #expect(throws: SyncError.serverChanged(from: "http://fake", to: "http://elsewhere")) {
             try await service.sync(dryRun: false) { _ in }
         }

@@ -15,17 +15,17 @@ import TodoStorage
     @Test func theServerIsTheOneNamedElseTheEnvironmentsElseTheOneRemembered() async throws {
         let db = try AppDatabase.inMemory()
         let environment = ["XDG_CONFIG_HOME": Self.config()]
-        await #expect(throws: SyncError.noServer) { try await SyncSetup(environment: environment).resolve(store: db) }
+        await #expect(throws: SyncError.noServer) { try await SyncSetup(environment: environment).resolve(store: SQLiteSyncStore(db)) }
         // The sync itself remembers its server.
-        try await db.setSyncSettings([SyncSettingKey.server: "http://remembered:3000"])
-        #expect(try await SyncSetup(environment: environment).resolve(store: db).configuration.server == "http://remembered:3000")
+        try await SQLiteSyncStore(db).setSyncSettings([SyncSettingKey.server: "http://remembered:3000"])
+        #expect(try await SyncSetup(environment: environment).resolve(store: SQLiteSyncStore(db)).configuration.server == "http://remembered:3000")
         var withServer = environment
         withServer["TODO_SERVER"] = "http://env:3000/todos"
         // A collection's URL is its server's base URL.
-        #expect(try await SyncSetup(environment: withServer).resolve(store: db).configuration.server == "http://env:3000")
-        #expect(try await SyncSetup(environment: withServer, server: "http://named:3000/").resolve(store: db).configuration.server == "http://named:3000")
+        #expect(try await SyncSetup(environment: withServer).resolve(store: SQLiteSyncStore(db)).configuration.server == "http://env:3000")
+        #expect(try await SyncSetup(environment: withServer, server: "http://named:3000/").resolve(store: SQLiteSyncStore(db)).configuration.server == "http://named:3000")
         await #expect(throws: SyncError.invalidServerURL("ftp://x")) {
-            try await SyncSetup(environment: environment, server: "ftp://x").resolve(store: db)
+            try await SyncSetup(environment: environment, server: "ftp://x").resolve(store: SQLiteSyncStore(db))
         }
     }
 
@@ -33,19 +33,19 @@ import TodoStorage
         let db = try AppDatabase.inMemory()
         let environment = ["XDG_CONFIG_HOME": Self.config()]
         let setup = SyncSetup(environment: environment, server: "http://host:3000")
-        #expect(try await setup.resolve(store: db).configuration.token == nil)
+        #expect(try await setup.resolve(store: SQLiteSyncStore(db)).configuration.token == nil)
         try setup.credentials.remember("remembered", for: "http://host:3000")
-        #expect(try await setup.resolve(store: db).configuration.token == "remembered")
+        #expect(try await setup.resolve(store: SQLiteSyncStore(db)).configuration.token == "remembered")
         var withToken = environment
         withToken["TODO_TOKEN"] = "from-env"
-        #expect(try await SyncSetup(environment: withToken, server: "http://host:3000").resolve(store: db).configuration.token == "from-env")
-        #expect(try await SyncSetup(environment: withToken, server: "http://host:3000", token: "given").resolve(store: db).configuration.token == "given")
+        #expect(try await SyncSetup(environment: withToken, server: "http://host:3000").resolve(store: SQLiteSyncStore(db)).configuration.token == "from-env")
+        #expect(try await SyncSetup(environment: withToken, server: "http://host:3000", token: "given").resolve(store: SQLiteSyncStore(db)).configuration.token == "given")
     }
 
     @Test func thisSyncsFieldNamesGoOverThoseRemembered() async throws {
         let db = try AppDatabase.inMemory()
         let setup = SyncSetup(environment: ["XDG_CONFIG_HOME": Self.config()], server: "http://host:3000")
-        let (settings, configuration) = try await setup.resolve(store: db) { $0.names.title = "name" }
+        let (settings, configuration) = try await setup.resolve(store: SQLiteSyncStore(db)) { $0.names.title = "name" }
         #expect(settings.names.title == "name" && configuration.names.title == "name")
     }
 }

@@ -91,7 +91,7 @@ struct UndoSyncTests {
         try await b.sync()
         #expect(try b.todos().contains { $0.text == "pay the rent" })
         _ = try a.db.undoLatest(force: false, at: Date())
-        #expect(try await a.db.pendingCount() == 1)
+        #expect(try await SQLiteSyncStore(a.db).pendingCount() == 1)
         try await a.sync()
         try await b.sync()
         #expect(try b.todos().filter { $0.id == item.id }.map(\.text) == ["pay rent"])

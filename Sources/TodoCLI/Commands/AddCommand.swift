@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import TodoCore
-import TodoStorage
 
 struct AddCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -89,20 +88,20 @@ struct AddCommand: AsyncParsableCommand {
 
     /// Adds the todo and prints it; what `run` does, with plain values (see `QuickInvocation`).
     @MainActor
-    static func add(words: [String], fields: PlanningArguments = PlanningArguments(), db: AppDatabase, json: Bool) async throws {
+    static func add(words: [String], fields: PlanningArguments = PlanningArguments(), db: any TodoDatabase, json: Bool) async throws {
         let now = Date()
         let read = try TodoError.readingField { () throws(TodoFieldError) in try TaskwarriorWords(words, now: now, timeZone: .current) }
         let text = read.text.joined(separator: " ")
         let options = try fields.edit(text: text, now: now, timeZone: .current)
         let edit = try TodoError.readingField { () throws(TodoFieldError) in try options.adding(read) }
-        let logic = db.logic
+        let logic = TodoLogic(over: db)
         // A context that is on gives the todo its project and tags.
         try await logic.loadContext()
         let item = try await logic.addTodo(text: text, fields: edit)
         TaskwarriorEcho.write(read)
         let out = OutputBuffer()
         if json {
-            out.write(TodoJSON.object(item, absentParents: try await logic.absentParents(of: [item])) + "\n")
+            out.write(item.json(absentParents: try await logic.absentParents(of: [item])) + "\n")
         } else {
             let added = try db.resolveListed(idPrefixes: [item.idString])[0]
             out.write(TodoFormatter(usesColor: Terminal.usesColor(), idWidth: 0).change("Added", added))

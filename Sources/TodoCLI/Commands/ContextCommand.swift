@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import TodoCore
-import TodoStorage
 
 struct ContextCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

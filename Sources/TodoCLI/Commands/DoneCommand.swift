@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import TodoCore
-import TodoStorage
 
 struct DoneCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -87,7 +86,7 @@ struct UndoneCommand: AsyncParsableCommand {
 /// asking if they are many; with `--dry-run`, shows them.
 @MainActor
 func markDone(
-    _ done: Bool, ids: [String], selection: SelectionOptions, db: AppDatabase, json: Bool, withSubtasks: Bool = false
+    _ done: Bool, ids: [String], selection: SelectionOptions, db: any TodoDatabase, json: Bool, withSubtasks: Bool = false
 ) async throws {
     let verb = done ? "Mark done" : "Mark not done"
     let dryVerb = "Would " + verb.prefix(1).lowercased() + verb.dropFirst()
@@ -108,8 +107,8 @@ func markDone(
 /// fields it would change (before → after), and the next occurrences a
 /// repeating todo would bring; nothing is written.
 @MainActor
-private func previewDone(_ done: Bool, ids: [String], verb: String, db: AppDatabase, json: Bool, withSubtasks: Bool) async throws {
-    let (changed, next, already) = try await db.logic.setDoneBringingNext(done, idPrefixes: ids, withSubtasks: withSubtasks, dryRun: true)
+private func previewDone(_ done: Bool, ids: [String], verb: String, db: any TodoDatabase, json: Bool, withSubtasks: Bool) async throws {
+    let (changed, next, already) = try await TodoLogic(over: db).setDoneBringingNext(done, idPrefixes: ids, withSubtasks: withSubtasks, dryRun: true)
     let before = Dictionary(try db.resolveListed(idPrefixes: changed.map(\.idString)).map { ($0.item.id, $0.item) }) { first, _ in first }
     if json { return try printChanged(changed + already, verb: "", db: db, json: true) }
     try printChanges(changed.map { (before[$0.id], $0) }, verb: verb, db: db, json: false)
@@ -118,7 +117,7 @@ private func previewDone(_ done: Bool, ids: [String], verb: String, db: AppDatab
 }
 
 /// The todos a change by filter would touch, as `--dry-run` shows them.
-func printSelected(_ todos: [ListedTodo], verb: String, db: AppDatabase, json: Bool) throws {
+func printSelected(_ todos: [ListedTodo], verb: String, db: any TodoDatabase, json: Bool) throws {
     let out = OutputBuffer()
     if json {
         TodoJSON.writeArray(to: out, absentParents: try db.absentParents(of: todos.map(\.item))) { emit in todos.forEach { emit($0.item) } }
@@ -131,16 +130,16 @@ func printSelected(_ todos: [ListedTodo], verb: String, db: AppDatabase, json: B
 /// Marks the todos done or not done and prints them; what `done` and `undone` do,
 /// with plain values (see `QuickInvocation`).
 @MainActor
-func markDone(_ done: Bool, ids: [String], db: AppDatabase, json: Bool, withSubtasks: Bool = false) async throws {
+func markDone(_ done: Bool, ids: [String], db: any TodoDatabase, json: Bool, withSubtasks: Bool = false) async throws {
     let changed: [TodoItem], next: [TodoItem], already: [TodoItem]
     do {
-        (changed, next, already) = try await db.logic.setDoneBringingNext(done, idPrefixes: ids, withSubtasks: withSubtasks)
+        (changed, next, already) = try await TodoLogic(over: db).setDoneBringingNext(done, idPrefixes: ids, withSubtasks: withSubtasks)
     } catch {
         // A person at a terminal is asked; a script gets the error, which names --with-subtasks.
         guard case let .openSubtasks(parent, open) = error, Terminal.isTerminal(STDIN_FILENO),
               Terminal.isTerminal(STDERR_FILENO) else { throw error }
         try askToCompleteSubtasks(of: parent, open: open)
-        (changed, next, already) = try await db.logic.setDoneBringingNext(done, idPrefixes: ids, withSubtasks: true)
+        (changed, next, already) = try await TodoLogic(over: db).setDoneBringingNext(done, idPrefixes: ids, withSubtasks: true)
     }
     // A todo already so is said, and left as it was (its completion time kept).
     if json { return try printChanged(changed + already, verb: "", db: db, json: true) }

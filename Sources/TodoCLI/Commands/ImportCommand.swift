@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import TodoCore
 import TodoInterchange
-import TodoStorage
 
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -118,7 +117,7 @@ struct ImportCommand: AsyncParsableCommand {
 
     /// Refuses a file whose subtasks or blockers, with the todos here, would
     /// make a cycle: the cycle named, nothing imported.
-    static func checkLinks(_ items: [TodoItem], db: AppDatabase, file: String) throws {
+    static func checkLinks(_ items: [TodoItem], db: any TodoDatabase, file: String) throws {
         let linked = items.filter { $0.parent != nil || !$0.blockedBy.isEmpty }
         guard !linked.isEmpty else { return }
         let imported = Set(items.map(\.id))

@@ -1,5 +1,4 @@
 import TodoCore
-import TodoStorage
 
 /// What `todo import` says it did: a line of counts, then each conflict it
 /// settled; a dry run lists every todo it would add and each field it would

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import TodoCore
-import TodoStorage
 
 /// Which todos `list` shows.
 enum StatusFilter: String, Sendable {
@@ -168,11 +167,11 @@ struct ListCommand: AsyncParsableCommand {
     /// Prints the todos asked for; what `run` does, with plain values (see `QuickInvocation`).
     @MainActor
     static func list(
-        db: AppDatabase, json: Bool,
+        db: any TodoDatabase, json: Bool,
         query: String? = nil, lastQuery: Bool = false, status: StatusFilter = .pending,
         filters: ListFilters = ListFilters(), limit: Int? = nil
     ) async throws {
-        let logic = db.logic
+        let logic = TodoLogic(over: db)
         if let query {
             // Remembered for --last-query, unless the database cannot be written.
             try await logic.setQuery(query, remember: !db.isReadOnly)
@@ -219,7 +218,7 @@ struct ListCommand: AsyncParsableCommand {
 
     /// The lines of the todos `request` selects, subtasks under their
     /// parents (`TreeListing`) once any todo has one.
-    private static func write(_ request: TodoRequest, db: AppDatabase, formatter: TodoFormatter, to out: OutputBuffer) throws {
+    private static func write(_ request: TodoRequest, db: any TodoDatabase, formatter: TodoFormatter, to out: OutputBuffer) throws {
         if request.limit != nil {
             // A few todos: read whole, the tree among them.
             guard try db.hasLinkedTodos() else { return try db.forEachRawTodo(request) { formatter.write($0, to: out) } }

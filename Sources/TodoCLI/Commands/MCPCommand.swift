@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import TodoCore
 import TodoMCP
-import TodoStorage
 import TodoSync
 
 struct MCPCommand: AsyncParsableCommand {
@@ -33,10 +32,10 @@ struct MCPCommand: AsyncParsableCommand {
         signal(SIGPIPE, SIG_IGN)
         let environment = ProcessInfo.processInfo.environment
         let path = database.resolvedPath
-        let db = try database.open()
-        let remembered = try await SyncSettings.load(from: db).server != nil || environment["TODO_SERVER"] != nil
+        let db = try database.openForSync()
+        let remembered = try await SyncSettings.load(from: SQLiteSyncStore(db)).server != nil || environment["TODO_SERVER"] != nil
         let calls = TodoToolCalls(
-            logic: db.logic, tools: TodoToolCatalog.tools(offeringSync: remembered),
+            logic: TodoLogic(over: db), tools: TodoToolCatalog.tools(offeringSync: remembered),
             syncer: remembered ? try RememberedServerSync(databasePath: path, environment: environment) : nil,
             // next_todos ranks as todo next does, by the person's configured weights.
             weights: try TodoConfig.load().weights

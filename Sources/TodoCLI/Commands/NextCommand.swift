@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import TodoCore
-import TodoStorage
 
 struct NextCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -78,7 +77,7 @@ struct NextCommand: AsyncParsableCommand {
         try db.forEachNext(request) { ranked.append($0); return true }
         if output.json {
             let absent = try db.absentParents(of: ranked.map(\.todo.item))
-            let objects = ranked.map { String(TodoJSON.object($0.todo.item, absentParents: absent).dropLast()) + ",\"urgency\":" + Self.number($0.urgency) + "}" }
+            let objects = ranked.map { String($0.todo.item.json(absentParents: absent).dropLast()) + ",\"urgency\":" + Self.number($0.urgency) + "}" }
             out.write(objects.isEmpty ? "[]\n" : "[\n" + objects.joined(separator: ",\n") + "\n]\n")
             return
         }

@@ -1,8 +1,7 @@
 import TodoCore
-import TodoStorage
 
 /// Prints todos a command has just changed, with their current short IDs.
-func printChanged(_ items: [TodoItem], verb: String, db: AppDatabase, json: Bool) throws {
+func printChanged(_ items: [TodoItem], verb: String, db: any TodoDatabase, json: Bool) throws {
     try printChanges(items.map { (nil, $0) }, verb: verb, fields: false, db: db, json: json)
 }
 
@@ -13,7 +12,7 @@ func printChanged(_ items: [TodoItem], verb: String, db: AppDatabase, json: Bool
 /// is a todo deleted; `--json` prints the todos, as they are after (or,
 /// deleted, before).
 func printChanges(
-    _ pairs: [(before: TodoItem?, after: TodoItem?)], verb: String, fields: Bool = true, db: AppDatabase, json: Bool
+    _ pairs: [(before: TodoItem?, after: TodoItem?)], verb: String, fields: Bool = true, db: any TodoDatabase, json: Bool
 ) throws {
     try printChanges(pairs, verb: { _, _ in verb }, fields: fields, db: db, json: json)
 }
@@ -21,7 +20,7 @@ func printChanges(
 /// `printChanges` with a verb for each todo (`Would delete`, `Would bring back`).
 func printChanges(
     _ pairs: [(before: TodoItem?, after: TodoItem?)], verb: (TodoItem?, TodoItem?) -> String, fields: Bool = true,
-    db: AppDatabase, json: Bool
+    db: any TodoDatabase, json: Bool
 ) throws {
     let out = OutputBuffer()
     let items = pairs.compactMap { $0.after ?? $0.before }

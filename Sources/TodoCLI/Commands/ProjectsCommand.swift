@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import TodoCore
-import TodoStorage
 
 struct ProjectsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -29,7 +28,7 @@ struct ProjectsCommand: AsyncParsableCommand {
         let out = OutputBuffer()
         if output.json {
             let objects = rows.map { row in
-                "{\"project\":\(TodoJSON.string(row.project)),\"pending\":\(row.pending),\"own\":\(row.own)}"
+                "{\"project\":\(JSONText.quoted(row.project)),\"pending\":\(row.pending),\"own\":\(row.own)}"
             }
             out.write(objects.isEmpty ? "[]\n" : "[\n" + objects.joined(separator: ",\n") + "\n]\n")
             return

@@ -23,7 +23,7 @@ struct ShowCommand: AsyncParsableCommand {
         let todo = try await logic.todos(idPrefixes: [id])[0]
         let out = OutputBuffer()
         if output.json {
-            out.write(TodoJSON.object(todo.item, absentParents: try await logic.absentParents(of: [todo.item])) + "\n")
+            out.write(todo.item.json(absentParents: try await logic.absentParents(of: [todo.item])) + "\n")
         } else {
             let relatives = try await logic.relatives(of: todo.item)
             out.write(TodoFormatter(usesColor: Terminal.usesColor(), idWidth: 0).details(todo, relatives: relatives))

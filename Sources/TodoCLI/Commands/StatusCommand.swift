@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import TodoCore
-import TodoStorage
 import TodoSync
 
 struct StatusCommand: AsyncParsableCommand {
@@ -29,14 +28,16 @@ struct StatusCommand: AsyncParsableCommand {
 
     @MainActor
     mutating func run() async throws {
-        let (logic, db) = try database.logic(reading: true)
+        let db = try database.openForSync(reading: true)
+        let logic = TodoLogic(over: db)
         try await logic.loadCounts()
         let counts = logic.state.counts ?? TodoCounts(pending: 0, done: 0)
         // As the lists list them: waiting todos apart, as todo list --waiting lists them.
         print("\(counts.pending) pending, " + (counts.waiting > 0 ? "\(counts.waiting) waiting, " : "") + "\(counts.done) done")
-        let queued = try await db.pendingCount()
+        let sync = SQLiteSyncStore(db)
+        let queued = try await sync.pendingCount()
         print("\(queued) local change\(queued == 1 ? "" : "s") not yet synced")
-        let settings = try await SyncSettings.load(from: db)
+        let settings = try await SyncSettings.load(from: sync)
         if let server = settings.server {
             print("Server: \(server) (\(settings.kind?.rawValue ?? "unknown kind"))")
             print("Last sync: \(settings.lastSyncAt ?? "never")")
@@ -46,7 +47,7 @@ struct StatusCommand: AsyncParsableCommand {
             print("Never synced: todo sync --server URL sets a server")
         }
         if conflicts {
-            let history = try await db.conflictHistory(limit: limit)
+            let history = try await sync.conflictHistory(limit: limit)
             print(history.isEmpty ? "No conflicts" : "Conflicts, newest first:")
             for conflict in history {
                 print("\(ISO8601.string(from: conflict.at))  \(conflict.line)")

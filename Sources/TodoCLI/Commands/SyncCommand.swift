@@ -204,7 +204,7 @@ struct SyncCommand: AsyncParsableCommand {
             return
         }
         let path = database.resolvedPath
-        let db = try database.open()
+        let db = try database.openForSync()
         // A database that cannot be written cannot be synced; a dry run only reads.
         if !dryRun {
             try db.checkWritable()

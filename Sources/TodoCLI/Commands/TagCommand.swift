@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import TodoCore
-import TodoStorage
 
 struct TagCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

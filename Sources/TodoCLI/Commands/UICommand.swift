@@ -2,7 +2,6 @@ import ArgumentParser
 import FileChanges
 import Foundation
 import TodoCore
-import TodoStorage
 import TodoSync
 import TodoTerminal
 import TodoUI
@@ -69,9 +68,9 @@ struct UICommand: AsyncParsableCommand {
             throw ExitCode(64)
         }
         let path = database.resolvedPath
-        let db = try database.open()
-        let lastSyncAt = try await SyncSettings.load(from: db).lastSyncAt
-        let logic = db.logic
+        let db = try database.openForSync()
+        let lastSyncAt = try await SyncSettings.load(from: SQLiteSyncStore(db)).lastSyncAt
+        let logic = TodoLogic(over: db)
         let makeSyncer: @MainActor () throws -> any TodoSyncing = { try RememberedServerSync(databasePath: path, environment: environment) }
         var live: LiveSync?
         if !noLive, Self.liveSetting(environment["TODO_LIVE"] ?? "") ?? true, !db.isReadOnly, let syncer = try? makeSyncer() {

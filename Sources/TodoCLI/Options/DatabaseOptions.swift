@@ -15,6 +15,13 @@ struct DatabaseOptions: ParsableArguments {
     )
     var path: String?
 
+    init() {}
+
+    /// The options `--database path` gives (nil: the default database).
+    init(path: String?) {
+        self.path = path
+    }
+
     func validate() throws {
         // An empty path would quietly mean the default database.
         if path?.isEmpty == true {
@@ -27,22 +34,35 @@ struct DatabaseOptions: ParsableArguments {
 
     /// Opens the database to change it, creating it on first use (and saying
     /// where), with sync's queue filled at once by a large import or undo.
-    func open() throws -> AppDatabase {
+    /// The one place the command line opens the database: everything else
+    /// reads and writes it through the core's protocols (`TodoDatabase`) or
+    /// sync's store over it (`SQLiteSyncStore`).
+    func openForSync(reading: Bool = false) throws -> AppDatabase {
+        guard !reading else { return try readOnly() }
         var database = try AppDatabase.openForWriting(path: resolvedPath)
         database.bulkInsertWork = database.bulkInsertWork.merging(.syncQueue)
         return database
     }
 
+    /// Opens the database to change it, creating it on first use.
+    func open() throws -> any TodoDatabase {
+        try openForSync()
+    }
+
     /// Opens the database to read it, creating nothing (see `AppDatabase.openForReading`).
-    func openForReading() throws -> AppDatabase {
+    func openForReading() throws -> any TodoDatabase {
+        try readOnly()
+    }
+
+    private func readOnly() throws -> AppDatabase {
         try AppDatabase.openForReading(path: resolvedPath, explicit: DatabaseLocation.isNamed(explicit: path))
     }
 
     /// The logic over the opened database, with a fresh state.
     @MainActor
-    func logic(reading: Bool = false) throws -> (TodoLogic, AppDatabase) {
+    func logic(reading: Bool = false) throws -> (TodoLogic, any TodoDatabase) {
         let database = try reading ? openForReading() : open()
-        return (TodoLogic(state: TodoState(), storage: database), database)
+        return (TodoLogic(over: database), database)
     }
 }
 
@@ -59,10 +79,11 @@ extension AppDatabase {
     }
 }
 
-extension AppDatabase {
-    /// The logic over this database, with a fresh state.
-    @MainActor
-    var logic: TodoLogic { TodoLogic(state: TodoState(), storage: self) }
+extension TodoLogic {
+    /// The logic over `database`, with a fresh state.
+    convenience init(over database: any TodoDatabase) {
+        self.init(state: TodoState(), storage: database)
+    }
 }
 
 /// `--json`, for commands that print todos.

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import TodoCore
-import TodoStorage
 
 /// The filters with which `done`, `undone`, `rm`, `tag` (and `edit --where`)
 /// change many todos at once instead of the ones named by ID: the todos
@@ -84,7 +83,7 @@ struct SelectionOptions: ParsableArguments {
     }
 
     /// The todos the filters select, in list order.
-    func selected(in db: AppDatabase, pending: Bool) throws -> [ListedTodo] {
+    func selected(in db: any TodoDatabase, pending: Bool) throws -> [ListedTodo] {
         try db.fetchListed(request(pending: pending, context: db.savedContexts().active))
     }
 

@@ -1,6 +1,5 @@
 import Foundation
 import TodoCore
-import TodoStorage
 import TodoTerminal
 
 extension TodoFormatter {

@@ -1,6 +1,5 @@
 import Foundation
 import TodoCore
-import TodoStorage
 import TodoTerminal
 
 /// Formats todos for people: one aligned line per todo, its due date,

@@ -1,6 +1,5 @@
 import Foundation
 import TodoCore
-import TodoStorage
 
 /// What `todo list` needs beyond the rows it streams once some todos have
 /// subtasks or blockers: which listed subtasks go under a listed parent, and
@@ -28,7 +27,7 @@ final class TreeListing {
     /// a blocker done or gone is not in it.
     private var openBlockers: [UUID: String] = [:]
     private var blockersAsked = Set<UUID>()
-    private let db: AppDatabase
+    private let db: any TodoDatabase
     private let request: TodoRequest
     /// The first 8 bytes of the IDs of the todos with a parent or blockers
     /// and of the listed parents, as a number: a row's check is a lookup.
@@ -38,7 +37,7 @@ final class TreeListing {
     private var printed = Set<UUID>()
 
     /// Nil when no todo has a parent or a blocker: the list streams as ever.
-    init?(db: AppDatabase, request: TodoRequest, formatter: TodoFormatter) throws {
+    init?(db: any TodoDatabase, request: TodoRequest, formatter: TodoFormatter) throws {
         let nodes = try db.linkedTodos()
         guard !nodes.isEmpty else { return nil }
         (self.formatter, self.db, self.request) = (formatter, db, request)
@@ -136,7 +135,7 @@ final class TreeListing {
     }
 
     /// A list cut at `--limit`, read whole: the tree among its rows.
-    static func writeLimited(_ todos: [ListedTodo], db: AppDatabase, formatter: TodoFormatter, to out: OutputBuffer) throws {
+    static func writeLimited(_ todos: [ListedTodo], db: any TodoDatabase, formatter: TodoFormatter, to out: OutputBuffer) throws {
         let open = try db.pendingShortIDs(among: Array(Set(todos.flatMap(\.item.blockedBy))))
         let byID = Dictionary(todos.map { ($0.item.id, $0) }, uniquingKeysWith: { first, _ in first })
         for row in selectTree(todos.map(\.item)) {

@@ -1,5 +1,5 @@
 import Foundation
-import TodoStorage
+import TodoCore
 
 /// The invocations typed most often (`todo add milk`, `todo add rent --due fri
 /// --tag home`, `todo done 3f2a`, `todo`, `todo list --query mi --limit 20`), read
@@ -126,7 +126,7 @@ enum QuickInvocation: Equatable, Sendable {
 
     /// Does what the matching command's `run()` does, on `db`.
     @MainActor
-    func run(on db: AppDatabase) async throws {
+    func run(on db: any TodoDatabase) async throws {
         switch self {
         case .add(let words, let fields, let options):
             try await AddCommand.add(words: words, fields: fields, db: db, json: options.json)

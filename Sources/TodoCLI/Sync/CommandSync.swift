@@ -13,7 +13,7 @@ struct CommandSync: TodoSyncing {
 
     func sync(dryRun: Bool, force: Bool, progress: @escaping @Sendable (SyncProgress) -> Void) async throws -> SyncSummary {
         let command = self.command
-        let (settings, config) = try await setup.resolve(store: db) { settings in command.adjust(&settings) }
+        let (settings, config) = try await setup.resolve(store: store) { settings in command.adjust(&settings) }
         let url = config.server
         let showsRetries = self.showsRetries
         let transport = RetryingTransport(AsyncHTTPTransport(patient: config.kind == .calDAV), onRetry: { retry in
@@ -22,9 +22,9 @@ struct CommandSync: TodoSyncing {
             let line = "\r\(url): \(retry.cause); retrying in \(String(format: "%.1f", seconds)) s (attempt \(retry.attempt + 1))\u{1B}[K"
             FileHandle.standardError.write(Data(line.utf8))
         })
-        let summary = try await SyncService(store: db, configuration: config, transport: transport).sync(dryRun: dryRun, force: force, progress: progress)
+        let summary = try await SyncService(store: store, configuration: config, transport: transport).sync(dryRun: dryRun, force: force, progress: progress)
         if !dryRun {
-            try await settings.save(to: db)
+            try await settings.save(to: store)
             // A token typed once is remembered for this server, outside the database.
             if let token = command.token { try setup.credentials.remember(token, for: url) }
             // So is a CalDAV account, for the server (as --caldav-lists does).
@@ -35,7 +35,10 @@ struct CommandSync: TodoSyncing {
         return summary
     }
 
+    /// Sync's bookkeeping in the database.
+    var store: SQLiteSyncStore { SQLiteSyncStore(db) }
+
     func localChangeMarker() async throws -> Int64? {
-        try await db.localChangeMarker()
+        try await store.localChangeMarker()
     }
 }

@@ -14,7 +14,7 @@ enum LiveSyncSetup {
         logic: TodoLogic, syncer: any TodoSyncing, db: AppDatabase, setup: SyncSetup, every: Duration,
         adjust: @escaping @Sendable (inout SyncSettings) -> Void = { _ in }
     ) async throws -> LiveSync {
-        let (settings, configuration) = try await setup.resolve(store: db, adjust: adjust)
+        let (settings, configuration) = try await setup.resolve(store: SQLiteSyncStore(db), adjust: adjust)
         let kind = setup.kind ?? (settings.server == configuration.server ? settings.kind : nil)
         // Only todo-server announces its changes; the others are polled.
         let announcer = kind == .jsonServer || configuration.kind == .calDAV ? nil : ServerAnnouncements(

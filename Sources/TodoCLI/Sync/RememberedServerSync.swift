@@ -14,7 +14,7 @@ struct RememberedServerSync: TodoSyncing {
     let environment: [String: String]
 
     init(databasePath: String, environment: [String: String]) throws {
-        db = try AppDatabase.open(path: databasePath)
+        db = try DatabaseOptions(path: databasePath).openForSync()
         path = databasePath
         self.environment = environment
     }
@@ -22,13 +22,16 @@ struct RememberedServerSync: TodoSyncing {
     func sync(dryRun: Bool, force: Bool, progress: @escaping @Sendable (SyncProgress) -> Void) async throws -> SyncSummary {
         let lock = try await SyncSetup.waitForLock(databasePath: path)
         defer { lock.release() }
-        var configuration = try await SyncSetup(environment: environment).resolve(store: db).configuration
+        var configuration = try await SyncSetup(environment: environment).resolve(store: store).configuration
         // The view asks about the deletions the rail stops, and syncs the rest meanwhile.
         configuration.holdsRailedDeletions = true
-        return try await SyncService(store: db, configuration: configuration).sync(dryRun: dryRun, force: force, progress: progress)
+        return try await SyncService(store: store, configuration: configuration).sync(dryRun: dryRun, force: force, progress: progress)
     }
 
+    /// Sync's bookkeeping in the database.
+    var store: SQLiteSyncStore { SQLiteSyncStore(db) }
+
     func localChangeMarker() async throws -> Int64? {
-        try await db.localChangeMarker()
+        try await store.localChangeMarker()
     }
 }

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import TodoStorage
+import TodoCore
 
 extension TodoCommand {
     /// Runs `todo` with `arguments` (without the program name): the invocations
@@ -19,10 +19,8 @@ extension TodoCommand {
             return
         }
         do {
-            let path = DatabaseLocation.resolve(explicit: quick.options.databasePath)
-            let db = try quick.onlyReads
-                ? AppDatabase.openForReading(path: path, explicit: DatabaseLocation.isNamed(explicit: quick.options.databasePath))
-                : AppDatabase.openForWriting(path: path)
+            let database = DatabaseOptions(path: quick.options.databasePath)
+            let db = try quick.onlyReads ? database.openForReading() : database.open()
             try await quick.run(on: db)
             try db.close()
             // Exit while `db` is still referenced: the command's work is done and
@@ -154,8 +152,7 @@ extension TodoCommand {
             if argument == "--database", index + 1 < arguments.count { explicit = arguments[index + 1] }
             if argument.hasPrefix("--database=") { explicit = String(argument.dropFirst("--database=".count)) }
         }
-        let path = DatabaseLocation.resolve(explicit: explicit)
-        guard let db = try? AppDatabase.openForReading(path: path, explicit: DatabaseLocation.isNamed(explicit: explicit)),
+        guard let db = try? DatabaseOptions(path: explicit).openForReading(),
               let found = try? db.resolveListed(idPrefixes: words), found.count == 1 else { return nil }
         return .todoID(words[0], text: found[0].item.text)
     }

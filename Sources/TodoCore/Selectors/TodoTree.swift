@@ -44,11 +44,3 @@ public func selectTree(_ items: [TodoItem]) -> [TreeRow] {
     for item in items where !placed.contains(item.id) { place(item) }
     return rows
 }
-
-/// Of the todos that block `item`, those still open among `blockers` (a
-/// done or deleted blocker blocks nothing), in `item`'s order.
-public func selectOpenBlockers(of item: TodoItem, among blockers: [TodoItem]) -> [TodoItem] {
-    guard !item.blockedBy.isEmpty else { return [] }
-    let open = Dictionary(blockers.filter { !$0.isDone }.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-    return item.blockedBy.compactMap { open[$0] }
-}

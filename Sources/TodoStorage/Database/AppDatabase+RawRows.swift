@@ -2,28 +2,6 @@ import GRDB
 import GRDBSQLite
 import TodoCore
 
-/// A listed todo as SQLite holds it, not decoded. Its buffers point into
-/// SQLite's memory and are valid only during the call that receives them.
-public struct RawTodoRow {
-    /// The UUID text, lowercase with dashes.
-    public let id: UnsafeBufferPointer<UInt8>
-    /// The text, UTF-8.
-    public let text: UnsafeBufferPointer<UInt8>
-    public let isDone: Bool
-    public let idPrefixLength: Int
-    /// The stored form of `TodoDue` (`2026-12-01` or `2026-12-01T13:30:00.000Z`); empty for none.
-    public let due: UnsafeBufferPointer<UInt8>
-    /// `TodoPriority.rank`, 1 high to 3 low; 0 for none.
-    public let priority: Int
-    /// The tags as stored: a JSON array of strings (`TagList`); empty for none.
-    public let tags: UnsafeBufferPointer<UInt8>
-    /// The project (`home.garden`), UTF-8; empty for none.
-    public let project: UnsafeBufferPointer<UInt8>
-    /// The stored forms of the wait and until dates, as `due`; empty for none.
-    public let wait: UnsafeBufferPointer<UInt8>
-    public let until: UnsafeBufferPointer<UInt8>
-}
-
 extension RawTodoRow {
     /// The columns a raw row is read from, at `TodoItem.selection`'s places
     /// up to the tags, then the project, wait and until: what a listing prints, and not the

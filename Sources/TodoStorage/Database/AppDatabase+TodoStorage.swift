@@ -109,3 +109,7 @@ public enum SettingKey {
     public static let contexts = "contexts"
     public static let context = "context"
 }
+
+/// The query side (`TodoQueries`): the reads of `AppDatabase+Reads`,
+/// `+Links`, `+RawRows`, `+Next`, `+Contexts` and `+Import`, as they are.
+extension AppDatabase: TodoQueries {}

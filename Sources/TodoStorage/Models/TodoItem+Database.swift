@@ -133,41 +133,6 @@ extension TodoItem {
     }
 }
 
-/// Tags as the `tags` column holds them: a JSON array of strings, which the
-/// triggers that keep `todoTag` read with `json_each`; NULL for none.
-package enum TagList {
-    package static func encode(_ tags: [String]) -> String? {
-        guard !tags.isEmpty else { return nil }
-        var out = "["
-        for (index, tag) in tags.enumerated() {
-            if index > 0 { out += "," }
-            out += "\""
-            for scalar in tag.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case _ where scalar.value < 0x20:
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                default: out.unicodeScalars.append(scalar)
-                }
-            }
-            out += "\""
-        }
-        return out + "]"
-    }
-
-    /// The tags in a column value; what cannot be read as a JSON array of
-    /// strings is no tags. Foundation's decoder: a hand-written reader of
-    /// what `encode` writes moved no figure (export of 100,000 todos 6%,
-    /// import, a first sync and a push none; Docs/architecture.md, "How it stays fast").
-    package static func decode(_ text: String) -> [String] {
-        guard let data = text.data(using: .utf8),
-              let tags = try? JSONDecoder().decode([String].self, from: data) else { return [] }
-        return tags
-    }
-}
-
 /// Blockers as the `blockedBy` column holds them: a JSON array of ids, which
 /// `todo next` reads with `json_each`; NULL for none.
 package enum IDList {

@@ -28,7 +28,7 @@ struct Replica: Sendable {
         var configuration = SyncConfiguration(server: server, names: names, prefer: prefer, force: force, paging: paging, login: login)
         configuration.holdsRailedDeletions = holding
         return SyncService(
-            store: db,
+            store: SQLiteSyncStore(db),
             configuration: configuration,
             // Pauses of nothing, so no budget of seconds: under a loaded run a write that
             // waited its turn behind others after a 423 would run out of one.

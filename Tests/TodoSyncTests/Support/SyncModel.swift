@@ -253,7 +253,7 @@ struct SyncModel {
             #expect(first[id.uuidString.lowercased()] != nil, "seed \(seed): todo \(id) never deleted was lost")
         }
         for replica in replicas {
-            #expect(try await replica.db.pendingCount() == 0, "seed \(seed): changes left queued")
+            #expect(try await SQLiteSyncStore(replica.db).pendingCount() == 0, "seed \(seed): changes left queued")
         }
     }
 }

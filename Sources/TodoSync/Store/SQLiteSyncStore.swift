@@ -3,13 +3,36 @@ import GRDB
 import TodoCore
 import TodoStorage
 
-// MARK: - Database Access: Sync
-// The bookkeeping of `todo sync` (tables from 0002_sync.sql and
-// 0005_sync_edit_times.sql), kept by sync itself on the primitives storage
-// shares within the package. Each step of a sync is one transaction holding
-// the todo and the bookkeeping that describes it.
+/// The bookkeeping of `todo sync` (tables from 0002_sync.sql and
+/// 0005_sync_edit_times.sql) in the todos' own database: a type of its own
+/// over `AppDatabase`, which knows nothing of sync. Each step of a sync is one
+/// transaction holding the todo and the bookkeeping that describes it,
+/// written on the primitives storage shares within the package.
+public struct SQLiteSyncStore: SyncStore {
+    public let database: AppDatabase
 
-extension AppDatabase: SyncStore {
+    public init(_ database: AppDatabase) {
+        self.database = database
+    }
+
+    var path: String { database.path }
+    var dbWriter: any DatabaseWriter { database.dbWriter }
+
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try StorageError.wrap(path: path) { try dbWriter.read(body) }
+    }
+
+    func write<T>(_ updates: (Database) throws -> T) throws -> T {
+        try database.write(updates)
+    }
+}
+
+extension SQLiteSyncStore {
+    /// Undo's journal marks where sending began (`AppDatabase.markSending`).
+    public func markSending() async throws {
+        try database.markSending()
+    }
+
     public func pendingChanges() async throws -> [(todoId: UUID, rev: Int64)] {
         try read { db in
             var changes: [(todoId: UUID, rev: Int64)] = []
@@ -69,12 +92,12 @@ extension AppDatabase: SyncStore {
         guard !todoIds.isEmpty else { return [:] }
         return try read { db in
             // Empty tables (as in a first sync) are not looked up 100,000 times.
-            let (noBases, noTodos) = (try Self.isEmpty(db, "syncBase"), try Self.isEmpty(db, "todo"))
-            if noBases, noTodos, try Self.isEmpty(db, "syncPending") { return [:] }
+            let (noBases, noTodos) = (try AppDatabase.isEmpty(db, "syncBase"), try AppDatabase.isEmpty(db, "todo"))
+            if noBases, noTodos, try AppDatabase.isEmpty(db, "syncPending") { return [:] }
             let keys = todoIds.map { $0.lowercasedString }
             var bases: [UUID: SyncBase] = [:]
             if !noBases {
-                try Self.forEachRow(db, "SELECT * FROM syncBase WHERE todoId IN", keys) { row in
+                try AppDatabase.forEachRow(db, "SELECT * FROM syncBase WHERE todoId IN", keys) { row in
                     if let base = SyncBase(row: row) { bases[base.todoId] = base }
                 }
             }
@@ -90,15 +113,15 @@ extension AppDatabase: SyncStore {
                         if let item = TodoItem(row: row), wanted.contains(item.id) { locals[item.id] = item }
                     }
                 } else {
-                    try Self.forEachRow(db, "SELECT \(TodoItem.selection) FROM todo WHERE id IN", keys) { row in
+                    try AppDatabase.forEachRow(db, "SELECT \(TodoItem.selection) FROM todo WHERE id IN", keys) { row in
                         if let item = TodoItem(row: row) { locals[item.id] = item }
                     }
                 }
             }
             let revs = try Self.pendingRevs(db, keys)
             var sets: [UUID: SetsInFlight] = [:]
-            if try !Self.isEmpty(db, "syncSetsInFlight") {
-                try Self.forEachRow(db, "SELECT todoId, tags, blockedBy FROM syncSetsInFlight WHERE todoId IN", keys) { row in
+            if try !AppDatabase.isEmpty(db, "syncSetsInFlight") {
+                try AppDatabase.forEachRow(db, "SELECT todoId, tags, blockedBy FROM syncSetsInFlight WHERE todoId IN", keys) { row in
                     if let id = UUID(parsing: row[0]) {
                         sets[id] = SetsInFlight(
                             tags: (row[1] as String?).map(TagList.decode) ?? [], blockedBy: (row[2] as String?).map(IDList.decode) ?? []
@@ -128,7 +151,7 @@ extension AppDatabase: SyncStore {
     public func bases(remoteIds: [String]) async throws -> [String: SyncBase] {
         try read { db in
             var bases: [String: SyncBase] = [:]
-            try Self.forEachRow(db, "SELECT * FROM syncBase WHERE remoteId IN", remoteIds) { row in
+            try AppDatabase.forEachRow(db, "SELECT * FROM syncBase WHERE remoteId IN", remoteIds) { row in
                 // One base per remote id, as a lookup by it would find.
                 if bases[row["remoteId"]] == nil, let base = SyncBase(row: row) { bases[base.remoteId] = base }
             }
@@ -187,9 +210,9 @@ extension AppDatabase: SyncStore {
                 arguments: item.databaseValues
             )
         case let .save(item):
-            try insert(db, item)
+            try AppDatabase.insert(db, item)
         case .delete:
-            if exists { try delete(db, id: key) }
+            if exists { try AppDatabase.delete(db, id: key) }
         }
         // The triggers queued our own write: it is synced by this very step.
         try record(db, step, key: key, inFlight: true, pending: true)
@@ -204,7 +227,7 @@ extension AppDatabase: SyncStore {
             try db.executeCached(sql: "DELETE FROM syncCreateInFlight WHERE todoId = ?", arguments: [key])
         }
         // Its answer recorded (or the merge that read what was sent): settled.
-        if step.base != .keep, try !isEmpty(db, "syncSetsInFlight") {
+        if step.base != .keep, try !AppDatabase.isEmpty(db, "syncSetsInFlight") {
             try db.executeCached(sql: "DELETE FROM syncSetsInFlight WHERE todoId = ?", arguments: [key])
         }
         if pending {
@@ -241,10 +264,10 @@ extension AppDatabase: SyncStore {
             try db.executeCached(
                 sql: "INSERT INTO syncUnconfirmed(todoId, write) VALUES (?, 'change') ON CONFLICT(todoId) DO NOTHING", arguments: [key]
             )
-        } else if step.base == .remove, try !isEmpty(db, "syncUnconfirmed") {
+        } else if step.base == .remove, try !AppDatabase.isEmpty(db, "syncUnconfirmed") {
             try db.executeCached(sql: "DELETE FROM syncUnconfirmed WHERE todoId = ?", arguments: [key])
         }
-        if step.base == .remove, try !isEmpty(db, "syncResent") {
+        if step.base == .remove, try !AppDatabase.isEmpty(db, "syncResent") {
             try db.executeCached(sql: "DELETE FROM syncResent WHERE todoId = ?", arguments: [key])
         }
         for conflict in step.conflicts {
@@ -272,7 +295,7 @@ extension AppDatabase: SyncStore {
             let rows = try Row.fetchCursor(db, sql: "SELECT todoId, rev FROM syncPending")
             while let row = try rows.next() { revs[row[0]] = row[1] }
         } else {
-            try forEachRow(db, "SELECT todoId, rev FROM syncPending WHERE todoId IN", keys) { row in
+            try AppDatabase.forEachRow(db, "SELECT todoId, rev FROM syncPending WHERE todoId IN", keys) { row in
                 revs[row[0]] = row[1]
             }
         }
@@ -283,9 +306,5 @@ extension AppDatabase: SyncStore {
     /// with an integer primary key `seq`), without counting them.
     static func upperBoundOfRows(_ db: Database, _ table: String) throws -> Int {
         try Int.fetchOne(db, sql: "SELECT ifnull(max(seq), 0) FROM \(table)") ?? 0
-    }
-
-    func read<T>(_ body: (Database) throws -> T) throws -> T {
-        try StorageError.wrap(path: path) { try dbWriter.read(body) }
     }
 }

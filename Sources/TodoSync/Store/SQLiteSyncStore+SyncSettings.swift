@@ -5,9 +5,9 @@ import TodoStorage
 
 // MARK: - Database Access: Sync settings and conflict history
 
-extension AppDatabase {
+extension SQLiteSyncStore {
     public func syncSetting(_ key: String) async throws -> String? {
-        try setting(key)
+        try database.setting(key)
     }
 
     public func setSyncSettings(_ values: [String: String?]) async throws {

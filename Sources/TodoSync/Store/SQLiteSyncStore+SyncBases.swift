@@ -17,7 +17,7 @@ extension SyncWrite {
     }
 }
 
-extension AppDatabase {
+extension SQLiteSyncStore {
     /// Records pushes (`onlyRecordsAPush`) as `apply` records each: a push
     /// whose todo changed here since it was planned is refused, the others
     /// are no longer queued nor in flight and have their new base.
@@ -31,14 +31,14 @@ extension AppDatabase {
             if case let .set(base) = write.base { stored.append((keys[index], base)) }
         }
         let storedKeys = stored.map(\.key)
-        if try !isEmpty(db, "syncCreateInFlight") {
-            try executeForEach(db, "DELETE FROM syncCreateInFlight WHERE todoId IN", storedKeys)
+        if try !AppDatabase.isEmpty(db, "syncCreateInFlight") {
+            try AppDatabase.executeForEach(db, "DELETE FROM syncCreateInFlight WHERE todoId IN", storedKeys)
         }
-        if try !isEmpty(db, "syncSetsInFlight") {
-            try executeForEach(db, "DELETE FROM syncSetsInFlight WHERE todoId IN", storedKeys)
+        if try !AppDatabase.isEmpty(db, "syncSetsInFlight") {
+            try AppDatabase.executeForEach(db, "DELETE FROM syncSetsInFlight WHERE todoId IN", storedKeys)
         }
         if !revs.isEmpty {
-            try executeForEach(db, "DELETE FROM syncPending WHERE todoId IN", storedKeys)
+            try AppDatabase.executeForEach(db, "DELETE FROM syncPending WHERE todoId IN", storedKeys)
         }
         try insertBases(
             db, stored.lazy.map(\.base), keys: storedKeys, withPlans: stored.indices.contains { stored[$0].base.usesLaterColumns }
@@ -61,7 +61,7 @@ extension AppDatabase {
         // made a first sync of 100,000 todos 3% longer.
         let setBase = try ChunkedInsert(
             db, into: "syncBase(\(plans ? Self.baseColumns : Self.basePlanlessColumns))", columns: plans ? 33 : 19,
-            then: isEmpty(db, "syncBase") ? "" : setBaseConflictClause
+            then: AppDatabase.isEmpty(db, "syncBase") ? "" : setBaseConflictClause
         )
         try setBase.insert(count: bases.count) { statement, row, first in
             bind(bases[bases.startIndex + row], key: keys[row], withPlan: plans, to: statement, at: first)

@@ -8,15 +8,15 @@ import TodoStorage
 // (`Migrations/0014_sync_writes_in_doubt.sql`): creates in flight, the sets
 // a write sent, and writes sent again after a 404.
 
-extension AppDatabase {
+extension SQLiteSyncStore {
     public func markInFlight(_ steps: [SyncStep]) async throws {
         let todoIds = steps.compactMap { step in if case .create = step.remote { step.todoId } else { nil } }
         let sets = steps.compactMap { step in SetsInFlight(step).map { (step.todoId.lowercasedString, $0) } }
         guard !todoIds.isEmpty || !sets.isEmpty else { return }
         try write { db in
             // A few hundred rows a statement: a push marks each batch before sending it.
-            for start in stride(from: 0, to: sets.count, by: Self.chunkSize / 3) {
-                let chunk = sets[start..<min(start + Self.chunkSize / 3, sets.count)]
+            for start in stride(from: 0, to: sets.count, by: AppDatabase.chunkSize / 3) {
+                let chunk = sets[start..<min(start + AppDatabase.chunkSize / 3, sets.count)]
                 let rows = Array(repeating: "(?, ?, ?)", count: chunk.count).joined(separator: ",")
                 var arguments = StatementArguments()
                 for (key, sent) in chunk {
@@ -26,8 +26,8 @@ extension AppDatabase {
                     .execute(arguments: arguments)
             }
             let keys = todoIds.map(\.lowercasedString)
-            for start in stride(from: 0, to: keys.count, by: Self.chunkSize) {
-                let chunk = keys[start..<min(start + Self.chunkSize, keys.count)]
+            for start in stride(from: 0, to: keys.count, by: AppDatabase.chunkSize) {
+                let chunk = keys[start..<min(start + AppDatabase.chunkSize, keys.count)]
                 let rows = Array(repeating: "(?)", count: chunk.count).joined(separator: ",")
                 try db.cachedStatement(sql: "INSERT OR IGNORE INTO syncCreateInFlight(todoId) VALUES \(rows)")
                     .execute(arguments: StatementArguments(chunk))

@@ -7,11 +7,11 @@ import TodoStorage
 // A first sync pulls every todo of the server: stored in one transaction,
 // the todos and their bases inserted many rows a statement.
 
-extension AppDatabase {
+extension SQLiteSyncStore {
     public func storePulls(_ pulls: [SyncPull]) async throws -> [Bool] {
         try StorageError.wrap(path: path) {
             try dbWriter.writeWithoutTransaction { db in
-                try Self.withBulkWriting(db, if: pulls.count >= 1_000) {
+                try AppDatabase.withBulkWriting(db, if: pulls.count >= 1_000) {
                     var stored: [Bool] = []
                     try db.inTransaction(.immediate) {
                         stored = try Self.storePulls(db, pulls)
@@ -30,10 +30,10 @@ extension AppDatabase {
     private static func storePulls(_ db: Database, _ pulls: [SyncPull]) throws -> [Bool] {
         let keys = pulls.map { $0.base.todoId.lowercasedString }
         let existing = try Int.fetchOne(db, sql: "SELECT count(*) FROM todo") ?? 0
-        let present = existing == 0 ? [] : try existingIds(db, keys)
+        let present = existing == 0 ? [] : try AppDatabase.existingIds(db, keys)
         let queued = try pendingRevs(db, keys)
         // A sync hands its pulls in order of their ids: then none repeats.
-        var seen: Set<String>? = isStrictlyIncreasing(keys) ? nil : []
+        var seen: Set<String>? = AppDatabase.isStrictlyIncreasing(keys) ? nil : []
         var stored = [Bool](repeating: false, count: pulls.count)
         var new: [Int] = []
         new.reserveCapacity(pulls.count)
@@ -44,14 +44,14 @@ extension AppDatabase {
         }
         // The todos, built as they are inserted.
         let items = new.lazy.map { pulls[$0].item }
-        if prefersBulkInsert(count: new.count, existing: existing) {
+        if AppDatabase.prefersBulkInsert(count: new.count, existing: existing) {
             // Not queued as local changes: they came from the server.
-            try insertMany(
+            try AppDatabase.insertMany(
                 db, items, ids: new.map { keys[$0] }, work: .pulledFromServer, withPlans: new.contains { pulls[$0].item.hasPlan }
             )
         } else {
             for item in items {
-                try insert(db, item)
+                try AppDatabase.insert(db, item)
             }
             // The insert trigger queued each: they came from the server.
             for index in new {
@@ -62,7 +62,7 @@ extension AppDatabase {
             db, new.lazy.map { pulls[$0].base }, keys: new.map { keys[$0] }, withPlans: new.contains { pulls[$0].base.usesLaterColumns }
         )
         // A create of one of them that got no answer: the server has it, settled.
-        if try !isEmpty(db, "syncCreateInFlight") {
+        if try !AppDatabase.isEmpty(db, "syncCreateInFlight") {
             for index in new {
                 try db.executeCached(sql: "DELETE FROM syncCreateInFlight WHERE todoId = ?", arguments: [keys[index]])
             }

@@ -5,15 +5,15 @@ import TodoStorage
 
 // MARK: - Database Access: cycles a sync brought
 
-extension AppDatabase {
+extension SQLiteSyncStore {
     /// `SyncStore.breakLinkCycles`: read and written in one transaction, so
     /// an edit made meanwhile is never written over; only the links cut
     /// change. Not journaled for undo (undoing it would bring the cycle back).
     public func breakLinkCycles(at date: Date) async throws -> Int {
         // Most databases have no link at all: a read, not a write lock.
-        guard try hasLinkedTodos() else { return 0 }
+        guard try database.hasLinkedTodos() else { return 0 }
         return try write { db in
-            let nodes = try Self.linkedTodos(db)
+            let nodes = try AppDatabase.linkedTodos(db)
             let before = Dictionary(nodes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             var changed = 0
             for node in TodoLinks.breakingCycles(in: nodes) {
