@@ -138,7 +138,7 @@ extension TodoCommand {
     }
 
     /// The options of `edit` and `list` whose value follows them.
-    private static let valueOptions = UsageProblem.optionsWithValues
+    static let valueOptions = UsageProblem.optionsWithValues
         + ["--query", "-q", "--limit", "--sort", "--due-before", "--due-after", "--not-tag"]
 
     /// `todo 892d`, where 892d is a todo's ID: the command that shows it
@@ -165,17 +165,40 @@ extension TodoCommand {
     }
 
     /// The long options (`--limit`) of the subcommand named `name` (or an
-    /// alias), as its help lists them; none for an unknown name.
+    /// alias); none for an unknown name.
     static func longOptions(of name: String) -> Set<String> {
+        Set(describedOptions(of: name).flatMap(\.names).filter { $0.hasPrefix("--") })
+    }
+
+    /// The options and flags of the subcommand named `name` (or an alias), as
+    /// ArgumentParser itself describes the command: what
+    /// `--experimental-dump-help` prints, read back. The quick path and
+    /// `UsageProblem` keep short lists of their own, for speed; tests hold
+    /// them to this (`OptionListsTests`).
+    static func describedOptions(of name: String) -> [(names: [String], takesValue: Bool)] {
         guard let command = configuration.subcommands.first(where: { command in
             command.configuration.commandName == name || command.configuration.aliases.contains(name)
         }) else { return [] }
-        var options: Set<String> = []
-        for line in command.helpMessage(columns: 1_000).split(separator: "\n") {
-            let words = line.split(whereSeparator: { $0 == " " || $0 == "," })
-            for word in words.prefix(3) where word.hasPrefix("--") { options.insert(String(word)) }
+        let described: String
+        do {
+            _ = try command.parseAsRoot(["--experimental-dump-help"])
+            return []
+        } catch {
+            described = command.fullMessage(for: error)
         }
-        return options
+        guard let info = try? JSONDecoder().decode(DescribedCommand.self, from: Data(described.utf8)) else { return [] }
+        return info.command.arguments.compactMap { argument in
+            guard argument.kind != "positional", let names = argument.names else { return nil }
+            return (names.map { ($0.kind == "short" ? "-" : "--") + $0.name }, argument.kind == "option")
+        }
+    }
+
+    /// The part of ArgumentParser's description of a command (`ToolInfoV0`) that names its options.
+    private struct DescribedCommand: Decodable {
+        struct Command: Decodable { let arguments: [Argument] }
+        struct Argument: Decodable { let kind: String; let names: [Name]? }
+        struct Name: Decodable { let kind: String; let name: String }
+        let command: Command
     }
 
     /// The subcommands' names, without aliases, in the order `--help` lists them.
