@@ -39,7 +39,12 @@ struct DatabaseOptions: ParsableArguments {
     /// sync's store over it (`SQLiteSyncStore`).
     func openForSync(reading: Bool = false) throws -> AppDatabase {
         guard !reading else { return try readOnly() }
-        var database = try AppDatabase.openForWriting(path: resolvedPath)
+        // A new one is created, folders and all, and standard error says where.
+        let existed = FileManager.default.fileExists(atPath: resolvedPath)
+        var database = try AppDatabase.open(path: resolvedPath)
+        if !existed {
+            FileHandle.standardError.write(Data("Created a new todo database at \(resolvedPath)\n".utf8))
+        }
         database.bulkInsertWork = database.bulkInsertWork.merging(.syncQueue)
         return database
     }
@@ -63,19 +68,6 @@ struct DatabaseOptions: ParsableArguments {
     func logic(reading: Bool = false) throws -> (TodoLogic, any TodoDatabase) {
         let database = try reading ? openForReading() : open()
         return (TodoLogic(over: database), database)
-    }
-}
-
-extension AppDatabase {
-    /// Opens the database at `path` to change it; a new one is created,
-    /// folders and all, and standard error says where.
-    static func openForWriting(path: String) throws -> AppDatabase {
-        let existed = FileManager.default.fileExists(atPath: path)
-        let database = try AppDatabase.open(path: path)
-        if !existed {
-            FileHandle.standardError.write(Data("Created a new todo database at \(path)\n".utf8))
-        }
-        return database
     }
 }
 
