@@ -144,7 +144,7 @@ final class CalDAVCollection: RemoteTodos {
     }
 
     /// A CalDAV list takes one write a request.
-    func batch(_ operations: [RemoteCollection.BatchOperation]) async throws -> [RemoteCollection.WriteResult]? {
+    func batch(_ operations: [RemoteCollection.BatchWrite]) async throws -> [RemoteCollection.WriteResult]? {
         nil
     }
 

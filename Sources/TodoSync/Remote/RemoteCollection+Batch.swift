@@ -10,7 +10,7 @@ import TodoCore
 
 extension RemoteCollection {
     /// One write of a batch.
-    public enum BatchOperation: Sendable, Hashable {
+    public enum BatchWrite: Sendable, Hashable {
         case create(TodoItem, fields: SyncFields, editedAt: FieldTimes)
         case update(
             id: String, version: Int?, fields: SyncFields, changed: Set<TodoField>, editedAt: FieldTimes, local: TodoItem?,
@@ -21,7 +21,7 @@ extension RemoteCollection {
 
     /// The results of a batch, in the order of its operations; nil if the
     /// server has no batch route or refuses one this large.
-    public func batch(_ operations: [BatchOperation]) async throws -> [WriteResult]? {
+    public func batch(_ operations: [BatchWrite]) async throws -> [WriteResult]? {
         let request = "POST \(configuration.collectionPath)/_batch"
         let body: [JSONValue] = operations.map { operation in
             switch operation {

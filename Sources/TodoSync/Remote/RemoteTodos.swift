@@ -30,7 +30,7 @@ protocol RemoteTodos: Sendable {
 
     /// Many writes in one request and one transaction, their results in
     /// order; nil where the server has no batch route (each write goes alone).
-    func batch(_ operations: [RemoteCollection.BatchOperation]) async throws -> [RemoteCollection.WriteResult]?
+    func batch(_ operations: [RemoteCollection.BatchWrite]) async throws -> [RemoteCollection.WriteResult]?
 
     /// The item a create of this todo made, looked for by the todo's marker
     /// (`RemoteCapabilities.findsCreatesByMarker`); nil if not found.

@@ -101,7 +101,7 @@ extension SyncService {
     /// A batch's results; nil if the server has no batch route. A batch that
     /// got no clear answer may have been applied: its creates are found by
     /// their ids on the next pass, its updates and deletes are safe to repeat.
-    private func batchResults(_ operations: [RemoteCollection.BatchOperation]) async throws -> [RemoteCollection.WriteResult]? {
+    private func batchResults(_ operations: [RemoteCollection.BatchWrite]) async throws -> [RemoteCollection.WriteResult]? {
         do {
             return try await remote.batch(operations)
         } catch let error as SyncError where error.createMayHaveHappened {
@@ -109,7 +109,7 @@ extension SyncService {
         }
     }
 
-    private func operation(_ step: SyncStep, local: TodoItem?) -> RemoteCollection.BatchOperation? {
+    private func operation(_ step: SyncStep, local: TodoItem?) -> RemoteCollection.BatchWrite? {
         switch step.remote {
         case .none: nil
         case let .create(fields):
