@@ -40,8 +40,9 @@ struct ConnectionTests {
         // over a second to read the first request, and a full CI run here over
         // three, which the timeout then closed.
         try await withLiveServer(options: ServerOptions(requestLogLevel: .trace, idleTimeout: .seconds(8))) { port in
-            let connection = try await RawConnection(port: port)
-            try await connection.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+            // Sent on the connecting thread: a busy test run once held the
+            // send past the 8 s, and the server closed the connection unasked.
+            let connection = try await RawConnection(port: port, sending: "GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
             // The answer, then the close 8 s later: 30 s for both, as a full
             // run here once took over 2 s to answer.
             let response = try #require(try await connection.readUntilClosed(timeout: .seconds(30)))
