@@ -204,10 +204,12 @@ struct SyncCommand: AsyncParsableCommand {
             return
         }
         let path = database.resolvedPath
+        // Sync's store is built over the database itself; the rest goes through the core's protocols.
         let db = try database.openForSync()
+        let todos: any TodoDatabase = db
         // A database that cannot be written cannot be synced; a dry run only reads.
         if !dryRun {
-            try db.checkWritable()
+            try todos.checkWritable()
         }
         var setup = SyncSetup(environment: ProcessInfo.processInfo.environment, server: server, token: token)
         (setup.kind, setup.prefer, setup.force) = (serverKind.kind, prefer, force)
@@ -217,9 +219,9 @@ struct SyncCommand: AsyncParsableCommand {
             try await SyncWatch(command: self, db: db, databasePath: path, setup: setup).run()
             return
         }
-        let lock = db.isReadOnly ? nil : try SyncSetup.lock(databasePath: path)
+        let lock = todos.isReadOnly ? nil : try SyncSetup.lock(databasePath: path)
         defer { lock?.release() }
-        let logic = TodoLogic(state: TodoState(), storage: db)
+        let logic = TodoLogic(over: todos)
         let onTerminal = isatty(STDERR_FILENO) == 1
         let showsProgress = onTerminal && !dryRun
         let subscription = logic.state.onChange { state in

@@ -70,10 +70,11 @@ struct UICommand: AsyncParsableCommand {
         let path = database.resolvedPath
         let db = try database.openForSync()
         let lastSyncAt = try await SyncSettings.load(from: SQLiteSyncStore(db)).lastSyncAt
-        let logic = TodoLogic(over: db)
+        let todos: any TodoDatabase = db
+        let logic = TodoLogic(over: todos)
         let makeSyncer: @MainActor () throws -> any TodoSyncing = { try RememberedServerSync(databasePath: path, environment: environment) }
         var live: LiveSync?
-        if !noLive, Self.liveSetting(environment["TODO_LIVE"] ?? "") ?? true, !db.isReadOnly, let syncer = try? makeSyncer() {
+        if !noLive, Self.liveSetting(environment["TODO_LIVE"] ?? "") ?? true, !todos.isReadOnly, let syncer = try? makeSyncer() {
             // No server named or remembered: nothing to stay synced with.
             live = try? await LiveSyncSetup.make(
                 logic: logic, syncer: syncer, db: db, setup: SyncSetup(environment: environment), every: .seconds(every ?? 30)
