@@ -1,7 +1,7 @@
--- What the last import of each todo saw: the todo as the file held it, in
--- the undo journal's JSON form (`AppDatabase.snapshotFields`). A re-import
--- changes only the fields the file changed since (`ImportMerge`), so an
--- edit made here since is kept.
+-- What the last import of each todo saw (`ImportBase`): when the file's todo
+-- last changed, and a digest of each field's value (8 bytes a field, in
+-- `TodoField`'s order). A re-import changes only the fields the file changed
+-- since (`ImportMerge`), so an edit made here since is kept.
 --
 -- `step` is the undo journal's number of the import that saw it. A base
 -- whose import was undone is not read (undo takes the import back, its base
@@ -11,7 +11,9 @@
 CREATE TABLE importBase (
     todoId TEXT NOT NULL,
     step INTEGER NOT NULL,
-    todo TEXT NOT NULL,
+    -- milliseconds since 1970, UTC
+    updatedAt INTEGER NOT NULL,
+    fields BLOB NOT NULL,
     PRIMARY KEY (todoId, step)
 ) STRICT, WITHOUT ROWID;
 

@@ -216,6 +216,11 @@ struct AppDatabaseTests {
         defer { removeDatabase(at: path) }
         let queue = try DatabaseQueue(path: path)
         try queue.write {
+            // 0017 as it was first written: the bases as JSON todos.
+            try $0.execute(sql: """
+                DROP TABLE importBase;
+                CREATE TABLE importBase (todoId TEXT NOT NULL, step INTEGER NOT NULL, todo TEXT NOT NULL, PRIMARY KEY (todoId, step)) STRICT, WITHOUT ROWID;
+                """)
             try $0.execute(sql: "INSERT INTO importBase (todoId, step, todo) VALUES (?, 1, '{\"text\":\"Milk\"}')", arguments: [milk.idString])
         }
         try queue.close()
