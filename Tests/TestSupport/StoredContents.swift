@@ -50,10 +50,10 @@ public struct StoredContents: Equatable {
                 case 2: item.parent = earlier()
                 default: item.blockedBy = Array(Set([earlier(), earlier()])).sorted { $0.uuidString < $1.uuidString }
                 }
-                item.editedAt.project = item.project.map { _ in at }
-                item.editedAt.wait = item.wait.map { _ in at }
-                item.editedAt.parent = item.parent.map { _ in at }
-                item.editedAt.blockedBy = item.blockedBy.isEmpty ? nil : at
+                item.editedAt[.project] = item.project.map { _ in at }
+                item.editedAt[.wait] = item.wait.map { _ in at }
+                item.editedAt[.parent] = item.parent.map { _ in at }
+                item.editedAt[.blockedBy] = item.blockedBy.isEmpty ? nil : at
             }
             items.append(item)
         }

@@ -16,11 +16,7 @@ struct FieldTimesTests {
         await propertyCheck(count: 500, input: Self.times, Self.times) { given, other in
             let fields = TodoField.allCases
             let value = { (field: TodoField) in given[fields.firstIndex(of: field)!] }
-            let atOnce = FieldTimes(
-                text: value(.text), done: value(.done), due: value(.due), priority: value(.priority), tags: value(.tags),
-                note: value(.note), recurrence: value(.recurrence), project: value(.project), wait: value(.wait),
-                scheduled: value(.scheduled), until: value(.until), parent: value(.parent), blockedBy: value(.blockedBy)
-            )
+            let atOnce = FieldTimes(Dictionary(uniqueKeysWithValues: fields.compactMap { field in value(field).map { (field, $0) } }))
             // The same times reached one field at a time, over other times taken back first.
             var oneByOne = FieldTimes()
             for (field, time) in zip(fields, other) { oneByOne[field] = time }
@@ -33,8 +29,15 @@ struct FieldTimesTests {
             #expect(atOnce == oneByOne)
             #expect(atOnce.hashValue == oneByOne.hashValue)
             #expect(atOnce.latest == given.compactMap { $0 }.max())
-            let planFields: [TodoField] = [.project, .wait, .scheduled, .until, .parent, .blockedBy]
-            #expect(atOnce.hasPlanTimes == planFields.contains { value($0) != nil })
+            #expect(atOnce.hasPlanTimes == TodoField.planned.contains { value($0) != nil })
         }
+    }
+
+    /// The table's places: the fields outside the plan first, each group
+    /// numbered densely from 0, as `FieldTimes` and sync's readers index them.
+    @Test func theFieldsPlacesAreDense() {
+        #expect(TodoField.allCases.map(\.index) == Array(TodoField.allCases.indices))
+        #expect(TodoField.allCases == TodoField.unplanned + TodoField.planned)
+        #expect(Set(TodoField.allCases.map(\.column)).count == TodoField.allCases.count)
     }
 }

@@ -37,7 +37,7 @@ struct ImportMergeTests {
         #expect(merge.merged.priority == .high)
         #expect(merge.merged.tags == ["urgent", "work"])
         // Stamped, so a sync sends the new text on.
-        #expect(merge.merged.editedAt.text == Self.at(20))
+        #expect(merge.merged.editedAt[.text] == Self.at(20))
         #expect(merge.merged.updatedAt == Self.at(20))
     }
 
@@ -49,7 +49,7 @@ struct ImportMergeTests {
         #expect(merge.taken == [.text])
         #expect(merge.merged.text == "Email Bob today" && merge.merged.priority == .high)
         // Later than every edit here, the one it replaces included.
-        #expect(merge.merged.editedAt.text == Self.at(20))
+        #expect(merge.merged.editedAt[.text] == Self.at(20))
     }
 
     @Test(arguments: [(here: Int64(10), file: Int64(20), keptHere: false), (here: 20, file: 10, keptHere: true), (here: 15, file: 15, keptHere: true)])

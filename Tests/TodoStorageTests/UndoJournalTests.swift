@@ -239,7 +239,7 @@ struct UndoJournalTests {
         }
         _ = try db.undoLatest(force: false, at: Self.date(3))
         let undone = try #require(try Self.contents(db).first)
-        #expect(undone.text == "milk" && undone.editedAt.text == Self.date(3) && undone.updatedAt == Self.date(3))
+        #expect(undone.text == "milk" && undone.editedAt[.text] == Self.date(3) && undone.updatedAt == Self.date(3))
         try db.updateTodos([undone.editing(text: "rice milk", at: Self.date(4))])
         _ = try db.undoLatest(force: false, at: Self.date(5))
         #expect(try Self.contents(db) == [undone])

@@ -143,7 +143,7 @@ struct CalDAVUIDsTests {
     @Test func relationsResolveThroughTheListsUIDs() {
         let (p, c, d, old) = (UUID(), UUID(), UUID(), UUID())
         func item(_ uid: String?, _ relations: [RemoteRelation], parent: UUID? = nil) -> RemoteTodo {
-            var item = RemoteTodo(id: uid ?? "x", fields: SyncFields(text: uid ?? "x", isDone: false, parent: parent), uid: uid)
+            var item = RemoteTodo(id: uid ?? "x", fields: SyncFields(text: uid ?? "x", isDone: false, plan: TodoPlan(parent: parent)), uid: uid)
             item.relations = relations
             return item
         }

@@ -71,7 +71,7 @@ struct PlanningFieldsSyncTests {
             remote: Self.fields(tags: ["errands"]),
             localTime: 10, remoteTime: 20
         )
-        entry.local?.editedAt.tags = Date(timeIntervalSince1970: 10)
+        entry.local?.editedAt[.tags] = Date(timeIntervalSince1970: 10)
         entry.base = nil
         entry.baseInDoubt = true
         let step = try #require(SyncPlanner.plan([entry], now: Self.now).steps.first)
@@ -154,7 +154,7 @@ struct PlanningFieldsSyncTests {
         let first = try #require(scanned.first ?? nil)
         #expect(first.fields.due == .moment(ISO8601.date(from: "2026-12-01T13:30:00.000Z")!))
         #expect(first.fields.tags == ["x", "y"])
-        #expect(first.editedAt.tags == ISO8601.date(from: "2026-11-21T10:00:00.000Z"))
+        #expect(first.editedAt[.tags] == ISO8601.date(from: "2026-11-21T10:00:00.000Z"))
         #expect(first.fields.recurrence == TodoRepeat(count: 2, unit: .week))
     }
 

@@ -45,7 +45,7 @@ struct RecordPushesTests {
         return SyncBase(
             todoId: item.id, remoteId: "r\(code % 1_000)", fields: fields,
             remoteVersion: code % 7 == 0 ? nil : code % 7,
-            editedAt: FieldTimes(text: time, done: code % 3 == 0 ? nil : time, tags: time)
+            editedAt: FieldTimes([.text: time, .tags: time].merging(code % 3 == 0 ? [:] : [.done: time]) { $1 })
         )
     }
 

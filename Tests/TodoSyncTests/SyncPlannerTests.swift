@@ -18,7 +18,7 @@ struct SyncPlannerTests {
     ) -> SyncEntry {
         func times(_ seconds: Double?) -> FieldTimes {
             let date = seconds.map(Date.init(timeIntervalSince1970:))
-            return FieldTimes(text: date, done: date)
+            return date.map { FieldTimes([.text: $0, .done: $0]) } ?? FieldTimes()
         }
         return SyncEntry(
             todoId: id,
@@ -26,8 +26,8 @@ struct SyncPlannerTests {
             local: local.map { fields in
                 // Edited here at `localTime`, where it differs from the base.
                 var item = TodoItem(id: id, text: fields.text, isDone: fields.isDone, createdAt: Date(timeIntervalSince1970: localTime))
-                if let base, base.text != fields.text { item.editedAt.text = item.createdAt }
-                if let base, base.isDone != fields.isDone { item.editedAt.done = item.createdAt }
+                if let base, base.text != fields.text { item.editedAt[.text] = item.createdAt }
+                if let base, base.isDone != fields.isDone { item.editedAt[.done] = item.createdAt }
                 return item
             },
             remote: remote.map {
@@ -132,7 +132,7 @@ struct SyncPlannerTests {
             base: Self.fields("a"), local: Self.fields("b"), remote: Self.fields("a", true), localTime: 20, remoteTime: 7, baseTime: 3
         )
         let step = try #require(Self.step(entry))
-        #expect(step.editedAt == FieldTimes(text: Date(timeIntervalSince1970: 20), done: Date(timeIntervalSince1970: 7)))
+        #expect(step.editedAt == FieldTimes([.text: Date(timeIntervalSince1970: 20), .done: Date(timeIntervalSince1970: 7)]))
     }
 
     @Test func deletedLocallyIsDeletedOnTheServer() throws {

@@ -59,20 +59,15 @@ public struct ImportBase: Sendable, Hashable {
             for byte in text.utf8 { digest.feed(byte) }
         }
         func feed(_ id: UUID) { withUnsafeBytes(of: id.uuid) { for byte in $0 { digest.feed(byte) } } }
-        switch field {
-        case .text: feed(item.text)
-        case .done: digest.feed(item.isDone ? 1 : 0)
-        case .due: feed(item.due)
-        case .priority: feed(item.priority?.rawValue)
-        case .tags: for tag in item.tags { feed(tag) }
-        case .note: feed(item.note)
-        case .recurrence: feed(item.recurrence?.description)
-        case .project: feed(item.project)
-        case .wait: feed(item.wait)
-        case .scheduled: feed(item.scheduled)
-        case .until: feed(item.until)
-        case .parent: if let parent = item.parent { feed(parent) } else { digest.feed(0) }
-        case .blockedBy: for id in item.blockedBy { feed(id) }
+        switch (field.kind, item[value: field]) {
+        case (.flag, .flag(let flag)): digest.feed(flag ? 1 : 0)
+        case (.date, _): feed(item.date(field))
+        case (.todo, .text(let id)): UUID(parsing: id).map(feed) ?? digest.feed(0)
+        case (.todo, _): digest.feed(0)
+        case (_, .list(let list)) where field.kind == .todos: for id in list.compactMap(UUID.init(parsing:)) { feed(id) }
+        case (_, .list(let list)): for element in list { feed(element) }
+        case (_, .text(let text)): feed(text)
+        case (_, _): feed(nil as String?)
         }
         return digest.value
     }

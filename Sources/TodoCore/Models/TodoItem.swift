@@ -86,8 +86,8 @@ extension TodoItem {
         var item = self
         item.isDone = done
         item.editedAt.stamp(.done, at: date)
-        item.completedAt = done ? item.editedAt.done : nil
-        item.updatedAt = max(date.roundedToMilliseconds, item.editedAt.done ?? date)
+        item.completedAt = done ? item.editedAt[.done] : nil
+        item.updatedAt = max(date.roundedToMilliseconds, item.editedAt[.done] ?? date)
         return item
     }
 
@@ -97,7 +97,7 @@ extension TodoItem {
         var item = self
         item.text = newText
         item.editedAt.stamp(.text, at: date)
-        item.updatedAt = max(date.roundedToMilliseconds, item.editedAt.text ?? date)
+        item.updatedAt = max(date.roundedToMilliseconds, item.editedAt[.text] ?? date)
         return item
     }
 

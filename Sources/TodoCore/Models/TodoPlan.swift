@@ -32,6 +32,13 @@ public struct TodoPlan: Sendable, Hashable {
         self.blockedBy = TodoLinks.normalized(blockedBy)
     }
 
+    /// Its dates kept to the millisecond, as a todo keeps them.
+    public var roundedToMilliseconds: TodoPlan {
+        var plan = self
+        (plan.wait, plan.scheduled, plan.until) = (wait?.roundedToMilliseconds, scheduled?.roundedToMilliseconds, until?.roundedToMilliseconds)
+        return plan
+    }
+
     public var isEmpty: Bool {
         project == nil && wait == nil && scheduled == nil && until == nil && parent == nil && blockedBy.isEmpty
     }
@@ -61,6 +68,12 @@ public final class PlanBox: Sendable, Hashable {
         return holding(TodoPlan(
             project: project, wait: wait, scheduled: scheduled, until: until, parent: parent, blockedBy: blockedBy
         ))
+    }
+
+    /// The box with its plan's dates kept to the millisecond: itself when they are.
+    public var roundedToMilliseconds: PlanBox {
+        let rounded = plan.roundedToMilliseconds
+        return rounded == plan ? self : PlanBox(rounded)
     }
 
     public static func == (lhs: PlanBox, rhs: PlanBox) -> Bool { lhs === rhs || lhs.plan == rhs.plan }

@@ -192,22 +192,10 @@ extension AppDatabase {
     /// change a sync already sent from one nobody else saw.
     private static func published(_ db: Database, id: String) throws -> TodoItem? {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT text, isDone, due, priority, tags, note, recurrence, project, wait, scheduled, until, parent, blockedBy
-            FROM syncBase WHERE todoId = ?
+            SELECT \(TodoField.allCases.map(\.column).joined(separator: ", ")) FROM syncBase WHERE todoId = ?
             """), arguments: [id]), let uuid = UUID(parsing: id) else { return nil }
-        return TodoItem(
-            id: uuid, text: row[0], isDone: row[1], createdAt: Date(timeIntervalSince1970: 0),
-            due: (row[2] as String?).flatMap(TodoDue.init(text:)),
-            priority: (row[3] as Int?).flatMap(TodoPriority.init(rank:)),
-            tags: (row[4] as String?).map(TagList.decode) ?? [],
-            note: row[5],
-            recurrence: (row[6] as String?).flatMap(TodoRepeat.init(parsing:)),
-            project: row[7],
-            wait: (row[8] as String?).flatMap(TodoDue.init(text:)),
-            scheduled: (row[9] as String?).flatMap(TodoDue.init(text:)),
-            until: (row[10] as String?).flatMap(TodoDue.init(text:)),
-            parent: (row[11] as String?).flatMap(UUID.init(parsing:)),
-            blockedBy: (row[12] as String?).map(IDList.decode) ?? []
-        )
+        var item = TodoItem(id: uuid, text: "", createdAt: Date(timeIntervalSince1970: 0))
+        for (index, field) in TodoField.allCases.enumerated() { item.set(field, column: row[index]) }
+        return item
     }
 }

@@ -74,18 +74,14 @@ extension AppDatabase {
 
     /// The todo columns a journal snapshot holds, by name: `rowSnapshot`,
     /// `boundSnapshot` and `snapshotColumns` are all made from this list.
-    static let snapshotFields = [
-        "text", "isDone", "createdAt", "updatedAt", "completedAt", "due", "priority", "tags", "note", "recurrence",
-        "textEditedAt", "doneEditedAt", "dueEditedAt", "priorityEditedAt", "tagsEditedAt", "noteEditedAt", "recurrenceEditedAt",
-    ]
+    static let snapshotFields = ["createdAt", "updatedAt", "completedAt"]
+        + TodoField.unplanned.map(\.column) + TodoField.unplanned.map(\.editedAtColumn)
 
-    /// The columns of migration 0012 and after: in the snapshot's `more`
-    /// object, which is null when they all are, as they are for most todos.
-    /// Eight null keys a row made an import of 1,000,000 todos 1.2x as long.
-    static let moreSnapshotFields = [
-        "project", "wait", "scheduled", "until", "projectEditedAt", "waitEditedAt", "scheduledEditedAt", "untilEditedAt",
-        "parent", "blockedBy", "parentEditedAt", "blockedByEditedAt",
-    ]
+    /// The plan's columns (`TodoField.planned`, migration 0012 and after):
+    /// in the snapshot's `more` object, which is null when they all are, as
+    /// they are for most todos. Eight null keys a row made an import of
+    /// 1,000,000 todos 1.2x as long.
+    static let moreSnapshotFields = TodoField.planned.map(\.column) + TodoField.planned.map(\.editedAtColumn)
 
     /// A snapshot's JSON: `value(field)` is the SQL of each field's value.
     private static func snapshot(_ value: (String) -> String) -> String {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import TodoCore
 
 /// A statement run many times with its values bound straight through the
 /// sqlite3 C API: for bulk inserts, where building GRDB's `StatementArguments`
@@ -54,6 +55,39 @@ package struct DirectStatement {
 
     package func bind(_ index: Int32, _ flag: Bool) {
         _ = sqlite3_bind_int64(handle, index, flag ? 1 : 0)
+    }
+
+    package func bind(_ index: Int32, _ value: DatabaseValue) {
+        switch value.storage {
+        case .null: _ = sqlite3_bind_null(handle, index)
+        case let .int64(number): _ = sqlite3_bind_int64(handle, index, number)
+        case let .double(number): _ = sqlite3_bind_double(handle, index, number)
+        case let .string(text): bind(index, text)
+        case let .blob(data): bind(index, data)
+        }
+    }
+
+    /// Binds the fields of `values` and their edit times `times`, from
+    /// parameter `first` on, as `TodoItem.writtenColumns` orders them after
+    /// its first five: the fields outside the plan, then (`withPlan`) the plan's.
+    package func bind(_ values: some TodoFieldValues, times: FieldTimes, from first: Int32, withPlan plan: Bool) {
+        var index = first
+        func bind(_ group: [TodoField]) {
+            for field in group {
+                self.bind(index, values.column(field))
+                index += 1
+            }
+            for field in group {
+                self.bind(index, times.column(field))
+                index += 1
+            }
+        }
+        bind(TodoField.unplanned)
+        if plan { bind(TodoField.planned) }
+    }
+
+    package func bind(_ item: TodoItem, from first: Int32, withPlan plan: Bool) {
+        bind(item, times: item.editedAt, from: first, withPlan: plan)
     }
 
     /// Runs the statement once with the values bound, and makes it ready for the next.

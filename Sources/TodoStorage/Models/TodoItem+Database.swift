@@ -2,134 +2,141 @@ import Foundation
 import GRDB
 import TodoCore
 
-/// How a todo maps to the `todo` table. Rows are decoded by hand, column by
-/// position: by name (`row["text"]`), GRDB looks each name up among the
-/// row's columns, and `todo export` of 100,000 or 1,000,000 todos took 1.2x
-/// as long (BENCHMARKS.md, "The shortcut audit").
+/// How a todo's fields map to columns, in `todo` and in sync's bases alike:
+/// each field's column (`TodoField.column`) holds its value in JSON's form
+/// (`FieldValue`), but a flag as 0 or 1, the priority as its rank, and a
+/// list (tags, blockers) as a JSON array, NULL when empty.
+extension TodoField {
+    /// `value`, this field's, as its column holds it.
+    package func columnValue(_ value: FieldValue) -> DatabaseValue {
+        switch value {
+        case .none: .null
+        case let .flag(flag): flag.databaseValue
+        case let .text(text) where self == .priority: (TodoPriority(parsing: text)?.rank).databaseValue
+        case let .text(text): text.databaseValue
+        case let .list(list): TagList.encode(list).databaseValue
+        }
+    }
+
+    /// This field's value as its column holds it, in JSON's form.
+    package func value(column: DatabaseValue) -> FieldValue {
+        switch column.storage {
+        case .null, .double, .blob: .none
+        case let .int64(number) where self == .done: .flag(number != 0)
+        case let .int64(number) where self == .priority: TodoPriority(rank: Int(number)).map { .text($0.rawValue) } ?? .none
+        case let .int64(number): .text(String(number))
+        case let .string(text) where mergesAsSet: .list(TagList.decode(text))
+        case let .string(text): .text(text)
+        }
+    }
+}
+
+extension TodoFieldValues {
+    /// `field`'s value as its column holds it.
+    package func column(_ field: TodoField) -> DatabaseValue { field.columnValue(self[value: field]) }
+
+    /// Sets `field` from its column's value.
+    package mutating func set(_ field: TodoField, column: DatabaseValue) {
+        set(field, to: field.value(column: column))
+    }
+}
+
+extension FieldTimes {
+    /// `field`'s edit time as its column holds it: milliseconds since 1970.
+    package func column(_ field: TodoField) -> DatabaseValue { self[field]?.millisecondsSince1970.databaseValue ?? .null }
+
+    /// Sets `field`'s edit time from its column's value.
+    package mutating func set(_ field: TodoField, column: DatabaseValue) {
+        self[field] = Int64.fromDatabaseValue(column).map(Date.init(millisecondsSince1970:))
+    }
+}
+
+/// How a todo maps to the `todo` table, made from the fields' table
+/// (`TodoField`). Rows are decoded by position: by name (`row["text"]`),
+/// GRDB looks each name up among the row's columns, and `todo export` of
+/// 100,000 or 1,000,000 todos took 1.2x as long (BENCHMARKS.md, "The
+/// shortcut audit").
 extension TodoItem {
-    /// The columns every todo query selects, in the order `init(row:)` reads them.
-    /// `idPrefixLength` stays the seventh (index 6), as raw readers expect;
-    /// the planning fields follow it, then the fields' edit times.
-    package static let selection = """
-        todo.id, todo.text, todo.isDone, todo.createdAt, todo.updatedAt, todo.completedAt, todo.idPrefixLength, \
-        todo.due, todo.priority, todo.tags, todo.note, todo.recurrence, \
-        todo.textEditedAt, todo.doneEditedAt, todo.dueEditedAt, todo.priorityEditedAt, todo.tagsEditedAt, \
-        todo.noteEditedAt, todo.recurrenceEditedAt, \
-        todo.project, todo.wait, todo.scheduled, todo.until, \
-        todo.projectEditedAt, todo.waitEditedAt, todo.scheduledEditedAt, todo.untilEditedAt, \
-        todo.parent, todo.blockedBy, todo.parentEditedAt, todo.blockedByEditedAt
-        """
+    /// The columns every todo query selects, in the order `init(row:)`
+    /// reads them: the id, the text, the done mark, the dates and
+    /// `idPrefixLength` first (raw readers expect them there: `RawTodoRow`),
+    /// then the other fields, then every field's edit time.
+    package static let selection = selectedColumns.map { "todo." + $0 }.joined(separator: ", ")
+
+    private static let selectedColumns = ["id", "text", "isDone", "createdAt", "updatedAt", "completedAt", "idPrefixLength"]
+        + TodoField.allCases.filter { $0 != .text && $0 != .done }.map(\.column) + TodoField.allCases.map(\.editedAtColumn)
+
+    /// Where `init(row:)` finds each field and its edit time.
+    private static let selectedPlaces = TodoField.allCases.map { field in
+        (field: field, value: selectedColumns.firstIndex(of: field.column)!,
+         time: selectedColumns.firstIndex(of: field.editedAtColumn)!)
+    }
 
     /// How many columns `selection` names: a column selected after them is at this index.
-    package static let selectionCount = 31
+    package static let selectionCount = selectedColumns.count
 
-    /// The columns `databaseValues` fills, in its order.
-    package static let writtenColumns = planlessColumns + """
-        , project, wait, scheduled, until, projectEditedAt, waitEditedAt, scheduledEditedAt, untilEditedAt, \
-        parent, blockedBy, parentEditedAt, blockedByEditedAt
-        """
+    /// The columns `databaseValues` fills, in its order: the id, the text's
+    /// search key and the dates, then the fields outside the plan with their
+    /// edit times, then the plan's (`TodoPlan`).
+    private static let written = ["id", "searchText", "createdAt", "updatedAt", "completedAt"]
+        + TodoField.unplanned.map(\.column) + TodoField.unplanned.map(\.editedAtColumn)
+        + TodoField.planned.map(\.column) + TodoField.planned.map(\.editedAtColumn)
 
-    /// The first `planlessCount` of them: all but the plan's (`TodoPlan`).
-    package static let planlessColumns = """
-        id, text, searchText, isDone, createdAt, updatedAt, completedAt, due, priority, tags, note, recurrence, \
-        textEditedAt, doneEditedAt, dueEditedAt, priorityEditedAt, tagsEditedAt, noteEditedAt, recurrenceEditedAt
-        """
+    package static let writtenColumns = written.joined(separator: ", ")
 
-    package static let planlessCount = 19
+    /// The first `planlessCount` of them: all but the plan's.
+    package static let planlessCount = written.count - 2 * TodoField.planned.count
+
+    package static let planlessColumns = written.prefix(planlessCount).joined(separator: ", ")
 
     /// The plan's columns that hold its values (the others hold their edit times).
-    package static let planValueColumns = ["project", "wait", "scheduled", "until", "parent", "blockedBy"]
+    package static let planValueColumns = TodoField.planned.map(\.column)
 
     /// How many values `databaseValues` holds: a value bound after them is `?` this plus one.
-    package static let writtenCount = 31
+    package static let writtenCount = written.count
 
     /// The placeholders of an insert of `writtenColumns` and `idPrefixLength`.
     package static let insertMarks = Array(repeating: "?", count: writtenCount + 1).joined(separator: ", ")
 
     /// `UPDATE todo SET …` of every column `databaseValues` fills, by their
     /// numbers (`?1` is the id, for the WHERE clause).
-    package static let updateAssignments = """
-        text = ?2, searchText = ?3, isDone = ?4, createdAt = ?5, updatedAt = ?6, completedAt = ?7, \
-        due = ?8, priority = ?9, tags = ?10, note = ?11, recurrence = ?12, \
-        textEditedAt = ?13, doneEditedAt = ?14, dueEditedAt = ?15, priorityEditedAt = ?16, tagsEditedAt = ?17, \
-        noteEditedAt = ?18, recurrenceEditedAt = ?19, \
-        project = ?20, wait = ?21, scheduled = ?22, until = ?23, \
-        projectEditedAt = ?24, waitEditedAt = ?25, scheduledEditedAt = ?26, untilEditedAt = ?27, \
-        parent = ?28, blockedBy = ?29, parentEditedAt = ?30, blockedByEditedAt = ?31
-        """
+    package static let updateAssignments = written.enumerated().dropFirst()
+        .map { "\($0.element) = ?\($0.offset + 1)" }.joined(separator: ", ")
 
     /// Decodes a row selected with `selection`; nil if its ID is not a UUID.
     package init?(row: Row) {
         guard let id = UUID(parsing: row[0]) else { return nil }
         let completedAt: Int64? = row[5]
         self.init(
-            id: id,
-            text: row[1],
-            isDone: row[2],
-            createdAt: Date(millisecondsSince1970: row[3]),
-            updatedAt: Date(millisecondsSince1970: row[4]),
-            completedAt: completedAt.map(Date.init(millisecondsSince1970:)),
-            due: (row[7] as String?).flatMap(TodoDue.init(text:)),
-            priority: (row[8] as Int?).flatMap(TodoPriority.init(rank:)),
-            tags: (row[9] as String?).map(TagList.decode) ?? [],
-            note: row[10],
-            recurrence: (row[11] as String?).flatMap(TodoRepeat.init(parsing:)),
-            project: row[19],
-            wait: (row[20] as String?).flatMap(TodoDue.init(text:)),
-            scheduled: (row[21] as String?).flatMap(TodoDue.init(text:)),
-            until: (row[22] as String?).flatMap(TodoDue.init(text:)),
-            parent: (row[27] as String?).flatMap(UUID.init(parsing:)),
-            blockedBy: (row[28] as String?).map(IDList.decode) ?? [],
-            editedAt: FieldTimes(
-                text: Self.time(row[12]), done: Self.time(row[13]), due: Self.time(row[14]),
-                priority: Self.time(row[15]), tags: Self.time(row[16]), note: Self.time(row[17]),
-                recurrence: Self.time(row[18]), project: Self.time(row[23]), wait: Self.time(row[24]),
-                scheduled: Self.time(row[25]), until: Self.time(row[26]), parent: Self.time(row[29]),
-                blockedBy: Self.time(row[30])
-            )
+            id: id, text: "", createdAt: Date(millisecondsSince1970: row[3]), updatedAt: Date(millisecondsSince1970: row[4]),
+            completedAt: completedAt.map(Date.init(millisecondsSince1970:))
         )
-    }
-
-    private static func time(_ milliseconds: Int64?) -> Date? {
-        milliseconds.map(Date.init(millisecondsSince1970:))
+        for place in Self.selectedPlaces {
+            set(place.field, column: row[place.value])
+            editedAt.set(place.field, column: row[place.time])
+        }
     }
 
     /// The values of the columns written by `insert` and `update`, in order:
     /// `writtenColumns`.
     package var databaseValues: StatementArguments {
-        [
-            idString,
-            text,
-            TodoItem.searchKey(text),
-            isDone,
-            createdAt.millisecondsSince1970,
-            updatedAt.millisecondsSince1970,
-            completedAt?.millisecondsSince1970,
-            due?.text,
-            priority?.rank,
-            TagList.encode(tags),
-            note,
-            recurrence?.description,
-            editedAt.text?.millisecondsSince1970,
-            editedAt.done?.millisecondsSince1970,
-            editedAt.due?.millisecondsSince1970,
-            editedAt.priority?.millisecondsSince1970,
-            editedAt.tags?.millisecondsSince1970,
-            editedAt.note?.millisecondsSince1970,
-            editedAt.recurrence?.millisecondsSince1970,
-            project,
-            wait?.text,
-            scheduled?.text,
-            until?.text,
-            editedAt.project?.millisecondsSince1970,
-            editedAt.wait?.millisecondsSince1970,
-            editedAt.scheduled?.millisecondsSince1970,
-            editedAt.until?.millisecondsSince1970,
-            parent?.lowercasedString,
-            IDList.encode(blockedBy),
-            editedAt.parent?.millisecondsSince1970,
-            editedAt.blockedBy?.millisecondsSince1970,
+        StatementArguments(writtenValues(withPlan: true))
+    }
+
+    /// The values of `writtenColumns`, or of the first `planlessCount` of them.
+    package func writtenValues(withPlan plan: Bool) -> [DatabaseValue] {
+        var values: [DatabaseValue] = [
+            idString.databaseValue, TodoItem.searchKey(text).databaseValue, createdAt.millisecondsSince1970.databaseValue,
+            updatedAt.millisecondsSince1970.databaseValue, completedAt?.millisecondsSince1970.databaseValue ?? .null,
         ]
+        values.reserveCapacity(Self.writtenCount)
+        func append(_ group: [TodoField]) {
+            for field in group { values.append(column(field)) }
+            for field in group { values.append(editedAt.column(field)) }
+        }
+        append(TodoField.unplanned)
+        if plan { append(TodoField.planned) }
+        return values
     }
 }
 

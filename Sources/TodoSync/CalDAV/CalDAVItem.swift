@@ -91,9 +91,11 @@ enum CalDAVItem {
             text: TodoText.isPlainLine(vtodo.text) ? vtodo.text : RemoteTodo.fitted(vtodo.text), isDone: vtodo.isDone,
             due: vtodo.due, priority: vtodo.priority, tags: TodoTags.normalized(vtodo.tags.compactMap { try? TodoTags.validated($0) }),
             note: vtodo.note.flatMap { RemoteTodo.note(.string($0)) }, recurrence: vtodo.recurrence,
-            project: vtodo.project.flatMap { try? TodoProject.validated($0) }, wait: vtodo.wait, scheduled: vtodo.scheduled,
-            until: vtodo.until, parent: vtodo.parent.flatMap(UUID.init(parsing:)),
-            blockedBy: TodoLinks.normalized(vtodo.blockedBy.compactMap(UUID.init(parsing:)))
+            plan: TodoPlan(
+                project: vtodo.project.flatMap { try? TodoProject.validated($0) }, wait: vtodo.wait, scheduled: vtodo.scheduled,
+                until: vtodo.until, parent: vtodo.parent.flatMap(UUID.init(parsing:)),
+                blockedBy: vtodo.blockedBy.compactMap(UUID.init(parsing:))
+            )
         )
     }
 
@@ -104,7 +106,7 @@ enum CalDAVItem {
         var vtodo = VTodoFields(uid: todo.idString)
         vtodo.apply(fields, changed: Set(TodoField.allCases), linkNames: linkNames)
         vtodo.createdAt = todo.createdAt
-        vtodo.completedAt = fields.isDone ? todo.completedAt ?? editedAt.done ?? now : nil
+        vtodo.completedAt = fields.isDone ? todo.completedAt ?? editedAt[.done] ?? now : nil
         let calendar = VTodo.write(vtodo, over: nil, timeZone: timeZone, now: now, isForeignLink: linkNames.isForeign)
         return stamped(calendar, editedAt: editedAt, created: todo.createdAt, completed: vtodo.completedAt, timeZone: timeZone)
     }
@@ -127,7 +129,7 @@ enum CalDAVItem {
         vtodo.apply(fields, changed: changed, linkNames: linkNames)
         if changed.contains(.tags) { vtodo.tags += foreign }
         if changed.contains(.done) || dates {
-            vtodo.completedAt = fields.isDone ? local?.completedAt ?? vtodo.completedAt ?? editedAt.done ?? now : nil
+            vtodo.completedAt = fields.isDone ? local?.completedAt ?? vtodo.completedAt ?? editedAt[.done] ?? now : nil
         }
         if dates, let local { vtodo.createdAt = local.createdAt }
         vtodo.updatedAt = nil

@@ -120,45 +120,6 @@ extension SyncStep {
     }
 }
 
-extension SyncFields {
-    /// The text, the done mark, and the planning fields that hold a value.
-    public var fieldsInUse: Set<TodoField> {
-        var fields: Set<TodoField> = [.text, .done]
-        if due != nil { fields.insert(.due) }
-        if priority != nil { fields.insert(.priority) }
-        if !tags.isEmpty { fields.insert(.tags) }
-        if note != nil { fields.insert(.note) }
-        if recurrence != nil { fields.insert(.recurrence) }
-        if project != nil { fields.insert(.project) }
-        if wait != nil { fields.insert(.wait) }
-        if scheduled != nil { fields.insert(.scheduled) }
-        if until != nil { fields.insert(.until) }
-        if parent != nil { fields.insert(.parent) }
-        if !blockedBy.isEmpty { fields.insert(.blockedBy) }
-        return fields
-    }
-
-    /// A planning field's value as JSON: text, an array of tags or ids, or null.
-    func json(_ field: TodoField) -> JSONValue {
-        func optional(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
-        return switch field {
-        case .text: .string(text)
-        case .done: .bool(isDone)
-        case .due: optional(due?.text)
-        case .priority: optional(priority?.rawValue)
-        case .tags: .array(tags.map(JSONValue.string))
-        case .note: optional(note)
-        case .recurrence: optional(recurrence?.description)
-        case .project: optional(project)
-        case .wait: optional(wait?.text)
-        case .scheduled: optional(scheduled?.text)
-        case .until: optional(until?.text)
-        case .parent: optional(parent?.lowercasedString)
-        case .blockedBy: .array(blockedBy.map { .string($0.lowercasedString) })
-        }
-    }
-}
-
 /// Every step of one sync, pure data: printed by --dry-run, run by `SyncService`.
 public struct SyncPlan: Sendable, Hashable {
     public var steps: [SyncStep]

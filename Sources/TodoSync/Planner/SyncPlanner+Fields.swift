@@ -52,13 +52,9 @@ extension RemoteTodo {
     /// its completion; a repeat without a due date (another client's doing)
     /// left out, as no todo holds one.
     func item(todoId: UUID, times: FieldTimes, seenAt now: Date) -> TodoItem {
-        var item = TodoItem(
-            id: todoId, text: fields.text, isDone: fields.isDone, createdAt: createdAt ?? now,
-            completedAt: fields.isDone ? completedAt ?? editedAt.done ?? updatedAt ?? now : nil,
-            due: fields.due, priority: fields.priority, tags: fields.tags, note: fields.note,
-            recurrence: fields.recurrence, project: fields.project, wait: fields.wait, scheduled: fields.scheduled,
-            until: fields.until, parent: fields.parent, blockedBy: fields.blockedBy, editedAt: times
-        )
+        var item = fields.item(id: todoId, createdAt: createdAt ?? now)
+        item.completedAt = fields.isDone ? (completedAt ?? editedAt[.done] ?? updatedAt ?? now).roundedToMilliseconds : nil
+        item.editedAt = times
         if item.ruleViolation == .repeatNeedsDue { item.recurrence = nil }
         // Another client's link of a todo to itself is no link.
         if item.parent == todoId { item.parent = nil }
@@ -67,8 +63,6 @@ extension RemoteTodo {
         return item
     }
 }
-
-extension SyncFields: TodoFieldValues {}
 
 extension FieldTimes {
     /// Whether some field was edited later here than in `other`.

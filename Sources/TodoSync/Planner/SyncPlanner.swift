@@ -142,7 +142,7 @@ public enum SyncPlanner {
         if ours.isDone, theirs.isDone {
             // Done on both sides: the completion of the done mark kept (the
             // later edit of it); the same edit, or two as old, the earlier.
-            let (mine, other) = (ours.editedAt.done, remote.editedAt.done)
+            let (mine, other) = (ours.editedAt[.done], remote.editedAt[.done])
             let completions = mine == other ? [ours.completedAt, theirs.completedAt]
                 : (mine ?? .distantPast) > (other ?? .distantPast) ? [ours.completedAt, theirs.completedAt]
                 : [theirs.completedAt, ours.completedAt]

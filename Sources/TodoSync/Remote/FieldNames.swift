@@ -19,16 +19,6 @@ public struct FieldNames: Sendable, Hashable {
     public var tags: String
     public var note: String
     public var recurrence: String
-    /// The project and the wait, scheduled and until dates: under these
-    /// names on every server (no option renames them).
-    public var project = "project"
-    public var wait = "wait"
-    public var scheduled = "scheduled"
-    public var until = "until"
-    /// The parent's and the blockers' ids, as fixed.
-    public var parent = "parent"
-    public var blockedBy = "blockedBy"
-
     public init(
         title: String = "title", completed: String = "completed", marker: String = "clientId",
         createdAt: String = "createdAt", updatedAt: String = "updatedAt", completedAt: String = "completedAt",
@@ -61,12 +51,9 @@ public struct FieldNames: Sendable, Hashable {
         case .tags: tags
         case .note: note
         case .recurrence: recurrence
-        case .project: project
-        case .wait: wait
-        case .scheduled: scheduled
-        case .until: until
-        case .parent: parent
-        case .blockedBy: blockedBy
+        // The fields since (the plan's, `TodoField.planned`): under their
+        // keys on every server, as todo's JSON has them (no option renames them).
+        default: field.key
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TodoCore
 
 /// Any JSON value, read without a schema: servers disagree on types.
 public enum JSONValue: Sendable, Hashable, Codable {
@@ -120,5 +121,17 @@ extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expre
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
+}
+
+extension JSONValue {
+    /// A field's value as a todo's JSON writes it.
+    public init(_ value: FieldValue) {
+        switch value {
+        case .none: self = .null
+        case let .flag(flag): self = .bool(flag)
+        case let .text(text): self = .string(text)
+        case let .list(list): self = .array(list.map(JSONValue.string))
+        }
     }
 }

@@ -140,18 +140,12 @@ public struct RemoteCollection: Sendable {
         let names = configuration.names
         var object: [String: JSONValue] = [:]
         func time(_ date: Date?) -> JSONValue { date.map { .string(ISO8601.string(from: $0)) } ?? .null }
-        if changed.contains(.text) {
-            object[names.title] = .string(fields.text)
-            object[names.textEditedAt] = time(editedAt.text)
+        for field in TodoField.allCases where changed.contains(field) {
+            object[names.name(of: field)] = JSONValue(fields[value: field])
+            object[names.editedAtName(of: field)] = time(editedAt[field])
         }
         if changed.contains(.done) {
-            object[names.completed] = .bool(fields.isDone)
-            object[names.doneEditedAt] = time(editedAt.done)
-            object[names.completedAt] = fields.isDone ? time(local?.completedAt ?? editedAt.done) : .null
-        }
-        for field in TodoField.planning where changed.contains(field) {
-            object[names.name(of: field)] = fields.json(field)
-            object[names.editedAtName(of: field)] = time(editedAt[field])
+            object[names.completedAt] = fields.isDone ? time(local?.completedAt ?? editedAt[.done]) : .null
         }
         // A linked todo the server knows by an id of its own is named by it.
         if changed.contains(.parent), let parent = fields.parent {

@@ -1,4 +1,5 @@
 import Foundation
+import TodoCore
 
 /// Reads a list body (`[{...}, ...]`) in one pass over its UTF-8 bytes,
 /// keeping only the fields sync uses: a first sync reads 100,000 items, and a
@@ -18,18 +19,6 @@ struct RemoteListScanner {
     private var reader: JSONByteReader
     /// The names of the fields read, in the order of their bits in a role.
     private let names: [[UInt8]]
-
-    private static func keys(_ names: FieldNames) -> [String] {
-        ["id", names.title, names.completed, names.marker, names.createdAt, names.updatedAt,
-         names.completedAt, names.textEditedAt, names.doneEditedAt, "version",
-         names.due, names.priority, names.tags, names.note, names.recurrence,
-         names.editedAtName(of: .due), names.editedAtName(of: .priority), names.editedAtName(of: .tags),
-         names.editedAtName(of: .note), names.editedAtName(of: .recurrence),
-         names.project, names.wait, names.scheduled, names.until,
-         names.editedAtName(of: .project), names.editedAtName(of: .wait), names.editedAtName(of: .scheduled),
-         names.editedAtName(of: .until),
-         names.parent, names.blockedBy, names.editedAtName(of: .parent), names.editedAtName(of: .blockedBy)]
-    }
 
     /// Each element read: the item, or nil if it has no usable id. Nil if the body is not read here.
     static func items(in body: [UInt8], names: FieldNames) -> [RemoteTodo?]? {
@@ -51,7 +40,8 @@ struct RemoteListScanner {
 
     private init(bytes: UnsafeBufferPointer<UInt8>, names: FieldNames) {
         reader = JSONByteReader(bytes: bytes)
-        self.names = Self.keys(names).map { Array($0.utf8) }
+        self.names = RemoteFields.keys(names).map { Array($0.utf8) }
+        precondition(self.names.count <= UInt64.bitWidth, "a bit for each key read")
     }
 
     private mutating func list() throws(GiveUp) -> [RemoteTodo?] {
@@ -133,7 +123,7 @@ struct RemoteListScanner {
     private mutating func item() throws(GiveUp) -> RemoteTodo? {
         try reader.expect(UInt8(ascii: "{"))
         var fields = RemoteFields()
-        var seen: UInt32 = 0
+        var seen: UInt64 = 0
         reader.skipWhitespace()
         if reader.peek() == UInt8(ascii: "}") {
             reader.advance()
@@ -154,38 +144,11 @@ struct RemoteListScanner {
                 let value = roles & Self.arrayRoles != 0 && reader.peek() == UInt8(ascii: "[")
                     ? try reader.stringArray()
                     : try reader.fieldValue()
-                if roles & 1 != 0 { fields.id = value }
-                if roles & 2 != 0 { fields.title = value }
-                if roles & 4 != 0 { fields.completed = value }
-                if roles & 8 != 0 { fields.marker = value }
-                if roles & 16 != 0 { fields.createdAt = value }
-                if roles & 32 != 0 { fields.updatedAt = value }
-                if roles & 64 != 0 { fields.completedAt = value }
-                if roles & 128 != 0 { fields.textEditedAt = value }
-                if roles & 256 != 0 { fields.doneEditedAt = value }
-                if roles & 512 != 0 { fields.version = value }
-                if roles & 1024 != 0 { fields.due = value }
-                if roles & 2048 != 0 { fields.priority = value }
-                if roles & Self.tagsRole != 0 { fields.tags = value }
-                if roles & 8192 != 0 { fields.note = value }
-                if roles & 16384 != 0 { fields.recurrence = value }
-                if roles & 32768 != 0 { fields.dueEditedAt = value }
-                if roles & 65536 != 0 { fields.priorityEditedAt = value }
-                if roles & 131_072 != 0 { fields.tagsEditedAt = value }
-                if roles & 262_144 != 0 { fields.noteEditedAt = value }
-                if roles & 524_288 != 0 { fields.recurrenceEditedAt = value }
-                if roles & 1 << 20 != 0 { fields.project = value }
-                if roles & 1 << 21 != 0 { fields.wait = value }
-                if roles & 1 << 22 != 0 { fields.scheduled = value }
-                if roles & 1 << 23 != 0 { fields.until = value }
-                if roles & 1 << 24 != 0 { fields.projectEditedAt = value }
-                if roles & 1 << 25 != 0 { fields.waitEditedAt = value }
-                if roles & 1 << 26 != 0 { fields.scheduledEditedAt = value }
-                if roles & 1 << 27 != 0 { fields.untilEditedAt = value }
-                if roles & 1 << 28 != 0 { fields.parent = value }
-                if roles & 1 << 29 != 0 { fields.blockedBy = value }
-                if roles & 1 << 30 != 0 { fields.parentEditedAt = value }
-                if roles & 1 << 31 != 0 { fields.blockedByEditedAt = value }
+                var remaining = roles
+                while remaining != 0 {
+                    fields.values[remaining.trailingZeroBitCount] = value
+                    remaining &= remaining - 1
+                }
             }
             reader.skipWhitespace()
             let separator = try reader.next()
@@ -196,15 +159,13 @@ struct RemoteListScanner {
         return RemoteTodo(raw: fields)
     }
 
-    /// The bit of the tags field (the thirteenth key of `keys`).
-    private static let tagsRole: UInt32 = 4096
-
     /// The bits of the fields that may hold an array of strings: tags and blockers.
-    private static let arrayRoles: UInt32 = tagsRole | 1 << 29
+    private static let arrayRoles = TodoField.allCases.filter(\.mergesAsSet)
+        .reduce(UInt64(0)) { $0 | 1 << RemoteFields.place(of: $1) }
 
     /// Which fields (a bit each) a key names: several if names coincide.
-    private func role(of key: UnsafeBufferPointer<UInt8>) -> UInt32 {
-        var roles: UInt32 = 0
+    private func role(of key: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var roles: UInt64 = 0
         // The length first: most names differ in it, and the comparison stops there.
         for (bit, name) in names.enumerated() where name.count == key.count {
             // Compared as memory: element by element took a tenth of the reading.

@@ -1,76 +1,41 @@
 import Foundation
 import TodoCore
 
-/// The values of the fields sync reads from one item (nil: missing), as
-/// every reader of items collects them before `RemoteTodo(raw:)` reads them.
+/// The values of the keys sync reads from one item (nil: missing), as every
+/// reader of items collects them before `RemoteTodo(raw:)` reads them: the
+/// item's own keys (`Own`), then each field's (`TodoField`) and its edit time's.
 struct RemoteFields {
-    var id: JSONValue?
-    var title: JSONValue?
-    var completed: JSONValue?
-    var marker: JSONValue?
-    var createdAt: JSONValue?
-    var updatedAt: JSONValue?
-    var completedAt: JSONValue?
-    var textEditedAt: JSONValue?
-    var doneEditedAt: JSONValue?
-    var version: JSONValue?
-    var due: JSONValue?
-    var priority: JSONValue?
-    var tags: JSONValue?
-    var note: JSONValue?
-    var recurrence: JSONValue?
-    var dueEditedAt: JSONValue?
-    var priorityEditedAt: JSONValue?
-    var tagsEditedAt: JSONValue?
-    var noteEditedAt: JSONValue?
-    var recurrenceEditedAt: JSONValue?
-    var project: JSONValue?
-    var wait: JSONValue?
-    var scheduled: JSONValue?
-    var until: JSONValue?
-    var projectEditedAt: JSONValue?
-    var waitEditedAt: JSONValue?
-    var scheduledEditedAt: JSONValue?
-    var untilEditedAt: JSONValue?
-    var parent: JSONValue?
-    var blockedBy: JSONValue?
-    var parentEditedAt: JSONValue?
-    var blockedByEditedAt: JSONValue?
+    /// The keys of the item itself, not of a field.
+    enum Own: Int, CaseIterable {
+        case id, marker, version, createdAt, updatedAt, completedAt
+    }
+
+    /// The keys read, by these names, in the order of `values`.
+    static func keys(_ names: FieldNames) -> [String] {
+        Own.allCases.map { own in
+            switch own {
+            case .id: "id"
+            case .marker: names.marker
+            case .version: "version"
+            case .createdAt: names.createdAt
+            case .updatedAt: names.updatedAt
+            case .completedAt: names.completedAt
+            }
+        } + TodoField.allCases.flatMap { [names.name(of: $0), names.editedAtName(of: $0)] }
+    }
+
+    /// Where `field`'s value is among the keys; its edit time is next.
+    static func place(of field: TodoField) -> Int { Own.allCases.count + 2 * field.index }
+
+    var values = [JSONValue?](repeating: nil, count: Own.allCases.count + 2 * TodoField.allCases.count)
+
+    subscript(own: Own) -> JSONValue? { values[own.rawValue] }
+    subscript(field: TodoField) -> JSONValue? { values[Self.place(of: field)] }
+    subscript(editedAt field: TodoField) -> JSONValue? { values[Self.place(of: field) + 1] }
 
     /// The fields of an object, by these names.
     init(object: [String: JSONValue], names: FieldNames) {
-        id = object["id"]
-        title = object[names.title]
-        completed = object[names.completed]
-        marker = object[names.marker]
-        createdAt = object[names.createdAt]
-        updatedAt = object[names.updatedAt]
-        completedAt = object[names.completedAt]
-        textEditedAt = object[names.textEditedAt]
-        doneEditedAt = object[names.doneEditedAt]
-        version = object["version"]
-        due = object[names.due]
-        priority = object[names.priority]
-        tags = object[names.tags]
-        note = object[names.note]
-        recurrence = object[names.recurrence]
-        dueEditedAt = object[names.editedAtName(of: .due)]
-        priorityEditedAt = object[names.editedAtName(of: .priority)]
-        tagsEditedAt = object[names.editedAtName(of: .tags)]
-        noteEditedAt = object[names.editedAtName(of: .note)]
-        recurrenceEditedAt = object[names.editedAtName(of: .recurrence)]
-        project = object[names.project]
-        wait = object[names.wait]
-        scheduled = object[names.scheduled]
-        until = object[names.until]
-        projectEditedAt = object[names.editedAtName(of: .project)]
-        waitEditedAt = object[names.editedAtName(of: .wait)]
-        scheduledEditedAt = object[names.editedAtName(of: .scheduled)]
-        untilEditedAt = object[names.editedAtName(of: .until)]
-        parent = object[names.parent]
-        blockedBy = object[names.blockedBy]
-        parentEditedAt = object[names.editedAtName(of: .parent)]
-        blockedByEditedAt = object[names.editedAtName(of: .blockedBy)]
+        for (index, key) in Self.keys(names).enumerated() { values[index] = object[key] }
     }
 
     init() {}
@@ -92,40 +57,44 @@ extension RemoteTodo {
     /// Reads an item from the values of its fields; nil if it has no usable
     /// id. Every reader of items ends here.
     init?(raw: RemoteFields) {
-        guard let id = raw.id.flatMap(Self.idText) else { return nil }
+        guard let id = raw[.id].flatMap(Self.idText) else { return nil }
         var clientId: UUID?
-        if case let .string(text) = raw.marker { clientId = UUID(parsing: text) }
+        if case let .string(text) = raw[.marker] { clientId = UUID(parsing: text) }
         var number: Int?
-        if case let .integer(value) = raw.version { number = Int(value) }
+        if case let .integer(value) = raw[.version] { number = Int(value) }
+        var fields = SyncFields(text: "", isDone: false)
+        var times = FieldTimes()
+        for field in TodoField.allCases {
+            fields.set(field, to: Self.value(of: field, raw[field]))
+            times[field] = Self.date(raw[editedAt: field])
+        }
         self.init(
-            id: id,
-            fields: SyncFields(
-                text: Self.text(raw.title), isDone: Self.flag(raw.completed),
-                due: Self.due(raw.due), priority: Self.priority(raw.priority), tags: Self.tags(raw.tags),
-                note: Self.note(raw.note), recurrence: Self.recurrence(raw.recurrence),
-                project: Self.project(raw.project), wait: Self.due(raw.wait), scheduled: Self.due(raw.scheduled),
-                until: Self.due(raw.until), parent: Self.todoID(raw.parent), blockedBy: Self.todoIDs(raw.blockedBy)
-            ),
-            clientId: clientId,
-            createdAt: Self.date(raw.createdAt),
-            updatedAt: Self.date(raw.updatedAt),
-            completedAt: Self.date(raw.completedAt),
-            editedAt: FieldTimes(
-                text: Self.date(raw.textEditedAt), done: Self.date(raw.doneEditedAt),
-                due: Self.date(raw.dueEditedAt), priority: Self.date(raw.priorityEditedAt),
-                tags: Self.date(raw.tagsEditedAt), note: Self.date(raw.noteEditedAt),
-                recurrence: Self.date(raw.recurrenceEditedAt), project: Self.date(raw.projectEditedAt),
-                wait: Self.date(raw.waitEditedAt), scheduled: Self.date(raw.scheduledEditedAt),
-                until: Self.date(raw.untilEditedAt), parent: Self.date(raw.parentEditedAt),
-                blockedBy: Self.date(raw.blockedByEditedAt)
-            ),
-            version: number
+            id: id, fields: fields, clientId: clientId, createdAt: Self.date(raw[.createdAt]),
+            updatedAt: Self.date(raw[.updatedAt]), completedAt: Self.date(raw[.completedAt]), editedAt: times, version: number
         )
-        foreignTags = Self.foreignTags(raw.tags)
+        foreignTags = Self.foreignTags(raw[.tags])
         // A todo-server task a CalDAV app made has its UID as its id (`1001`,
         // an upper-case UUID): links to it name that id, resolved as a CalDAV list's are.
         if clientId == nil, id != UUID(parsing: id)?.lowercasedString { uid = id }
-        relations = Self.namedLinks(parent: raw.parent, blockedBy: raw.blockedBy)
+        relations = Self.namedLinks(parent: raw[.parent], blockedBy: raw[.blockedBy])
+    }
+
+    /// A field's value as a server may write it, made what a todo holds:
+    /// what cannot be read is none, as a missing value is.
+    static func value(of field: TodoField, _ value: JSONValue?) -> FieldValue {
+        func text(_ text: String?) -> FieldValue { text.map(FieldValue.text) ?? .none }
+        return switch field.kind {
+        case .text: .text(Self.text(value))
+        case .flag: .flag(flag(value))
+        case .date: text(due(value)?.text)
+        case .priority: text(priority(value)?.rawValue)
+        case .tags: .list(tags(value))
+        case .note: text(note(value))
+        case .recurrence: text(recurrence(value)?.description)
+        case .project: text(project(value))
+        case .todo: text(todoID(value)?.lowercasedString)
+        case .todos: .list(todoIDs(value).map(\.lowercasedString))
+        }
     }
 
     /// The links that name a todo by an id no UUID is, to be resolved.

@@ -60,7 +60,7 @@ extension SQLiteSyncStore {
         // columns are left to their default, NULL: binding eight NULLs a row
         // made a first sync of 100,000 todos 3% longer.
         let setBase = try ChunkedInsert(
-            db, into: "syncBase(\(plans ? Self.baseColumns : Self.basePlanlessColumns))", columns: plans ? 33 : 19,
+            db, into: "syncBase(\(plans ? Self.baseColumns : Self.basePlanlessColumns))", columns: plans ? baseColumnList.count : basePlanlessCount,
             then: AppDatabase.isEmpty(db, "syncBase") ? "" : setBaseConflictClause
         )
         try setBase.insert(count: bases.count) { statement, row, first in
@@ -71,78 +71,65 @@ extension SQLiteSyncStore {
     /// Binds `base`'s values, in `baseColumns`' order (the first 19 only
     /// without its plan), from parameter `first` on.
     private static func bind(_ base: SyncBase, key: String, withPlan plan: Bool, to statement: DirectStatement, at first: Int32) {
-        statement.bind(first, key)
-        statement.bind(first + 1, base.remoteId)
-        statement.bind(first + 2, base.fields.text)
-        statement.bind(first + 3, base.fields.isDone)
-        statement.bind(first + 4, base.remoteVersion.map(Int64.init))
-        statement.bind(first + 5, base.editedAt.text?.millisecondsSince1970)
-        statement.bind(first + 6, base.editedAt.done?.millisecondsSince1970)
-        statement.bind(first + 7, base.fields.due?.text)
-        statement.bind(first + 8, base.fields.priority.map { Int64($0.rank) })
-        statement.bind(first + 9, TagList.encode(base.fields.tags))
-        statement.bind(first + 10, base.fields.note)
-        statement.bind(first + 11, base.fields.recurrence?.description)
-        statement.bind(first + 12, base.editedAt.due?.millisecondsSince1970)
-        statement.bind(first + 13, base.editedAt.priority?.millisecondsSince1970)
-        statement.bind(first + 14, base.editedAt.tags?.millisecondsSince1970)
-        statement.bind(first + 15, base.editedAt.note?.millisecondsSince1970)
-        statement.bind(first + 16, base.editedAt.recurrence?.millisecondsSince1970)
-        statement.bind(first + 17, base.createdAt?.millisecondsSince1970)
-        statement.bind(first + 18, base.completedAt?.millisecondsSince1970)
+        for (offset, value) in base.leadingValues(key: key).enumerated() { statement.bind(first + Int32(offset), value) }
+        statement.bind(base.fields, times: base.editedAt, from: first + Int32(baseLeadingColumns.count), withPlan: plan)
         guard plan else { return }
-        statement.bind(first + 19, base.fields.project)
-        statement.bind(first + 20, base.fields.wait?.text)
-        statement.bind(first + 21, base.fields.scheduled?.text)
-        statement.bind(first + 22, base.fields.until?.text)
-        statement.bind(first + 23, base.editedAt.project?.millisecondsSince1970)
-        statement.bind(first + 24, base.editedAt.wait?.millisecondsSince1970)
-        statement.bind(first + 25, base.editedAt.scheduled?.millisecondsSince1970)
-        statement.bind(first + 26, base.editedAt.until?.millisecondsSince1970)
-        statement.bind(first + 27, base.fields.parent?.lowercasedString)
-        statement.bind(first + 28, IDList.encode(base.fields.blockedBy))
-        statement.bind(first + 29, base.editedAt.parent?.millisecondsSince1970)
-        statement.bind(first + 30, base.editedAt.blockedBy?.millisecondsSince1970)
-        statement.bind(first + 31, TagList.encode(base.foreignTags))
-        statement.bind(first + 32, base.remoteUID)
+        for (offset, value) in base.trailingValues.enumerated() {
+            statement.bind(first + Int32(basePlanlessCount + 2 * TodoField.planned.count + offset), value)
+        }
     }
 
-    /// The columns of a base, as `setBaseSQL` and the bulk insert of pulled bases write them.
-    static let baseColumns = basePlanlessColumns + """
-        , project, wait, scheduled, until, projectEditedAt, waitEditedAt, scheduledEditedAt, untilEditedAt, \
-        parent, blockedBy, parentEditedAt, blockedByEditedAt, foreignTags, remoteUID
-        """
+    /// The columns of a base before its fields, and after them.
+    private static let baseLeadingColumns = ["todoId", "remoteId", "remoteVersion", "createdAt", "completedAt"]
+    private static let baseTrailingColumns = ["foreignTags", "remoteUID"]
 
-    /// The first 19 of them: all but the plan's (`TodoPlan`).
-    static let basePlanlessColumns = """
-        todoId, remoteId, text, isDone, remoteVersion, textEditedAt, doneEditedAt, \
-        due, priority, tags, note, recurrence, \
-        dueEditedAt, priorityEditedAt, tagsEditedAt, noteEditedAt, recurrenceEditedAt, createdAt, completedAt
-        """
+    /// The columns of a base, as `setBaseSQL` and the bulk insert of pulled
+    /// bases write them: those before its fields, the fields outside the plan
+    /// with their edit times, the plan's (`TodoField`), and those after.
+    private static let baseColumnList = baseLeadingColumns
+        + TodoField.unplanned.map(\.column) + TodoField.unplanned.map(\.editedAtColumn)
+        + TodoField.planned.map(\.column) + TodoField.planned.map(\.editedAtColumn) + baseTrailingColumns
+
+    static let baseColumns = baseColumnList.joined(separator: ", ")
+
+    /// How many columns a base without its plan fills: all but the plan's
+    /// and those after them.
+    static let basePlanlessCount = baseLeadingColumns.count + 2 * TodoField.unplanned.count
+
+    static let basePlanlessColumns = baseColumnList.prefix(basePlanlessCount).joined(separator: ", ")
 
     static let setBaseSQL = """
         INSERT INTO syncBase(\(baseColumns))
-        VALUES (\(Array(repeating: "?", count: 33).joined(separator: ", ")))
+        VALUES (\(Array(repeating: "?", count: baseColumnList.count).joined(separator: ", ")))
         \(setBaseConflictClause)
         """
 
-    static let setBaseConflictClause = """
-        ON CONFLICT(todoId) DO UPDATE SET remoteId = excluded.remoteId, text = excluded.text,
-            isDone = excluded.isDone, remoteVersion = excluded.remoteVersion,
-            textEditedAt = excluded.textEditedAt, doneEditedAt = excluded.doneEditedAt,
-            due = excluded.due, priority = excluded.priority, tags = excluded.tags, note = excluded.note,
-            recurrence = excluded.recurrence, dueEditedAt = excluded.dueEditedAt,
-            priorityEditedAt = excluded.priorityEditedAt, tagsEditedAt = excluded.tagsEditedAt,
-            noteEditedAt = excluded.noteEditedAt, recurrenceEditedAt = excluded.recurrenceEditedAt,
-            createdAt = excluded.createdAt, completedAt = excluded.completedAt,
-            project = excluded.project, wait = excluded.wait, scheduled = excluded.scheduled, until = excluded.until,
-            projectEditedAt = excluded.projectEditedAt, waitEditedAt = excluded.waitEditedAt,
-            scheduledEditedAt = excluded.scheduledEditedAt, untilEditedAt = excluded.untilEditedAt,
-            parent = excluded.parent, blockedBy = excluded.blockedBy,
-            parentEditedAt = excluded.parentEditedAt, blockedByEditedAt = excluded.blockedByEditedAt,
-            foreignTags = excluded.foreignTags, remoteUID = excluded.remoteUID
-        """
+    static let setBaseConflictClause = "ON CONFLICT(todoId) DO UPDATE SET "
+        + baseColumnList.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
 
+    /// A base's values, in `baseColumns`' order.
+    static func values(of base: SyncBase, key: String) -> [DatabaseValue] {
+        var values = base.leadingValues(key: key)
+        values.reserveCapacity(baseColumnList.count)
+        for group in [TodoField.unplanned, TodoField.planned] {
+            for field in group { values.append(base.fields.column(field)) }
+            for field in group { values.append(base.editedAt.column(field)) }
+        }
+        return values + base.trailingValues
+    }
+}
+
+extension SyncBase {
+    /// The values of `baseLeadingColumns`, for the todo stored under `key`.
+    fileprivate func leadingValues(key: String) -> [DatabaseValue] {
+        [
+            key.databaseValue, remoteId.databaseValue, remoteVersion.map(Int64.init).databaseValue,
+            createdAt?.millisecondsSince1970.databaseValue ?? .null, completedAt?.millisecondsSince1970.databaseValue ?? .null,
+        ]
+    }
+
+    /// The values of `baseTrailingColumns`.
+    fileprivate var trailingValues: [DatabaseValue] { [TagList.encode(foreignTags).databaseValue, remoteUID.databaseValue] }
 }
 
 // MARK: - Reading a base
@@ -150,35 +137,15 @@ extension SQLiteSyncStore {
 extension SyncBase {
     init?(row: Row) {
         guard let id = UUID(parsing: row["todoId"]) else { return nil }
+        var fields = SyncFields(text: "", isDone: false)
+        var times = FieldTimes()
+        for field in TodoField.allCases {
+            fields.set(field, column: row[field.column])
+            times.set(field, column: row[field.editedAtColumn])
+        }
         self.init(
-            todoId: id,
-            remoteId: row["remoteId"],
-            fields: SyncFields(
-                text: row["text"], isDone: row["isDone"],
-                due: (row["due"] as String?).flatMap(TodoDue.init(text:)),
-                priority: (row["priority"] as Int?).flatMap(TodoPriority.init(rank:)),
-                tags: (row["tags"] as String?).map(TagList.decode) ?? [],
-                note: row["note"],
-                recurrence: (row["recurrence"] as String?).flatMap(TodoRepeat.init(parsing:)),
-                project: row["project"],
-                wait: (row["wait"] as String?).flatMap(TodoDue.init(text:)),
-                scheduled: (row["scheduled"] as String?).flatMap(TodoDue.init(text:)),
-                until: (row["until"] as String?).flatMap(TodoDue.init(text:)),
-                parent: (row["parent"] as String?).flatMap(UUID.init(parsing:)),
-                blockedBy: (row["blockedBy"] as String?).map(IDList.decode) ?? []
-            ),
-            remoteVersion: row["remoteVersion"],
-            editedAt: FieldTimes(
-                text: Self.time(row["textEditedAt"]), done: Self.time(row["doneEditedAt"]),
-                due: Self.time(row["dueEditedAt"]), priority: Self.time(row["priorityEditedAt"]),
-                tags: Self.time(row["tagsEditedAt"]), note: Self.time(row["noteEditedAt"]),
-                recurrence: Self.time(row["recurrenceEditedAt"]), project: Self.time(row["projectEditedAt"]),
-                wait: Self.time(row["waitEditedAt"]), scheduled: Self.time(row["scheduledEditedAt"]),
-                until: Self.time(row["untilEditedAt"]), parent: Self.time(row["parentEditedAt"]),
-                blockedBy: Self.time(row["blockedByEditedAt"])
-            ),
-            createdAt: Self.time(row["createdAt"]),
-            completedAt: Self.time(row["completedAt"]),
+            todoId: id, remoteId: row["remoteId"], fields: fields, remoteVersion: row["remoteVersion"], editedAt: times,
+            createdAt: Self.time(row["createdAt"]), completedAt: Self.time(row["completedAt"]),
             foreignTags: (row["foreignTags"] as String?).map(TagList.decode) ?? [],
             remoteUID: row["remoteUID"]
         )

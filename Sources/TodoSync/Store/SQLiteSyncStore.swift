@@ -237,23 +237,7 @@ extension SQLiteSyncStore {
         case .keep:
             break
         case let .set(base):
-            let fields = base.fields, times = base.editedAt
-            try db.cachedStatement(sql: setBaseSQL).execute(arguments: [
-                key, base.remoteId, fields.text, fields.isDone, base.remoteVersion,
-                times.text?.millisecondsSince1970, times.done?.millisecondsSince1970,
-                fields.due?.text, fields.priority?.rank, TagList.encode(fields.tags), fields.note,
-                fields.recurrence?.description,
-                times.due?.millisecondsSince1970, times.priority?.millisecondsSince1970,
-                times.tags?.millisecondsSince1970, times.note?.millisecondsSince1970,
-                times.recurrence?.millisecondsSince1970,
-                base.createdAt?.millisecondsSince1970, base.completedAt?.millisecondsSince1970,
-                fields.project, fields.wait?.text, fields.scheduled?.text, fields.until?.text,
-                times.project?.millisecondsSince1970, times.wait?.millisecondsSince1970,
-                times.scheduled?.millisecondsSince1970, times.until?.millisecondsSince1970,
-                fields.parent?.lowercasedString, IDList.encode(fields.blockedBy),
-                times.parent?.millisecondsSince1970, times.blockedBy?.millisecondsSince1970, TagList.encode(base.foreignTags),
-                base.remoteUID,
-            ])
+            try db.cachedStatement(sql: setBaseSQL).execute(arguments: StatementArguments(values(of: base, key: key)))
         case .remove:
             try db.executeCached(sql: "DELETE FROM syncBase WHERE todoId = ?", arguments: [key])
         }

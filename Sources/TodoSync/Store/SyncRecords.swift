@@ -18,8 +18,7 @@ public struct SyncFields: Sendable, Hashable {
 
     public init(
         text: String, isDone: Bool, due: TodoDue? = nil, priority: TodoPriority? = nil, tags: [String] = [],
-        note: String? = nil, recurrence: TodoRepeat? = nil, project: String? = nil, wait: TodoDue? = nil,
-        scheduled: TodoDue? = nil, until: TodoDue? = nil, parent: UUID? = nil, blockedBy: [UUID] = []
+        note: String? = nil, recurrence: TodoRepeat? = nil, plan: TodoPlan = TodoPlan()
     ) {
         self.text = text
         self.isDone = isDone
@@ -28,22 +27,21 @@ public struct SyncFields: Sendable, Hashable {
         self.tags = tags
         self.note = note
         self.recurrence = recurrence
-        self.planBox = PlanBox.holding(
-            project: project, wait: wait, scheduled: scheduled, until: until, parent: parent, blockedBy: blockedBy
-        )
+        self.planBox = PlanBox.holding(plan)
     }
 }
 
-extension SyncFields: PlanHolding {}
+extension SyncFields: TodoFieldValues {}
 
 extension SyncFields {
     /// A new todo holding these fields.
     public func item(id: UUID, createdAt: Date) -> TodoItem {
-        TodoItem(
+        var item = TodoItem(
             id: id, text: text, isDone: isDone, createdAt: createdAt,
-            due: due, priority: priority, tags: tags, note: note, recurrence: recurrence, project: project, wait: wait,
-            scheduled: scheduled, until: until, parent: parent, blockedBy: blockedBy
+            due: due, priority: priority, tags: tags, note: note, recurrence: recurrence
         )
+        item.planBox = planBox?.roundedToMilliseconds
+        return item
     }
 }
 
@@ -116,14 +114,10 @@ public struct SyncPull: Sendable, Hashable {
     /// The pull of `base` as a todo carrying no dates: created, changed and
     /// (if done) completed at `time`.
     public init(base: SyncBase, at time: Date) {
-        let fields = base.fields
-        self.init(base: base, item: TodoItem(
-            id: base.todoId, text: fields.text, isDone: fields.isDone, createdAt: time,
-            completedAt: fields.isDone ? time : nil, due: fields.due, priority: fields.priority, tags: fields.tags,
-            note: fields.note, recurrence: fields.recurrence, project: fields.project, wait: fields.wait,
-            scheduled: fields.scheduled, until: fields.until, parent: fields.parent, blockedBy: fields.blockedBy,
-            editedAt: base.editedAt
-        ))
+        var item = base.fields.item(id: base.todoId, createdAt: time)
+        item.completedAt = base.fields.isDone ? time : nil
+        item.editedAt = base.editedAt
+        self.init(base: base, item: item)
     }
 }
 

@@ -81,7 +81,7 @@ struct SyncModel {
             defer {
                 // MODEL_TRACE=1 prints each step, to follow a failing seed (MODEL_SEED=N runs one).
                 if ProcessInfo.processInfo.environment["MODEL_TRACE"] != nil {
-                    print("step \(step) replica \(index) action \(action) pick \(pick?.idString.prefix(8) ?? "-") -> \((try? replica.todos())?.map { "\($0.idString.prefix(8)):\($0.text)@\($0.editedAt.text?.timeIntervalSince1970 ?? 0)" } ?? [])")
+                    print("step \(step) replica \(index) action \(action) pick \(pick?.idString.prefix(8) ?? "-") -> \((try? replica.todos())?.map { "\($0.idString.prefix(8)):\($0.text)@\($0.editedAt[.text]?.timeIntervalSince1970 ?? 0)" } ?? [])")
                 }
                 if action != 9, action != 10, let after = try? replica.todos() {
                     edits.record(replica: index, before: todos, after: after, undo: action == 8)
