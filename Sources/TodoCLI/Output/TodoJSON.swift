@@ -36,20 +36,6 @@ enum TodoJSON {
         }
     }
 
-    /// A decoder for the JSON form: accepts dates with or without milliseconds.
-    static func decoder() -> JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .custom { decoder in
-            let container = try decoder.singleValueContainer()
-            let text = try container.decode(String.self)
-            guard let date = ISO8601.date(from: text) else {
-                throw DecodingError.dataCorruptedError(
-                    in: container,
-                    debugDescription: "'\(text)' is not an ISO 8601 date such as 2026-11-21T09:30:00.000Z"
-                )
-            }
-            return date
-        }
-        return decoder
-    }
+    /// A decoder for the JSON form (`TodoItem.jsonDecoder`).
+    static func decoder() -> JSONDecoder { TodoItem.jsonDecoder() }
 }

@@ -195,7 +195,7 @@ extension AppDatabase {
             SELECT \(TodoField.allCases.map(\.column).joined(separator: ", ")) FROM syncBase WHERE todoId = ?
             """), arguments: [id]), let uuid = UUID(parsing: id) else { return nil }
         var item = TodoItem(id: uuid, text: "", createdAt: Date(timeIntervalSince1970: 0))
-        for (index, field) in TodoField.allCases.enumerated() { item.set(field, column: row[index]) }
+        for (index, field) in TodoField.allCases.enumerated() { item.set(field, in: row, at: index) }
         return item
     }
 }

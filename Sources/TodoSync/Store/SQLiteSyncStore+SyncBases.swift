@@ -80,6 +80,7 @@ extension SQLiteSyncStore {
     }
 
     /// The columns of a base before its fields, and after them.
+    /// (`SyncBase(row:)` reads them by these places.)
     private static let baseLeadingColumns = ["todoId", "remoteId", "remoteVersion", "createdAt", "completedAt"]
     private static let baseTrailingColumns = ["foreignTags", "remoteUID"]
 
@@ -91,6 +92,11 @@ extension SQLiteSyncStore {
         + TodoField.planned.map(\.column) + TodoField.planned.map(\.editedAtColumn) + baseTrailingColumns
 
     static let baseColumns = baseColumnList.joined(separator: ", ")
+
+    /// Where `SyncBase(row:)` finds each field and its edit time.
+    static let basePlaces = TodoField.allCases.map { field in
+        (field: field, value: baseColumnList.firstIndex(of: field.column)!, time: baseColumnList.firstIndex(of: field.editedAtColumn)!)
+    }
 
     /// How many columns a base without its plan fills: all but the plan's
     /// and those after them.
@@ -135,19 +141,20 @@ extension SyncBase {
 // MARK: - Reading a base
 
 extension SyncBase {
+    /// Decodes a row of `SQLiteSyncStore.baseColumns`, by position.
     init?(row: Row) {
-        guard let id = UUID(parsing: row["todoId"]) else { return nil }
+        guard let id = UUID(parsing: row[0]) else { return nil }
         var fields = SyncFields(text: "", isDone: false)
         var times = FieldTimes()
-        for field in TodoField.allCases {
-            fields.set(field, column: row[field.column])
-            times.set(field, column: row[field.editedAtColumn])
+        for place in SQLiteSyncStore.basePlaces {
+            fields.set(place.field, in: row, at: place.value)
+            times.set(place.field, in: row, at: place.time)
         }
+        let trailing = SQLiteSyncStore.basePlaces.count * 2 + 5
         self.init(
-            todoId: id, remoteId: row["remoteId"], fields: fields, remoteVersion: row["remoteVersion"], editedAt: times,
-            createdAt: Self.time(row["createdAt"]), completedAt: Self.time(row["completedAt"]),
-            foreignTags: (row["foreignTags"] as String?).map(TagList.decode) ?? [],
-            remoteUID: row["remoteUID"]
+            todoId: id, remoteId: row[1], fields: fields, remoteVersion: row[2], editedAt: times,
+            createdAt: Self.time(row[3]), completedAt: Self.time(row[4]),
+            foreignTags: (row[trailing] as String?).map(TagList.decode) ?? [], remoteUID: row[trailing + 1]
         )
     }
 

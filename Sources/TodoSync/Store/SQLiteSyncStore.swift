@@ -97,7 +97,7 @@ extension SQLiteSyncStore {
             let keys = todoIds.map { $0.lowercasedString }
             var bases: [UUID: SyncBase] = [:]
             if !noBases {
-                try AppDatabase.forEachRow(db, "SELECT * FROM syncBase WHERE todoId IN", keys) { row in
+                try AppDatabase.forEachRow(db, "SELECT \(Self.baseColumns) FROM syncBase WHERE todoId IN", keys) { row in
                     if let base = SyncBase(row: row) { bases[base.todoId] = base }
                 }
             }
@@ -144,14 +144,14 @@ extension SQLiteSyncStore {
 
     public func allBases() async throws -> [SyncBase] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM syncBase").compactMap(SyncBase.init(row:))
+            try Row.fetchAll(db, sql: "SELECT \(Self.baseColumns) FROM syncBase").compactMap(SyncBase.init(row:))
         }
     }
 
     public func bases(remoteIds: [String]) async throws -> [String: SyncBase] {
         try read { db in
             var bases: [String: SyncBase] = [:]
-            try AppDatabase.forEachRow(db, "SELECT * FROM syncBase WHERE remoteId IN", remoteIds) { row in
+            try AppDatabase.forEachRow(db, "SELECT \(Self.baseColumns) FROM syncBase WHERE remoteId IN", remoteIds) { row in
                 // One base per remote id, as a lookup by it would find.
                 if bases[row["remoteId"]] == nil, let base = SyncBase(row: row) { bases[base.remoteId] = base }
             }
