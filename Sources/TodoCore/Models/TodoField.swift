@@ -26,6 +26,26 @@ extension TodoField {
     /// CalDAV mapping's X- property) and its name in conflicts.
     public var key: String { rawValue }
 
+    /// Its key on a sync server's API (SYNC.md: json-server's todos, and
+    /// todo-server's): `title`, `completed` and `dueDate`, the others as `key`.
+    public var apiKey: String {
+        switch self {
+        case .text: "title"
+        case .done: "completed"
+        case .due: "dueDate"
+        default: key
+        }
+    }
+
+    /// The key of when it was last edited, on a sync server's API:
+    /// `textEditedAt` and `doneEditedAt`, the others `apiKey` + `EditedAt`.
+    public var apiEditedAtKey: String {
+        switch self {
+        case .text, .done: key + "EditedAt"
+        default: apiKey + "EditedAt"
+        }
+    }
+
     /// The column of `todo` (and of sync's bases) that holds it.
     public var column: String {
         switch self {

@@ -6,31 +6,16 @@ import TodoICalendar
 /// said as a VTODO and back (the table in Docs/caldav.md); the VTODO
 /// side is the shared codec's (`VTodo`).
 enum CalDAVMapping {
-    /// Where each mapped field lives in a todo's JSON object.
+    /// Where the task's own members live in a todo's JSON object; each
+    /// field lives under its API key (`TodoField.apiKey`).
     enum Key {
-        static let title = "title", completed = "completed", completedAt = "completedAt", due = "dueDate"
-        static let priority = "priority", tags = "tags", note = "note", recurrence = "repeat"
+        static let completedAt = "completedAt", createdAt = "createdAt", updatedAt = "updatedAt"
         /// An RRULE `repeat` cannot say, kept as the client wrote it.
         static let otherRule = "repeatRule"
-        static let project = "project", wait = "wait", scheduled = "scheduled", until = "until"
-        static let parent = "parent", blockedBy = "blockedBy"
-        static let createdAt = "createdAt", updatedAt = "updatedAt"
-
-        /// Where `todo sync` reads when a field was last edited.
-        static func editedAt(_ key: String) -> String {
-            switch key {
-            case title: "textEditedAt"
-            case completed: "doneEditedAt"
-            default: key + "EditedAt"
-            }
-        }
     }
 
     /// Every member the mapping reads.
-    static let mappedKeys: Set<String> = [
-        Key.title, Key.completed, Key.completedAt, Key.due, Key.priority, Key.tags, Key.note, Key.recurrence, Key.otherRule,
-        Key.project, Key.wait, Key.scheduled, Key.until, Key.parent, Key.blockedBy, Key.createdAt, Key.updatedAt,
-    ]
+    static let mappedKeys = Set(TodoField.allCases.map(\.apiKey) + [Key.completedAt, Key.createdAt, Key.updatedAt, Key.otherRule])
 
     /// The members of a todo's JSON object the mapping reads, each read on its
     /// own: the rest (a client's own fields, nested as deep and wide as the
@@ -52,48 +37,53 @@ enum CalDAVMapping {
     static func fields(of todo: StoredTodo) -> VTodoFields {
         let object = mappedMembers(of: todo.json)
         var fields = VTodoFields(uid: todo.id)
-        fields.text = object[Key.title] as? String ?? ""
-        fields.isDone = object[Key.completed] as? Bool ?? false
+        for field in TodoField.allCases { fields[field] = value(of: field, object[field.apiKey]) }
         fields.updatedAt = (object[Key.updatedAt] as? String).flatMap(ISO8601.date(from:))
         // Done with no completion time (a JSON client set only `completed`): done when last changed.
         fields.completedAt = fields.isDone ? (object[Key.completedAt] as? String).flatMap(ISO8601.date(from:)) ?? fields.updatedAt : nil
-        fields.due = (object[Key.due] as? String).flatMap(TodoDue.init(text:))
-        fields.priority = (object[Key.priority] as? String).flatMap(TodoPriority.init(parsing:))
-        fields.tags = (object[Key.tags] as? [Any])?.compactMap { $0 as? String } ?? []
-        fields.note = (object[Key.note] as? String).flatMap { $0.isEmpty ? nil : $0 }
-        fields.recurrence = (object[Key.recurrence] as? String).flatMap(TodoRepeat.init(parsing:))
         if fields.recurrence == nil { fields.otherRule = object[Key.otherRule] as? String }
-        fields.project = (object[Key.project] as? String).flatMap { try? TodoProject.validated($0) }
-        fields.wait = (object[Key.wait] as? String).flatMap(TodoDue.init(text:))
-        fields.scheduled = (object[Key.scheduled] as? String).flatMap(TodoDue.init(text:))
-        fields.until = (object[Key.until] as? String).flatMap(TodoDue.init(text:))
-        // A todo's id: its UUID, or the UID a CalDAV app gave it (`1001`).
-        fields.parent = (object[Key.parent] as? String).flatMap { $0.isEmpty ? nil : $0 }
-        var seen = Set<String>()
-        fields.blockedBy = ((object[Key.blockedBy] as? [Any]) ?? []).compactMap { $0 as? String }
-            .filter { !$0.isEmpty && seen.insert(VTodo.linkKey($0)).inserted }
         fields.createdAt = (object[Key.createdAt] as? String).flatMap(ISO8601.date(from:))
         return fields
     }
 
-    /// The JSON members that make a todo say `fields`: every field for a new
-    /// todo (`current` nil), else only those that differ from `current`, each
-    /// with its edit time `now`, as `todo sync` merges field by field.
+    /// A member's value (as `JSONSerialization` reads it) as a field holds
+    /// it; what the field cannot hold is none. A link names a todo's id: its
+    /// UUID, or the UID a CalDAV app gave it (`1001`).
+    static func value(of field: TodoField, _ member: Any?) -> FieldValue {
+        let text = (member as? String).map(FieldValue.text) ?? .none
+        let texts = ((member as? [Any]) ?? []).compactMap { $0 as? String }
+        return switch field.kind {
+        case .text: .text(member as? String ?? "")
+        case .flag: .flag(member as? Bool ?? false)
+        case .tags: .list(texts)
+        case .note, .todo: (member as? String).flatMap { $0.isEmpty ? nil : FieldValue.text($0) } ?? .none
+        case .project: (member as? String).flatMap { try? TodoProject.validated($0) }.map(FieldValue.text) ?? .none
+        case .todos:
+            .list({
+                var seen = Set<String>()
+                return texts.filter { !$0.isEmpty && seen.insert(VTodo.linkKey($0)).inserted }
+            }())
+        case .date, .priority, .recurrence: text
+        }
+    }
+
+    /// The JSON members that make a todo say `fields`: every field it has
+    /// for a new todo (`current` nil), else only those that differ from
+    /// `current`, each with its edit time `now`, as `todo sync` merges field
+    /// by field.
     static func members(for fields: VTodoFields, over current: VTodoFields?, now: Date) -> [String: Any] {
         var members: [String: Any] = [:]
         let stamp = ISO8601.string(from: now)
-        // A new todo gets the fields it has; a changed one, each changed field with its edit time.
-        func put(_ key: String, _ value: Any?, changed: Bool) {
+        for field in TodoField.allCases {
+            let value = fields[field]
             if current == nil {
-                if let value { members[key] = value }
-            } else if changed {
-                members[key] = value ?? NSNull()
-                members[Key.editedAt(key)] = stamp
+                if !value.isEmpty || field.kind == .tags { members[field.apiKey] = json(value) }
+            } else if let current, differs(field, fields, current) {
+                members[field.apiKey] = json(value)
+                members[field.apiEditedAtKey] = stamp
             }
         }
-        put(Key.title, fields.text, changed: fields.text != current?.text)
         let doneChanged = fields.isDone != current?.isDone
-        put(Key.completed, fields.isDone, changed: doneChanged)
         // Compared to the second: what iCalendar keeps of a time.
         let completedChanged = fields.completedAt.map { Int($0.timeIntervalSince1970) } != current?.completedAt.map { Int($0.timeIntervalSince1970) }
         if fields.isDone, current == nil || doneChanged || completedChanged {
@@ -101,21 +91,6 @@ enum CalDAVMapping {
         } else if !fields.isDone, current?.isDone == true {
             members[Key.completedAt] = NSNull()
         }
-        put(Key.due, fields.due?.text, changed: fields.due.map(wholeSeconds) != current?.due.map(wholeSeconds))
-        put(Key.priority, fields.priority?.rawValue, changed: fields.priority != current?.priority)
-        // Compared as a VTODO's CATEGORIES are read: trimmed, each once.
-        let currentTags = Set((current?.tags ?? []).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
-        put(Key.tags, fields.tags, changed: Set(fields.tags) != currentTags)
-        put(Key.note, fields.note, changed: fields.note != current?.note)
-        put(Key.recurrence, fields.recurrence?.description, changed: fields.recurrence != current?.recurrence)
-        put(Key.project, fields.project, changed: fields.project != current?.project)
-        put(Key.wait, fields.wait?.text, changed: fields.wait.map(wholeSeconds) != current?.wait.map(wholeSeconds))
-        put(Key.scheduled, fields.scheduled?.text, changed: fields.scheduled.map(wholeSeconds) != current?.scheduled.map(wholeSeconds))
-        put(Key.until, fields.until?.text, changed: fields.until.map(wholeSeconds) != current?.until.map(wholeSeconds))
-        // The UIDs as the VTODO names them: the ids of those todos here.
-        put(Key.parent, fields.parent, changed: fields.parent.map(VTodo.linkKey) != current?.parent.map(VTodo.linkKey))
-        put(Key.blockedBy, fields.blockedBy.isEmpty && current == nil ? nil : fields.blockedBy,
-            changed: Set(fields.blockedBy.map(VTodo.linkKey)) != Set((current?.blockedBy ?? []).map(VTodo.linkKey)))
         if let rule = fields.otherRule, current?.otherRule != rule {
             members[Key.otherRule] = rule
         } else if fields.otherRule == nil, current?.otherRule != nil {
@@ -123,6 +98,29 @@ enum CalDAVMapping {
         }
         if current == nil { members[Key.createdAt] = ISO8601.string(from: fields.createdAt ?? now) }
         return members
+    }
+
+    /// Whether `field` says something else in `fields` than in `current`,
+    /// as a VTODO can say it: dates to the second, tags as CATEGORIES are
+    /// read (trimmed, each once), links by the UIDs they name.
+    static func differs(_ field: TodoField, _ fields: VTodoFields, _ current: VTodoFields) -> Bool {
+        switch field.kind {
+        case .date: return fields.date(field).map(wholeSeconds) != current.date(field).map(wholeSeconds)
+        case .tags: return Set(fields.tags) != Set(current.tags.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+        case .todo: return fields.parent.map(VTodo.linkKey) != current.parent.map(VTodo.linkKey)
+        case .todos: return Set(fields.blockedBy.map(VTodo.linkKey)) != Set(current.blockedBy.map(VTodo.linkKey))
+        default: return fields[field] != current[field]
+        }
+    }
+
+    /// A field's value as a JSON member (for `JSONSerialization`).
+    static func json(_ value: FieldValue) -> Any {
+        switch value {
+        case .none: NSNull()
+        case let .flag(flag): flag
+        case let .text(text): text
+        case let .list(list): list
+        }
     }
 
     /// A due time to the second: what iCalendar keeps of it.

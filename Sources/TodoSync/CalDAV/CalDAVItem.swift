@@ -87,16 +87,11 @@ enum CalDAVItem {
     /// A VTODO's fields as sync holds them: a title fit for a todo, the
     /// categories that are tags, a note without control characters.
     static func syncFields(_ vtodo: VTodoFields) -> SyncFields {
-        SyncFields(
-            text: TodoText.isPlainLine(vtodo.text) ? vtodo.text : RemoteTodo.fitted(vtodo.text), isDone: vtodo.isDone,
-            due: vtodo.due, priority: vtodo.priority, tags: TodoTags.normalized(vtodo.tags.compactMap { try? TodoTags.validated($0) }),
-            note: vtodo.note.flatMap { RemoteTodo.note(.string($0)) }, recurrence: vtodo.recurrence,
-            plan: TodoPlan(
-                project: vtodo.project.flatMap { try? TodoProject.validated($0) }, wait: vtodo.wait, scheduled: vtodo.scheduled,
-                until: vtodo.until, parent: vtodo.parent.flatMap(UUID.init(parsing:)),
-                blockedBy: vtodo.blockedBy.compactMap(UUID.init(parsing:))
-            )
-        )
+        var fields = SyncFields(text: "", isDone: false)
+        for field in TodoField.allCases {
+            fields.set(field, to: RemoteTodo.value(of: field, JSONValue(vtodo[field])))
+        }
+        return fields
     }
 
     /// A new task's calendar object: the todo's fields, its UUID as UID.
@@ -227,25 +222,14 @@ extension VTodoFields {
     /// Takes the `changed` fields' values from `fields`. A linked todo is
     /// named by the UID the server knows it by (`linkNames`), else by its id.
     mutating func apply(_ fields: SyncFields, changed: Set<TodoField>, linkNames: LinkNames = LinkNames()) {
-        let name = linkNames.name
+        func named(_ id: String) -> String { UUID(parsing: id).map(linkNames.name) ?? id }
         for field in changed {
-            switch field {
-            case .text: text = fields.text
-            case .done: isDone = fields.isDone
-            case .due: due = fields.due
-            case .priority: priority = fields.priority
-            case .tags: tags = fields.tags
-            case .note: note = fields.note
-            case .recurrence:
-                recurrence = fields.recurrence
-                otherRule = nil
-            case .project: project = fields.project
-            case .wait: wait = fields.wait
-            case .scheduled: scheduled = fields.scheduled
-            case .until: until = fields.until
-            case .parent: parent = fields.parent.map(name)
-            case .blockedBy: blockedBy = fields.blockedBy.map(name)
+            self[field] = switch (field.kind, fields[value: field]) {
+            case let (.todo, .text(id)): .text(named(id))
+            case let (.todos, .list(ids)): .list(ids.map(named))
+            case let (_, value): value
             }
+            if field == .recurrence { otherRule = nil }
         }
     }
 }

@@ -20,11 +20,11 @@ public struct FieldNames: Sendable, Hashable {
     public var note: String
     public var recurrence: String
     public init(
-        title: String = "title", completed: String = "completed", marker: String = "clientId",
+        title: String = TodoField.text.apiKey, completed: String = TodoField.done.apiKey, marker: String = "clientId",
         createdAt: String = "createdAt", updatedAt: String = "updatedAt", completedAt: String = "completedAt",
-        textEditedAt: String = "textEditedAt", doneEditedAt: String = "doneEditedAt",
-        due: String = "dueDate", priority: String = "priority", tags: String = "tags", note: String = "note",
-        recurrence: String = "repeat"
+        textEditedAt: String = TodoField.text.apiEditedAtKey, doneEditedAt: String = TodoField.done.apiEditedAtKey,
+        due: String = TodoField.due.apiKey, priority: String = TodoField.priority.apiKey, tags: String = TodoField.tags.apiKey,
+        note: String = TodoField.note.apiKey, recurrence: String = TodoField.recurrence.apiKey
     ) {
         self.title = title
         self.completed = completed
@@ -52,8 +52,8 @@ public struct FieldNames: Sendable, Hashable {
         case .note: note
         case .recurrence: recurrence
         // The fields since (the plan's, `TodoField.planned`): under their
-        // keys on every server, as todo's JSON has them (no option renames them).
-        default: field.key
+        // API keys on every server (no option renames them).
+        default: field.apiKey
         }
     }
 
