@@ -31,6 +31,8 @@ public struct TodoCommand: AsyncParsableCommand {
             EditCommand.self,
             TagCommand.self,
             AnnotateCommand.self,
+            StartCommand.self,
+            StopCommand.self,
             RemoveCommand.self,
             UndoCommand.self,
             RedoCommand.self,

@@ -32,6 +32,8 @@ extension VTodo {
     /// The properties of ours that hold what iCalendar has no property for.
     static let projectProperty = "X-TODO-PROJECT", waitProperty = "X-TODO-WAIT", untilProperty = "X-TODO-UNTIL"
     static let scheduledProperty = "X-TODO-SCHEDULED"
+    /// When work began (`TodoField.start`), beside STATUS:IN-PROCESS.
+    static let startProperty = "X-TODO-START"
 
     /// Whether a scheduled date can be DTSTART beside `due`: with no DUE, or
     /// of DUE's value type (a date or a time) and before it (RFC 5545 3.8.2.3).

@@ -29,6 +29,11 @@ public struct VTodoFields: Sendable, Equatable {
     /// another app gave a task); compared by `VTodo.linkKey`.
     public var parent: String?
     public var blockedBy: [String] = []
+    /// When work on it began: `X-TODO-START`, read while STATUS is
+    /// IN-PROCESS (an app that set only the status started it when it last
+    /// changed it) or COMPLETED; a task stopped in another app (any other
+    /// status) has none.
+    public var start: TodoDue?
     public var createdAt: Date?
     public var updatedAt: Date?
 
@@ -55,7 +60,7 @@ extension VTodoFields {
             case .project: optional(project)
             case .parent: optional(parent)
             case .blockedBy: .list(blockedBy)
-            case .due, .wait, .scheduled, .until: optional(date(field)?.text)
+            case .due, .wait, .scheduled, .until, .start: optional(date(field)?.text)
             }
         }
         set {
@@ -75,6 +80,7 @@ extension VTodoFields {
             case .wait: wait = text.flatMap(TodoDue.init(text:))
             case .scheduled: scheduled = text.flatMap(TodoDue.init(text:))
             case .until: until = text.flatMap(TodoDue.init(text:))
+            case .start: start = text.flatMap(TodoDue.init(text:))
             }
         }
     }
@@ -86,6 +92,7 @@ extension VTodoFields {
         case .wait: wait
         case .scheduled: scheduled
         case .until: until
+        case .start: start
         default: nil
         }
     }
@@ -148,6 +155,10 @@ public enum VTodo {
         (fields.parent, fields.blockedBy) = links(of: todo)
         fields.createdAt = todo.property("CREATED").flatMap { moment($0, timeZone: timeZone, zones: zones) }
         fields.updatedAt = (todo.property("LAST-MODIFIED") ?? todo.property("DTSTAMP")).flatMap { moment($0, timeZone: timeZone, zones: zones) }
+        if status == "IN-PROCESS" || fields.isDone {
+            let start = todo.property(startProperty).flatMap { due($0, timeZone: timeZone, zones: zones) }
+            fields.start = start ?? (fields.isDone ? nil : fields.updatedAt.map(TodoDue.moment))
+        }
         return fields
     }
 
@@ -181,12 +192,19 @@ public enum VTodo {
         if old?.uid != fields.uid { set("UID", ContentLine(name: "UID", value: fields.uid)) }
         if old?.text != fields.text { set("SUMMARY", ContentLine(name: "SUMMARY", value: ICalendarText.escape(fields.text))) }
         if old?.isDone != fields.isDone || old?.completedAt.map(seconds) != fields.completedAt.map(seconds) {
-            set("STATUS", ContentLine(name: "STATUS", value: fields.isDone ? "COMPLETED" : "NEEDS-ACTION"))
+            set("STATUS", ContentLine(name: "STATUS", value: status(fields)))
             set("COMPLETED", fields.isDone ? ContentLine(name: "COMPLETED", value: utc(fields.completedAt ?? now)) : nil)
             // A reopened task is not 100% complete; a pending one's own figure stays.
             if fields.isDone { set("PERCENT-COMPLETE", ContentLine(name: "PERCENT-COMPLETE", value: "100")) }
             if old?.isDone == true, !fields.isDone { set("PERCENT-COMPLETE", nil) }
         }
+        // Started or stopped: IN-PROCESS while not done, or back to
+        // NEEDS-ACTION (another status of another app's stays), and the
+        // moment work began as the line says it, whatever the old fields said.
+        let inProcess = todo.property("STATUS")?.value.uppercased() == "IN-PROCESS"
+        if !fields.isDone, (fields.start != nil) != inProcess { set("STATUS", ContentLine(name: "STATUS", value: status(fields))) }
+        let written = todo.property(startProperty).flatMap { due($0, timeZone: timeZone) }
+        if written.map(seconds) != fields.start.map(seconds) { set(startProperty, fields.start.map { dateLine(startProperty, $0) }) }
         if old?.due.map(seconds) != fields.due.map(seconds) { set("DUE", fields.due.map(dueLine)) }
         if old?.priority != fields.priority {
             set("PRIORITY", fields.priority.map { ContentLine(name: "PRIORITY", value: String(rank(of: $0))) })
@@ -241,6 +259,12 @@ public enum VTodo {
     }
 
     // MARK: - The parts
+
+    /// The STATUS that says `fields`' state: COMPLETED, IN-PROCESS once
+    /// started, else NEEDS-ACTION.
+    static func status(_ fields: VTodoFields) -> String {
+        fields.isDone ? "COMPLETED" : fields.start == nil ? "NEEDS-ACTION" : "IN-PROCESS"
+    }
 
     /// The task's VTODO: the one without RECURRENCE-ID; every VTODO must share its UID.
     static func master(of calendar: ICalendarComponent) throws(VTodoError) -> ICalendarComponent {

@@ -15,7 +15,8 @@ import TodoCore
 /// - `priority` H, M, L is high, medium, low; any other value (a custom one)
 ///   is no priority.
 /// - `project` is the todo's project (`home.garden`); `wait`, `scheduled`
-///   and `until` are its dates of those names, read as `due` is.
+///   and `until` are its dates of those names, read as `due` is; `start`
+///   (`task start`) is when it was started, a moment.
 /// - `depends` (UUIDs, joined by commas in 2.6, an array in 3) are the
 ///   todos that block it: the tasks' own ids, as they are imported.
 /// - `annotations` make the note, one line each: its date, then its text.
@@ -27,22 +28,10 @@ import TodoCore
 ///   that a todo cannot repeat by (`weekdays`, hours) is kept as a line of
 ///   the note instead.
 public enum Taskwarrior {
-    /// What an export held: its todos, and how many tasks had each field a
-    /// todo has no place for (`start`), which the import leaves
-    /// out and says so.
+    /// What an export held: its todos.
     public struct Export: Sendable, Equatable {
         public var todos: [TodoItem]
-        /// Each left-out field and how many tasks had it, by field name.
-        public var dropped: [(field: String, tasks: Int)]
-
-        public static func == (lhs: Export, rhs: Export) -> Bool {
-            lhs.todos == rhs.todos && lhs.dropped.map(\.field) == rhs.dropped.map(\.field)
-                && lhs.dropped.map(\.tasks) == rhs.dropped.map(\.tasks)
-        }
     }
-
-    /// The fields of a task a todo has no place for, in the order they are reported.
-    static let unkeptFields = ["start"]
 
     public static func todos(fromExport data: Data, timeZone: TimeZone) throws(InterchangeError) -> [TodoItem] {
         try read(data, timeZone: timeZone).todos
@@ -75,14 +64,12 @@ public enum Taskwarrior {
             throw InterchangeError(line: nil, "not JSON: export it with task export")
         }
         var items: [TodoItem] = []
-        var dropped: [String: Int] = [:]
         // The pending instance of each recurring series kept so far, by its template.
         var series: [UUID: Int] = [:]
         for (index, task) in tasks.enumerated() {
             let line = index < lines.count ? lines[index] : nil
             do {
                 guard let item = try task.todo(in: timeZone) else { continue }
-                for field in task.unkeptFields { dropped[field, default: 0] += 1 }
                 guard let parent = task.parent, item.recurrence != nil, !item.isDone else {
                     items.append(item)
                     continue
@@ -100,7 +87,7 @@ public enum Taskwarrior {
                 throw InterchangeError(line: line, "task \(task.uuid.lowercasedString) (“\(task.description)”): \(error.reason)")
             }
         }
-        return Export(todos: items, dropped: unkeptFields.compactMap { field in dropped[field].map { (field, $0) } })
+        return Export(todos: items)
     }
 
     /// Whether `item` is due before `other` (created before it, on the same due date).
@@ -126,17 +113,12 @@ public enum Taskwarrior {
         var recur: String?
         /// The template of a recurring task's instance.
         var parent: UUID?
-        // Fields a todo has no place for: only whether they are there.
         var wait: String?
         var scheduled: String?
         var until: String?
         var depends: Depends?
-        var start: Present?
-
-        /// The fields of `Taskwarrior.unkeptFields` this task has.
-        var unkeptFields: [String] {
-            zip(Taskwarrior.unkeptFields, [start]).compactMap { $1 == nil ? nil : $0 }
-        }
+        /// When `task start` started it: the todo's start, a moment.
+        var start: String?
 
         /// `depends`: `"uuid,uuid"` (Taskwarrior 2.6) or `["uuid", …]` (3).
         struct Depends: Decodable {
@@ -153,11 +135,6 @@ public enum Taskwarrior {
                     return id
                 }
             }
-        }
-
-        /// Any JSON value, read only to know it is there.
-        struct Present: Decodable {
-            init(from decoder: any Decoder) throws {}
         }
 
         struct Annotation: Decodable {
@@ -280,7 +257,7 @@ extension Taskwarrior.ExportedTask {
             let tags = try (tags ?? []).map { tag throws(TodoFieldError) in try TodoTags.validated(tag) }
             let projectName = try project.map { name throws(TodoFieldError) in try TodoProject.validated(name) }
             let note = noteLines.isEmpty ? nil : try TodoNote.validated(noteLines.joined(separator: "\n"))
-            return TodoItem(
+            var item = TodoItem(
                 id: uuid, text: text, isDone: isDone, createdAt: createdAt,
                 updatedAt: max(updatedAt ?? createdAt, createdAt),
                 completedAt: isDone ? (end ?? updatedAt ?? createdAt) : nil,
@@ -289,6 +266,8 @@ extension Taskwarrior.ExportedTask {
                 wait: try planned(wait, "wait"), scheduled: try planned(scheduled, "scheduled"), until: try planned(until, "until"),
                 blockedBy: (depends?.ids ?? []).filter { $0 != uuid }
             )
+            item.start = try start.map { text throws(Taskwarrior.FieldProblem) in TodoDue.moment(try Taskwarrior.date(text, field: "start")) }
+            return item
         } catch let error as TodoError {
             throw .init(reason: error.description)
         } catch let error as TodoFieldError {

@@ -4,28 +4,28 @@ import TodoSync
 // MARK: - The schemas of the tools' arguments and answers
 
 extension TodoToolCatalog {
-    static let todoSchema: JSONValue = object([
-        "id": ["type": "string", "description": "The todo's UUID."],
-        "text": ["type": "string"],
-        "done": ["type": "boolean"],
-        "createdAt": ["type": "string", "description": "ISO 8601, UTC."],
-        "updatedAt": ["type": "string", "description": "ISO 8601, UTC."],
-        "completedAt": ["type": ["string", "null"]],
-        "due": ["type": ["string", "null"], "description": "A date (2026-12-01) or a moment (ISO 8601, UTC)."],
-        "priority": ["type": ["string", "null"], "enum": ["high", "medium", "low", nil]],
-        "tags": ["type": "array", "items": ["type": "string"]],
-        "note": ["type": ["string", "null"]],
-        "repeat": ["type": ["string", "null"], "description": "daily, weekly, monthly, yearly, or 3d, 2w, 6m, 1y: every N days, weeks, months or years."],
-        "project": ["type": ["string", "null"], "description": "Names joined by dots, the widest first: home.garden."],
-        "wait": ["type": ["string", "null"], "description": "Hidden from lists until then: a date or a moment."],
-        "scheduled": ["type": ["string", "null"], "description": "When to start on it: a date or a moment."],
-        "until": ["type": ["string", "null"], "description": "The last date it applies: a date or a moment."],
-        "parent": ["type": ["string", "null"], "description": "The UUID of the todo it is a subtask of."],
-        "blockedBy": ["type": "array", "items": ["type": "string"], "description": "The UUIDs of the todos that must be done first."],
-    ], required: [
-        "id", "text", "done", "createdAt", "updatedAt", "completedAt", "due", "priority", "tags", "note", "repeat",
-        "project", "wait", "scheduled", "until", "parent", "blockedBy",
-    ])
+    /// A todo as `TodoItem.json` writes it: its own members, then each
+    /// field's (`TodoField`), typed by its kind.
+    static let todoSchema: JSONValue = {
+        var properties: [String: JSONValue] = [
+            "id": ["type": "string", "description": "The todo's UUID."],
+            "createdAt": ["type": "string", "description": "ISO 8601, UTC."],
+            "updatedAt": ["type": "string", "description": "ISO 8601, UTC."],
+            "completedAt": ["type": ["string", "null"]],
+        ]
+        for field in TodoField.allCases {
+            var schema: [String: JSONValue] = switch field.kind {
+            case .text: ["type": "string"]
+            case .flag: ["type": "boolean"]
+            case .tags, .todos: ["type": "array", "items": ["type": "string"]]
+            case .priority: ["type": ["string", "null"], "enum": ["high", "medium", "low", nil]]
+            default: ["type": ["string", "null"]]
+            }
+            if let summary = field.summary { schema["description"] = .string(summary) }
+            properties[field.key] = .object(schema)
+        }
+        return object(properties, required: ["id", "createdAt", "updatedAt", "completedAt"] + TodoField.allCases.map(\.key))
+    }()
 
     static let changeSchema: JSONValue = object([
         "dry_run": ["type": "boolean", "description": "True: nothing was changed; the todos are as the change would leave them."],

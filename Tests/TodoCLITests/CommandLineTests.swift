@@ -51,7 +51,7 @@ struct CommandLineTests {
         let item = try #require(items.first)
         #expect(Set(item.keys) == [
             "id", "text", "done", "createdAt", "updatedAt", "completedAt", "due", "priority", "tags", "note", "repeat", "project",
-            "wait", "scheduled", "until", "parent", "blockedBy",
+            "wait", "scheduled", "until", "parent", "blockedBy", "start",
         ])
         #expect(item["text"] as? String == "say \"hi\" \\ to Zoë")
         #expect(item["done"] as? Bool == false)

@@ -34,7 +34,7 @@ struct PlanningCommandTests {
         // A todo without them has nulls and an empty array.
         let bare = try todo.ok(["add", "milk", "--json"])
         #expect(bare.hasSuffix(
-            #""completedAt":null,"due":null,"priority":null,"tags":[],"note":null,"repeat":null,"project":null,"wait":null,"scheduled":null,"until":null,"parent":null,"blockedBy":[]}"# + "\n"
+            #""completedAt":null,"due":null,"priority":null,"tags":[],"note":null,"repeat":null,"project":null,"wait":null,"scheduled":null,"until":null,"parent":null,"blockedBy":[],"start":null}"# + "\n"
         ))
     }
 

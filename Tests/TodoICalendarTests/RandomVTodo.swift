@@ -35,8 +35,21 @@ struct RandomVTodo {
         if fields.isDone {
             fields.completedAt = Date(timeIntervalSince1970: Double(1_700_000_000 + random.next(50_000_000)))
             mapped += ["STATUS:COMPLETED", "COMPLETED:" + VTodo.utc(fields.completedAt!)]
-        } else if random.next(2) == 0 {
-            mapped.append(random.next(2) == 0 ? "STATUS:NEEDS-ACTION" : "STATUS:IN-PROCESS")
+        }
+        // In process, or done, with when it was started (X-TODO-START), or in
+        // process without (started when it last changed: set below).
+        var startedAtLastChange = false
+        if !fields.isDone, random.next(2) == 0 {
+            let inProcess = random.next(2) == 1
+            mapped.append(inProcess ? "STATUS:IN-PROCESS" : "STATUS:NEEDS-ACTION")
+            startedAtLastChange = inProcess && random.next(2) == 0
+        }
+        if (fields.isDone || mapped.last == "STATUS:IN-PROCESS") && !startedAtLastChange && random.next(2) == 0 {
+            let start = Date(timeIntervalSince1970: Double(1_700_000_000 + random.next(50_000_000)))
+            fields.start = .moment(start)
+            mapped.append("X-TODO-START:" + VTodo.utc(start))
+        } else if mapped.last == "STATUS:IN-PROCESS" {
+            startedAtLastChange = true
         }
         switch random.next(4) {
         case 0:
@@ -135,6 +148,7 @@ struct RandomVTodo {
         }
         fields.createdAt = Date(timeIntervalSince1970: Double(1_600_000_000 + random.next(90_000_000)))
         fields.updatedAt = Date(timeIntervalSince1970: Double(1_700_000_000 + random.next(90_000_000)))
+        if startedAtLastChange { fields.start = .moment(fields.updatedAt!) }
         mapped += ["CREATED:" + VTodo.utc(fields.createdAt!), "LAST-MODIFIED:" + VTodo.utc(fields.updatedAt!),
                    "DTSTAMP:" + VTodo.utc(fields.updatedAt!)]
 

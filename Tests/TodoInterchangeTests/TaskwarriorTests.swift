@@ -77,10 +77,9 @@ struct TaskwarriorTests {
         #expect(items.count == 2)
     }
 
-    /// What a todo has no place for is counted per field, never silently
-    /// lost; wait, scheduled and until are the todo's, read as due is, and
-    /// depends its blockers.
-    @Test func fieldsATodoHasNoPlaceForAreCountedPerField() throws {
+    /// Wait, scheduled and until are the todo's, read as due is, start
+    /// (`task start`) its start, a moment, and depends its blockers.
+    @Test func plannedFieldsAndTheStartAreTheTodos() throws {
         let export = """
             [{"description":"a","entry":"20261123T195611Z","status":"pending","uuid":"cc25735c-9a6d-47b4-a0a7-8289d666cc91","wait":"20261201T000000Z","depends":"f6b6c06b-5129-4964-aab2-ebef61582b67"},
              {"description":"b","entry":"20261123T195611Z","status":"waiting","uuid":"f6b6c06b-5129-4964-aab2-ebef61582b67","wait":"20261201T000000Z","scheduled":"20261130T000000Z","depends":["cc25735c-9a6d-47b4-a0a7-8289d666cc91"]},
@@ -88,8 +87,7 @@ struct TaskwarriorTests {
             """
         let read = try Taskwarrior.read(Data(export.utf8), timeZone: Self.berlin)
         #expect(read.todos.count == 3)
-        #expect(read.dropped.map(\.field) == ["start"])
-        #expect(read.dropped.map(\.tasks) == [1])
+        #expect(read.todos.map(\.start) == [nil, nil, .moment(Self.date("2026-11-24T00:00:00Z"))])
         // `depends`, joined by commas (2.6) or an array (3), are the todo's blockers.
         #expect(read.todos.map(\.blockedBy) == [
             [UUID(parsing: "f6b6c06b-5129-4964-aab2-ebef61582b67")!], [UUID(parsing: "cc25735c-9a6d-47b4-a0a7-8289d666cc91")!], [],

@@ -40,7 +40,7 @@ struct NextPropertyTests {
                 default: []
                 }
                 let created = ISO8601.date(from: "2025-10-01T00:00:00.000Z")! + Double(field[7] == 0 ? index / 2 : index) * 1_234_567.891
-                let item = TodoItem(
+                var item = TodoItem(
                     id: UUID(), text: "todo \(index)", createdAt: created,
                     due: Self.date(field[0]), priority: TodoPriority(rank: field[1]),
                     tags: Self.tagVocabulary.enumerated().filter { field[2] & (1 << $0.offset) != 0 }.map(\.element),
@@ -48,6 +48,8 @@ struct NextPropertyTests {
                     wait: field[6] == 0 ? Self.date(field[5]) : nil, scheduled: Self.date(field[5]),
                     until: field[6] == 1 ? Self.date(field[0]) : nil, blockedBy: blockers
                 )
+                // Started (`todo start`) now and then: the active term.
+                if field[3] == 0, field[7] == 1 { item.start = .moment(item.createdAt) }
                 try db.insertTodo(field[6] == 4 ? item.marking(done: true, at: now) : item)
                 items.insert(field[6] == 4 ? item.marking(done: true, at: now) : item, at: 0)
             }

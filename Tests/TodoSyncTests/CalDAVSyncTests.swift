@@ -102,6 +102,49 @@ struct CalDAVSyncTests {
         #expect(try server.stored().count == 2)
     }
 
+    /// A started todo is IN-PROCESS for every CalDAV app, with when it was
+    /// started in X-TODO-START; a task another app set IN-PROCESS is started
+    /// here, and one it set back to NEEDS-ACTION is stopped.
+    @Test func aStartedTodoIsInProcessEverywhere() async throws {
+        let server = try await radicale()
+        #expect(try await server.todo(["add", "write the report"], replica: "a").status == 0)
+        let id = try #require(try await server.todos("a").first?["id"] as? String)
+        #expect(try await server.todo(["start", String(id.prefix(8))], replica: "a").status == 0)
+        try await server.sync("a")
+        let stored = try #require(try server.stored().values.first)
+        #expect(stored.contains("STATUS:IN-PROCESS") && stored.contains("X-TODO-START:"), "\(stored)")
+        try await server.vdirsyncer(["discover"])
+        try await server.vdirsyncer(["sync"])
+        let seen = try #require(try await server.todomanTasks().first)
+        #expect(seen["completed"] as? Bool == false, "todoman: \(seen)")
+
+        try await server.sync("b")
+        let started = try await server.todos("a").first?["start"] as? String
+        let onB = try await server.todos("b").first?["start"] as? String
+        #expect(started != nil && onB == started)
+
+        // Stopped on b: NEEDS-ACTION, and a reads it stopped.
+        #expect(try await server.todo(["stop", String(id.prefix(8))], replica: "b").status == 0)
+        try await server.sync("b")
+        let stopped = try #require(try server.stored().values.first)
+        #expect(stopped.contains("STATUS:NEEDS-ACTION") && !stopped.contains("X-TODO-START"), "\(stopped)")
+        try await server.sync("a")
+        #expect(try await server.todos("a").first?["start"] is NSNull)
+
+        // A phone's task in process, with no start of ours: started when it last changed.
+        let object = [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Phone//EN", "BEGIN:VTODO", "UID:phone-task-2@example.org",
+            "DTSTAMP:20261120T100000Z", "LAST-MODIFIED:20261120T100000Z", "SUMMARY:call the plumber", "STATUS:IN-PROCESS",
+            "END:VTODO", "END:VCALENDAR",
+        ].joined(separator: "\r\n") + "\r\n"
+        let url = server.origin + "/alice/tasks/phone-task-2.ics"
+        #expect(try await server.curl(["-X", "PUT", "-H", "Content-Type: text/calendar", "--data-binary", object, url]).status == "201")
+        try await server.sync("a")
+        let plumber = try #require(try await server.todos("a").first { $0["text"] as? String == "call the plumber" })
+        #expect(plumber["start"] as? String == "2026-11-20T10:00:00.000Z")
+        #expect(try await server.todo(["list"], replica: "a").out.contains("[*]"))
+    }
+
     /// What another app wrote into a task (its own X- properties, an alarm,
     /// a parent, a category that is no tag) survives an edit through `todo`.
     @Test func anotherAppsPropertiesSurviveAnEdit() async throws {

@@ -161,12 +161,14 @@ struct PlanningFieldsSyncTests {
     // MARK: - End to end
 
     static func planned(_ text: String, id: UUID = UUID()) -> TodoItem {
-        TodoItem(
+        var item = TodoItem(
             id: id, text: text, createdAt: Date(timeIntervalSince1970: 1_795_000_000), due: .day(day), priority: .high,
             tags: ["bills", "home"], note: "IBAN in mail\nsecond line", recurrence: TodoRepeat(count: 1, unit: .month),
             project: "home.bills", wait: .day(day.adding(days: -3)), scheduled: .moment(Date(timeIntervalSince1970: 1_795_100_000)),
             until: .day(day.adding(days: 365))
         )
+        item.start = .moment(Date(timeIntervalSince1970: 1_795_050_000.123))
+        return item
     }
 
     /// Every field reaches the other machine, and tags edited on both merge.
@@ -182,7 +184,10 @@ struct PlanningFieldsSyncTests {
         let onA = try #require(try a.todos().first)
         try a.db.updateTodos([try onA.applying(TodoEdit(addTags: ["work"], removeTags: ["bills"]), at: Date())])
         try b.db.updateTodos([try pulled.applying(
-            TodoEdit(priority: .some(nil), addTags: ["garden"], removeTags: ["home"], project: .some("home.garden"), wait: .some(nil)),
+            TodoEdit(
+                priority: .some(nil), addTags: ["garden"], removeTags: ["home"], project: .some("home.garden"), wait: .some(nil),
+                start: .some(nil)
+            ),
             at: Date()
         )])
         try await a.sync()
@@ -197,6 +202,7 @@ struct PlanningFieldsSyncTests {
         #expect(merged.wait == nil)
         #expect(merged.scheduled == original.scheduled)
         #expect(merged.until == original.until)
+        #expect(original.start != nil && merged.start == nil)
         #expect(try await SQLiteSyncStore(a.db).pendingCount() == 0)
     }
 

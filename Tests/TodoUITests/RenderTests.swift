@@ -106,6 +106,19 @@ struct RenderTests {
         #expect(!lines[2].spans.contains { $0.style.reverse })
     }
 
+    /// A started todo (`todo start`) is marked `[*]`, as the lists mark it; a
+    /// done one stays `[x]`.
+    @Test func aStartedTodoIsMarkedWithAStar() {
+        var started = Self.row("write the report", n: 2)
+        started.item.start = .moment(Date(millisecondsSince1970: 1_795_000_000_000))
+        var finished = Self.row("call the bank", done: true, n: 1)
+        finished.item.start = started.item.start
+        let snapshot = TodoSnapshot(rows: [started, finished], filter: .all, counts: TodoCounts(pending: 1, done: 1))
+        let lines = TodoView.render(snapshot, ViewState(), size: Self.size)
+        #expect(lines[1].text.hasPrefix(" 0000  [*] write the report"), "\(texts(lines))")
+        #expect(lines[2].text.hasPrefix(" 0000  [x] call the bank"), "\(texts(lines))")
+    }
+
     @Test func rowsShowDuePriorityAndTagsAfterTheText() {
         let berlin = TimeZone(identifier: "Europe/Berlin")!
         func planned(_ text: String, n: Int, due: String, priority: TodoPriority?, tags: [String], done: Bool = false) -> TodoWindow.Row {

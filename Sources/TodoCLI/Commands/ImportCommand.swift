@@ -63,15 +63,13 @@ struct ImportCommand: AsyncParsableCommand {
     mutating func run() async throws {
         let data = try Self.data(file)
         let items: [TodoItem]
-        var dropped: [(field: String, tasks: Int)] = []
         let name = file == "-" ? "<stdin>" : file
         do {
             switch from {
             case .json:
                 items = try Self.read(data, file: file)
             case .taskwarrior:
-                let export = try Taskwarrior.read(data, timeZone: .current)
-                (items, dropped) = (export.todos, export.dropped)
+                items = try Taskwarrior.read(data, timeZone: .current).todos
             case .todotxt:
                 if let first = data.first(where: { !" \t\r\n".utf8.contains($0) }), first == UInt8(ascii: "[") || first == UInt8(ascii: "{") {
                     throw ImportError(
@@ -88,11 +86,6 @@ struct ImportCommand: AsyncParsableCommand {
         try Self.checkLinks(items, db: db, file: name)
         let summary = try db.importTodos(items, replacing: from == .todotxt ? .never : .merging, dryRun: dryRun)
         ImportReport(summary: summary, items: items, dryRun: dryRun).write(to: OutputBuffer())
-        if !dropped.isEmpty {
-            // Said, never silently lost: what Taskwarrior held that a todo has no place for.
-            let fields = dropped.map { "\($0.field) (\($0.tasks) task\($0.tasks == 1 ? "" : "s"))" }.joined(separator: ", ")
-            FileHandle.standardError.write(Data("Left out, as a todo has no place for them: \(fields)\n".utf8))
-        }
     }
 
     /// The bytes of a file, or of standard input for `-`.

@@ -15,6 +15,7 @@ struct NextCommand: AsyncParsableCommand {
               due              12.0  0.2 two weeks ahead or more, rising to 1 at a week overdue
               priority_high     6.0  (priority_medium 3.9, priority_low 1.8)
               scheduled         5.0  its scheduled date reached
+              active            4.0  started (todo start)
               age               2.0  0 when new, 1 at age_limit_days (365) or older
               note              1.0  times 0.8 when it has a note
               tags              1.0  times 0.8, 0.9 or 1 for one, two, three or more tags

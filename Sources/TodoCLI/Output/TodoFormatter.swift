@@ -6,6 +6,7 @@ import TodoTerminal
 /// priority and tags after the text.
 ///
 ///     [ ] 3f2a  pay rent  due 12-01 !high #bills #home
+///     [*] 7c0d  write the report
 ///     [x] 91bc  call the bank
 struct TodoFormatter {
     var usesColor: Bool
@@ -50,7 +51,8 @@ struct TodoFormatter {
         if usesColor && row.isDone {
             out.write(Self.green + "[x]" + Self.reset + " ")
         } else {
-            out.write(row.isDone ? "[x] " : "[ ] ")
+            // Started (`todo start`): `[*]`, as Taskwarrior marks active tasks.
+            out.write(row.isDone ? "[x] " : row.isStarted ? "[*] " : "[ ] ")
         }
         if usesColor { out.write(Self.yellow) }
         out.write(UnsafeBufferPointer(rebasing: row.id[0..<shown]))
@@ -123,7 +125,7 @@ struct TodoFormatter {
         var out = ""
         out += "ID         \(item.idString) (short: \(todo.shortID))\n"
         out += "Text       \(item.text)\n"
-        out += "Status     \(item.isDone ? "done" : "pending")\n"
+        out += "Status     \(item.isDone ? "done" : item.start.map { "started " + longForm($0, isDone: true) } ?? "pending")\n"
         out += "Due        \(item.due.map { longForm($0, isDone: item.isDone) } ?? "none")\n"
         out += "Priority   \(item.priority?.rawValue ?? "none")\n"
         out += "Tags       \(item.tags.isEmpty ? "none" : item.tags.joined(separator: " "))\n"

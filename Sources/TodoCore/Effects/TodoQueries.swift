@@ -95,12 +95,16 @@ public struct RawTodoRow {
     /// The stored forms of the wait and until dates, as `due`; empty for none.
     public let wait: UnsafeBufferPointer<UInt8>
     public let until: UnsafeBufferPointer<UInt8>
+    /// Started (`todo start`): being worked on.
+    public let isStarted: Bool
 
     public init(
         id: UnsafeBufferPointer<UInt8>, text: UnsafeBufferPointer<UInt8>, isDone: Bool, idPrefixLength: Int,
         due: UnsafeBufferPointer<UInt8>, priority: Int, tags: UnsafeBufferPointer<UInt8>,
-        project: UnsafeBufferPointer<UInt8>, wait: UnsafeBufferPointer<UInt8>, until: UnsafeBufferPointer<UInt8>
+        project: UnsafeBufferPointer<UInt8>, wait: UnsafeBufferPointer<UInt8>, until: UnsafeBufferPointer<UInt8>,
+        isStarted: Bool = false
     ) {
+        self.isStarted = isStarted
         self.id = id
         self.text = text
         self.isDone = isDone

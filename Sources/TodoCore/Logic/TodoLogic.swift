@@ -190,6 +190,22 @@ extension TodoLogic {
         return pairs
     }
 
+    /// Starts the todos (`started`: Taskwarrior's `task start`), each active
+    /// from now (to the second), or stops them (`task stop`), all in one change. A todo
+    /// already so, or (to start) done, is left as it is: returned apart.
+    public func setStarted(
+        _ started: Bool, idPrefixes: [String], dryRun: Bool = false
+    ) async throws(TodoError) -> (changed: [(before: TodoItem, after: TodoItem)], unchanged: [TodoItem]) {
+        let items = try await todos(idPrefixes: idPrefixes).map(\.item)
+        let unchanged = items.filter { started ? $0.start != nil || $0.isDone : $0.start == nil }
+        let changing = items.filter { !unchanged.contains($0) }
+        guard !changing.isEmpty else { return ([], unchanged) }
+        // To the second, as Taskwarrior and iCalendar keep it: every copy holds the same start.
+        let start: TodoDue? = started ? .moment(environment.now().wholeSecond) : nil
+        let changed = try await editTodos(idPrefixes: changing.map(\.idString), edit: TodoEdit(start: .some(start)), dryRun: dryRun)
+        return (changed, unchanged)
+    }
+
     /// Deletes todos, all or none.
     @discardableResult
     public func deleteTodos(idPrefixes: [String], dryRun: Bool = false) async throws(TodoError) -> [TodoItem] {

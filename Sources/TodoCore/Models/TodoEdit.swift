@@ -21,12 +21,14 @@ public struct TodoEdit: Sendable, Hashable {
     /// or prefixes, as `parent`.
     public var addBlockers: [String]
     public var removeBlockers: [String]
+    /// When work on it began (`todo start`); none: stopped (`todo stop`).
+    public var start: TodoDue??
 
     public init(
         text: String? = nil, due: TodoDue?? = nil, priority: TodoPriority?? = nil,
         addTags: [String] = [], removeTags: [String] = [], note: String?? = nil, recurrence: TodoRepeat?? = nil,
         project: String?? = nil, wait: TodoDue?? = nil, scheduled: TodoDue?? = nil, until: TodoDue?? = nil,
-        parent: String?? = nil, addBlockers: [String] = [], removeBlockers: [String] = []
+        parent: String?? = nil, addBlockers: [String] = [], removeBlockers: [String] = [], start: TodoDue?? = nil
     ) {
         self.text = text
         self.due = due
@@ -42,13 +44,14 @@ public struct TodoEdit: Sendable, Hashable {
         self.parent = parent
         self.addBlockers = addBlockers
         self.removeBlockers = removeBlockers
+        self.start = start
     }
 
     /// Nothing to change.
     public var isEmpty: Bool {
         text == nil && due == nil && priority == nil && addTags.isEmpty && removeTags.isEmpty
             && note == nil && recurrence == nil && project == nil && wait == nil && scheduled == nil && until == nil
-            && parent == nil && addBlockers.isEmpty && removeBlockers.isEmpty
+            && parent == nil && addBlockers.isEmpty && removeBlockers.isEmpty && start == nil
     }
 
     /// Whether it sets a parent or adds blockers: links to check for cycles.
@@ -98,6 +101,7 @@ extension TodoItem {
             if let wait = edit.wait { item.wait = wait?.roundedToMilliseconds }
             if let scheduled = edit.scheduled { item.scheduled = scheduled?.roundedToMilliseconds }
             if let until = edit.until { item.until = until?.roundedToMilliseconds }
+            if let start = edit.start { item.start = start?.roundedToMilliseconds }
             if let parent = edit.parent { item.parent = try parent.map { raw throws(TodoError) in try Self.wholeID(raw) } }
             if !edit.addBlockers.isEmpty || !edit.removeBlockers.isEmpty {
                 var blockers = Set(item.blockedBy)

@@ -15,6 +15,8 @@ public enum TodoField: String, Sendable, Hashable, CaseIterable, Comparable {
     case recurrence = "repeat"
     case project, wait, scheduled, until
     case parent, blockedBy
+    /// When work on it began (Taskwarrior's `start`): set, it is active.
+    case start
 
     public static func < (lhs: TodoField, rhs: TodoField) -> Bool { lhs.rawValue < rhs.rawValue }
 }
@@ -43,6 +45,24 @@ extension TodoField {
         switch self {
         case .text, .done: key + "EditedAt"
         default: apiKey + "EditedAt"
+        }
+    }
+
+    /// What it holds, in a sentence for a schema (MCP's): nil where its
+    /// name says it all.
+    public var summary: String? {
+        switch self {
+        case .text, .done, .tags, .note: nil
+        case .due: "A date (2026-12-01) or a moment (ISO 8601, UTC)."
+        case .priority: "high, medium or low."
+        case .recurrence: "daily, weekly, monthly, yearly, or 3d, 2w, 6m, 1y: every N days, weeks, months or years."
+        case .project: "Names joined by dots, the widest first: home.garden."
+        case .wait: "Hidden from lists until then: a date or a moment."
+        case .scheduled: "When to start on it: a date or a moment."
+        case .until: "The last date it applies: a date or a moment."
+        case .parent: "The UUID of the todo it is a subtask of."
+        case .blockedBy: "The UUIDs of the todos that must be done first."
+        case .start: "When work on it began (todo start), a moment: set, it is active."
         }
     }
 
@@ -87,6 +107,7 @@ extension TodoField {
         case .until: (true, 3)
         case .parent: (true, 4)
         case .blockedBy: (true, 5)
+        case .start: (true, 6)
         }
     }
 
@@ -95,7 +116,7 @@ extension TodoField {
         switch self {
         case .text: .text
         case .done: .flag
-        case .due, .wait, .scheduled, .until: .date
+        case .due, .wait, .scheduled, .until, .start: .date
         case .priority: .priority
         case .tags: .tags
         case .note: .note
@@ -206,6 +227,7 @@ extension TodoFieldValues {
         case .until: optional(until?.text)
         case .parent: optional(parent?.lowercasedString)
         case .blockedBy: .list(blockedBy.map(\.lowercasedString))
+        case .start: optional(start?.text)
         }
     }
 
@@ -255,6 +277,7 @@ extension TodoFieldValues {
         case .until: (until, valid) = read(TodoDue.init(text:))
         case .parent: (parent, valid) = read(UUID.init(parsing:))
         case .blockedBy: (blockedBy, valid) = ([], text == nil)
+        case .start: (start, valid) = read(TodoDue.init(text:))
         }
         return valid
     }
@@ -270,6 +293,7 @@ extension TodoFieldValues {
         case .wait: wait
         case .scheduled: scheduled
         case .until: until
+        case .start: start
         default: nil
         }
     }
@@ -290,6 +314,7 @@ extension TodoFieldValues {
         case .until: until == other.until
         case .parent: parent == other.parent
         case .blockedBy: blockedBy == other.blockedBy
+        case .start: start == other.start
         }
     }
 

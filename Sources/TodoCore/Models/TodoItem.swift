@@ -155,4 +155,9 @@ extension Date {
     public var roundedToMilliseconds: Date {
         Date(millisecondsSince1970: millisecondsSince1970)
     }
+
+    /// This date's second, what Taskwarrior and iCalendar keep of a time.
+    public var wholeSecond: Date {
+        Date(timeIntervalSince1970: timeIntervalSince1970.rounded(.down))
+    }
 }

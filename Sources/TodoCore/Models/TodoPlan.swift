@@ -19,10 +19,13 @@ public struct TodoPlan: Sendable, Hashable {
     /// The todos that must be done before this one (`--blocked-by`), distinct
     /// and sorted (`TodoLinks.normalized`). One done or gone blocks nothing.
     public var blockedBy: [UUID]
+    /// When work on it began (`todo start`, Taskwarrior's `start`): a todo
+    /// with one is active, until `todo stop`.
+    public var start: TodoDue?
 
     public init(
         project: String? = nil, wait: TodoDue? = nil, scheduled: TodoDue? = nil, until: TodoDue? = nil,
-        parent: UUID? = nil, blockedBy: [UUID] = []
+        parent: UUID? = nil, blockedBy: [UUID] = [], start: TodoDue? = nil
     ) {
         self.project = project
         self.wait = wait
@@ -30,17 +33,19 @@ public struct TodoPlan: Sendable, Hashable {
         self.until = until
         self.parent = parent
         self.blockedBy = TodoLinks.normalized(blockedBy)
+        self.start = start
     }
 
     /// Its dates kept to the millisecond, as a todo keeps them.
     public var roundedToMilliseconds: TodoPlan {
         var plan = self
         (plan.wait, plan.scheduled, plan.until) = (wait?.roundedToMilliseconds, scheduled?.roundedToMilliseconds, until?.roundedToMilliseconds)
+        plan.start = start?.roundedToMilliseconds
         return plan
     }
 
     public var isEmpty: Bool {
-        project == nil && wait == nil && scheduled == nil && until == nil && parent == nil && blockedBy.isEmpty
+        project == nil && wait == nil && scheduled == nil && until == nil && parent == nil && blockedBy.isEmpty && start == nil
     }
 }
 
@@ -119,5 +124,10 @@ extension PlanHolding {
     public var blockedBy: [UUID] {
         get { planBox?.plan.blockedBy ?? [] }
         set { plan.blockedBy = TodoLinks.normalized(newValue) }
+    }
+
+    public var start: TodoDue? {
+        get { planBox?.plan.start }
+        set { plan.start = newValue }
     }
 }

@@ -19,6 +19,8 @@ public struct UrgencyWeights: Sendable, Equatable {
     public var priorityLow = 1.8
     /// Its scheduled date reached.
     public var scheduled = 5.0
+    /// Started (`todo start`): being worked on.
+    public var active = 4.0
     /// Age: 0 when new, 1 at `ageLimitDays` or older.
     public var age = 2.0
     public var ageLimitDays = 365
@@ -45,7 +47,7 @@ public struct UrgencyWeights: Sendable, Equatable {
     public static var names: [(name: String, weight: WritableKeyPath<UrgencyWeights, Double>)] {
         [
             ("next_tag", \.nextTag), ("due", \.due), ("priority_high", \.priorityHigh), ("priority_medium", \.priorityMedium),
-            ("priority_low", \.priorityLow), ("scheduled", \.scheduled), ("age", \.age), ("note", \.note), ("tags", \.tags),
+            ("priority_low", \.priorityLow), ("scheduled", \.scheduled), ("active", \.active), ("age", \.age), ("note", \.note), ("tags", \.tags),
             ("project", \.project), ("blocking", \.blocking),
         ]
     }
@@ -121,6 +123,7 @@ public enum Urgency {
         if let scheduled = item.scheduled, scheduled.isReached(now: now, in: timeZone) {
             add("scheduled", "scheduled for \(scheduled.text), reached", micros(weights.scheduled))
         }
+        if let start = item.start { add("active", "started \(start.text)", micros(weights.active)) }
         // In whole seconds: a weight of 1,000 (in millionths) times 100 years of them stays within 64 bits.
         let limit = Int64(min(max(1, weights.ageLimitDays), UrgencyWeights.longestAgeLimit)) * 86_400
         let age = min(max(now.millisecondsSince1970 - item.createdAt.millisecondsSince1970, 0) / 1_000, limit)

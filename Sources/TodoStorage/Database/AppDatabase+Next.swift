@@ -83,6 +83,7 @@ extension AppDatabase {
             + CASE todo.priority WHEN 1 THEN ? WHEN 2 THEN ? WHEN 3 THEN ? ELSE 0 END
             + CASE WHEN todo.scheduled IS NOT NULL AND CASE WHEN length(todo.scheduled) = 10 THEN todo.scheduled <= ? ELSE todo.scheduled <= ? END
                 THEN ? ELSE 0 END
+            + CASE WHEN todo.start IS NULL THEN 0 ELSE ? END
             + ? * min(max(? - todo.createdAt, 0) / 1000, ?) / ?
             + CASE WHEN todo.note IS NULL THEN 0 ELSE ? * 8 / 10 END
             + CASE WHEN todo.tags IS NULL THEN 0 ELSE ? * (CASE json_array_length(todo.tags) WHEN 0 THEN 0 WHEN 1 THEN 8 WHEN 2 THEN 9 ELSE 10 END) / 10 END
@@ -97,6 +98,7 @@ extension AppDatabase {
             due,
             micros(weights.priorityHigh), micros(weights.priorityMedium), micros(weights.priorityLow),
             today, moment, micros(weights.scheduled),
+            micros(weights.active),
             micros(weights.age), now.millisecondsSince1970, limit, limit,
             micros(weights.note),
             micros(weights.tags),

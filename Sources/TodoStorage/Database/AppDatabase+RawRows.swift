@@ -4,13 +4,14 @@ import TodoCore
 
 extension RawTodoRow {
     /// The columns a raw row is read from, at `TodoItem.selection`'s places
-    /// up to the tags, then the project, wait and until: what a listing prints, and not the
+    /// up to the tags, then the project, wait and until, and whether it is
+    /// started: what a listing prints, and not the
     /// edit times and dates after them, which SQLite would read from every
     /// row for nothing (`todo list` of 1,000,000 todos took 1.08x as long
     /// when it selected them: BENCHMARKS.md).
     static let selection = """
         todo.id, todo.text, todo.isDone, todo.createdAt, NULL, NULL, todo.idPrefixLength, todo.due, todo.priority, todo.tags, \
-        todo.project, todo.wait, todo.until
+        todo.project, todo.wait, todo.until, todo.start IS NOT NULL
         """
 }
 
@@ -40,7 +41,8 @@ extension RawTodoRow {
                 tags: UnsafeBufferPointer(rebasing: all[tags]),
                 project: UnsafeBufferPointer(rebasing: all[project]),
                 wait: UnsafeBufferPointer(rebasing: all[wait]),
-                until: UnsafeBufferPointer(rebasing: all[until])
+                until: UnsafeBufferPointer(rebasing: all[until]),
+                isStarted: item.start != nil
             ))
         }
     }
@@ -84,7 +86,8 @@ extension AppDatabase {
                             tags: Self.bytes(handle, column: 9),
                             project: Self.bytes(handle, column: 10),
                             wait: Self.bytes(handle, column: 11),
-                            until: Self.bytes(handle, column: 12)
+                            until: Self.bytes(handle, column: 12),
+                            isStarted: sqlite3_column_int(handle, 13) != 0
                         )
                         try body(row)
                     }

@@ -87,7 +87,8 @@ public enum TodoView {
             Span(" "),
             Span(id, TextStyle(color: .yellow, reverse: selected)),
             Span(String(repeating: " ", count: max(0, idWidth - id.count) + 2)),
-            Span(done ? "[x]" : "[ ]", TextStyle(color: done ? .green : nil, reverse: selected)),
+            // Started (`todo start`): `[*]`, as the lists mark it.
+            Span(done ? "[x]" : item.start != nil ? "[*]" : "[ ]", TextStyle(color: done ? .green : nil, reverse: selected)),
             Span(" " + String(repeating: "  ", count: min(tree.depth, 10))),
         ]
         if tree.subtasks > 0 {
@@ -211,7 +212,7 @@ public enum TodoView {
         var text = [
             "ID         \(item.idString)",
             "Text       \(item.text)",
-            "Status     \(item.isDone ? "done" : "pending")",
+            "Status     \(item.isDone ? "done" : item.start.map { "started " + $0.shortText(today: today, in: timeZone) } ?? "pending")",
             "Due        \(item.due.map { $0.shortText(today: today, in: timeZone) } ?? "none")",
             "Priority   \(item.priority?.rawValue ?? "none")",
             "Tags       \(item.tags.isEmpty ? "none" : item.tags.map { $0.hasPrefix("#") ? $0 : "#" + $0 }.joined(separator: " "))",
