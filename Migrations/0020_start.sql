@@ -6,6 +6,10 @@
 ALTER TABLE todo ADD COLUMN start TEXT;
 ALTER TABLE todo ADD COLUMN startEditedAt INTEGER;
 
+-- The started todos: a few at a time. A list reads whether any is started
+-- from here, and reads the start of every row only if one is.
+CREATE INDEX todo_started ON todo(start) WHERE start IS NOT NULL;
+
 -- A change of it is a local change for sync, as the others are.
 CREATE TRIGGER todo_after_update_sync_start AFTER UPDATE OF start ON todo
 WHEN old.start IS NOT new.start BEGIN

@@ -199,12 +199,9 @@ public enum VTodo {
             if old?.isDone == true, !fields.isDone { set("PERCENT-COMPLETE", nil) }
         }
         // Started or stopped: IN-PROCESS while not done, or back to
-        // NEEDS-ACTION (another status of another app's stays), and the
-        // moment work began as the line says it, whatever the old fields said.
+        // NEEDS-ACTION (another status of another app's stays).
         let inProcess = todo.property("STATUS")?.value.uppercased() == "IN-PROCESS"
         if !fields.isDone, (fields.start != nil) != inProcess { set("STATUS", ContentLine(name: "STATUS", value: status(fields))) }
-        let written = todo.property(startProperty).flatMap { due($0, timeZone: timeZone) }
-        if written.map(seconds) != fields.start.map(seconds) { set(startProperty, fields.start.map { dateLine(startProperty, $0) }) }
         if old?.due.map(seconds) != fields.due.map(seconds) { set("DUE", fields.due.map(dueLine)) }
         if old?.priority != fields.priority {
             set("PRIORITY", fields.priority.map { ContentLine(name: "PRIORITY", value: String(rank(of: $0))) })
@@ -244,6 +241,16 @@ public enum VTodo {
         if Set((old?.blockedBy ?? []).map(linkKey)) != Set(fields.blockedBy.map(linkKey)) {
             setLinks(&todo, parent: false, to: fields.blockedBy, isForeign: isForeignLink)
             changed = true
+        }
+        // The moment work began, as the line says it: written when it
+        // changed, and when a started task is completed (a done task's start
+        // is read from the line alone). An edit of another field leaves an
+        // app's IN-PROCESS without it as it was: read as started when it last
+        // changed.
+        let writtenStart = todo.property(startProperty).flatMap { due($0, timeZone: timeZone) }
+        let completed = fields.isDone && old?.isDone != true
+        if writtenStart.map(seconds) != fields.start.map(seconds), completed || old?.start.map(seconds) != fields.start.map(seconds) {
+            set(startProperty, fields.start.map { dateLine(startProperty, $0) })
         }
         // CREATED is written on a new task, and rewritten only where the client wrote one.
         if let created = fields.createdAt, old == nil || old?.createdAt != nil, old?.createdAt.map(seconds) != seconds(created) {

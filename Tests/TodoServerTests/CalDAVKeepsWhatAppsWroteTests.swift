@@ -20,7 +20,8 @@ struct CalDAVKeepsWhatAppsWroteTests {
         func touched(_ task: AppWrittenTask) -> Set<String> {
             switch self {
             case .title: Self.stamps.union(["SUMMARY"])
-            case .done: Self.stamps.union(["STATUS", "COMPLETED", "PERCENT-COMPLETE"])
+            // A started task completed keeps when it was started (X-TODO-START).
+            case .done: Self.stamps.union(["STATUS", "COMPLETED", "PERCENT-COMPLETE", "X-TODO-START"])
             // A DTSTART the new DUE no longer allows beside it (a date before a time) moves.
             case .due: Self.stamps.union(task.startIsDate ? ["DUE", "DTSTART", "X-TODO-SCHEDULED"] : ["DUE"])
             case .priority: Self.stamps.union(["PRIORITY"])
