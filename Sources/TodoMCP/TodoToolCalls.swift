@@ -267,10 +267,8 @@ public final class TodoToolCalls {
                 }
             }
         }
-        edit.due = try date("due")
-        edit.wait = try date("wait")
-        edit.scheduled = try date("scheduled")
-        edit.until = try date("until")
+        // Every date (`FieldKind.date`) under its key.
+        for field in TodoField.allCases where field.kind == .date { edit[date: field] = try date(field.key) }
         edit.priority = try field("priority").map { text in
             guard let text else { return nil }
             guard let priority = TodoPriority(parsing: text) else {

@@ -91,6 +91,12 @@ extension TodoToolCatalog {
     ]
 
     /// A date field other than the due date: read as `due` is.
+    /// The dates a todo takes besides `due` (`FieldKind.date`), each under
+    /// its key, said as the field table says it.
+    static let datesSchemas: [String: JSONValue] = Dictionary(uniqueKeysWithValues: TodoField.allCases
+        .filter { $0.kind == .date && $0 != .due }
+        .map { ($0.key, dateSchema($0.summary ?? "")) })
+
     static func dateSchema(_ meaning: String) -> JSONValue {
         ["type": ["string", "null"], "description": .string(meaning + " A date as `due` takes. Null removes it.")]
     }

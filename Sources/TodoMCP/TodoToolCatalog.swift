@@ -50,7 +50,7 @@ public enum TodoToolCatalog {
         description: """
             Answers what `todo next` answers: the pending todos to do now, most urgent first, \
             each with its `urgency` (Taskwarrior's terms: due soon or overdue, priority, blocking \
-            others, scheduled, age, tags, project, a note; weighted as the person's todo config \
+            others, scheduled, started, age, tags, project, a note; weighted as the person's todo config \
             says). Blocked todos, and those still waiting, are left out.
             """,
         inputSchema: object([
@@ -85,11 +85,10 @@ public enum TodoToolCatalog {
             "due": dueSchema, "priority": prioritySchema,
             "tags": ["type": "array", "items": ["type": "string"], "description": "Tags, without #."],
             "note": ["type": "string", "description": "A longer note; may span lines."],
-            "repeat": repeatSchema, "project": projectSchema, "wait": dateSchema("Hidden from lists until then."),
-            "scheduled": dateSchema("When to start on it."), "until": dateSchema("The last date it applies; a repeat stops there."),
+            "repeat": repeatSchema, "project": projectSchema,
             "parent": parentSchema, "blocked_by": blockersSchema("Todos that must be done first."),
             "dry_run": dryRunSchema,
-        ], required: ["text"]),
+        ].merging(datesSchemas) { first, _ in first }, required: ["text"]),
         annotations: .init(readOnly: false, destructive: false, idempotent: false, openWorld: false),
         outputSchema: changeSchema
     )
@@ -109,12 +108,11 @@ public enum TodoToolCatalog {
             "add_tags": ["type": "array", "items": ["type": "string"], "description": "Tags to add."],
             "remove_tags": ["type": "array", "items": ["type": "string"], "description": "Tags to remove; each must be on the todo."],
             "note": ["type": ["string", "null"], "description": "The new note; null removes it."],
-            "repeat": repeatSchema, "project": projectSchema, "wait": dateSchema("Hidden from lists until then."),
-            "scheduled": dateSchema("When to start on it."), "until": dateSchema("The last date it applies; a repeat stops there."),
+            "repeat": repeatSchema, "project": projectSchema,
             "parent": parentSchema, "blocked_by": blockersSchema("Todos to add to those that must be done first."),
             "unblock": blockersSchema("Todos that no longer block it."),
             "dry_run": dryRunSchema,
-        ]),
+        ].merging(datesSchemas) { first, _ in first }),
         annotations: .init(readOnly: false, destructive: true, idempotent: true, openWorld: false),
         outputSchema: changeSchema
     )

@@ -50,4 +50,13 @@ struct StartStopTests {
         #expect(try todo.listJSON().first?["start"] as? String == "2026-11-24T08:15:00.000Z")
         #expect(try todo.ok(["list"]).contains("[*] e971"))
     }
+
+    /// `start:` is a Taskwarrior word as the other dates are, from the field table.
+    @Test func startIsATaskwarriorWordAsTheOtherDatesAre() throws {
+        let id = try todo.add(["fix the sink", "start:2026-11-24"])
+        let item = try #require(try todo.listJSON().first { $0["id"] as? String == id })
+        #expect(item["start"] as? String == "2026-11-24" && item["text"] as? String == "fix the sink")
+        _ = try todo.ok(["edit", String(id.prefix(8)), "start:"])
+        #expect(try todo.listJSON().first { $0["id"] as? String == id }?["start"] is NSNull)
+    }
 }

@@ -18,18 +18,11 @@ struct StartCommand: AsyncParsableCommand {
             """
     )
 
-    @OptionGroup var database: DatabaseOptions
-    @OptionGroup var output: OutputOptions
-
-    @Flag(help: "Show each todo as it would be, before → after; change nothing.")
-    var dryRun = false
-
-    @Argument(help: "IDs (or unique prefixes) of the todos.")
-    var ids: [String]
+    @OptionGroup var arguments: StartArguments
 
     @MainActor
     mutating func run() async throws {
-        try await setStarted(true, ids: ids, dryRun: dryRun, database: database, json: output.json)
+        try await arguments.setStarted(true)
     }
 }
 
@@ -46,6 +39,16 @@ struct StopCommand: AsyncParsableCommand {
             """
     )
 
+    @OptionGroup var arguments: StartArguments
+
+    @MainActor
+    mutating func run() async throws {
+        try await arguments.setStarted(false)
+    }
+}
+
+/// What `todo start` and `todo stop` take.
+struct StartArguments: ParsableArguments {
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var output: OutputOptions
 
@@ -55,20 +58,15 @@ struct StopCommand: AsyncParsableCommand {
     @Argument(help: "IDs (or unique prefixes) of the todos.")
     var ids: [String]
 
+    /// Starts or stops the todos and prints them; those already so are said.
     @MainActor
-    mutating func run() async throws {
-        try await setStarted(false, ids: ids, dryRun: dryRun, database: database, json: output.json)
+    func setStarted(_ started: Bool) async throws {
+        let (logic, db) = try database.logic()
+        let (changed, unchanged) = try await logic.setStarted(started, idPrefixes: ids, dryRun: dryRun)
+        if output.json { return try printChanged(changed.map(\.after) + unchanged, verb: "", db: db, json: true) }
+        let verb = dryRun ? (started ? "Would start" : "Would stop") : (started ? "Started" : "Stopped")
+        try printChanges(changed, verb: verb, fields: dryRun, db: db, json: false)
+        try printChanged(unchanged.filter { started && $0.isDone }, verb: "Done, left as it is", db: db, json: false)
+        try printChanged(unchanged.filter { !(started && $0.isDone) }, verb: started ? "Already started" : "Not started", db: db, json: false)
     }
-}
-
-/// Starts or stops the todos and prints them; those already so are said.
-@MainActor
-private func setStarted(_ started: Bool, ids: [String], dryRun: Bool, database: DatabaseOptions, json: Bool) async throws {
-    let (logic, db) = try database.logic()
-    let (changed, unchanged) = try await logic.setStarted(started, idPrefixes: ids, dryRun: dryRun)
-    if json { return try printChanged(changed.map(\.after) + unchanged, verb: "", db: db, json: true) }
-    let verb = dryRun ? (started ? "Would start" : "Would stop") : (started ? "Started" : "Stopped")
-    try printChanges(changed, verb: verb, fields: dryRun, db: db, json: false)
-    try printChanged(unchanged.filter { started && $0.isDone }, verb: "Done, left as it is", db: db, json: false)
-    try printChanged(unchanged.filter { !(started && $0.isDone) }, verb: started ? "Already started" : "Not started", db: db, json: false)
 }

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Taskwarrior's attribute words among the words of a todo, read as
-/// `task add` and `task modify` read them: `due:tomorrow`, `scheduled:`,
-/// `wait:`, `until:`, `project:home` (`pro:`), `priority:H` (`pri:`),
+/// `task add` and `task modify` read them: `due:tomorrow`, the other dates
+/// (`wait:`, `start:`…), `project:home` (`pro:`), `priority:H` (`pri:`),
 /// `depends:3f2a,91bc`, `recur:weekly`, `+tag`, and, in an edit, `-tag`.
 /// An attribute's name may be cut to any three letters or more that begin
 /// one name only (`sched:`, `proj:`), as Taskwarrior allows; an empty value
@@ -23,13 +23,13 @@ public struct TaskwarriorWords: Sendable {
     public var hints: [String] = []
 
     /// The attribute names read, each with the field it sets.
-    static let attributes: [(name: String, field: TodoField)] = [
-        ("due", .due), ("scheduled", .scheduled), ("wait", .wait), ("until", .until), ("project", .project),
-        ("priority", .priority), ("depends", .blockedBy), ("recur", .recurrence),
+    /// The dates under their keys (`due:`, `wait:`, `start:`…), as Taskwarrior names them.
+    static let attributes: [(name: String, field: TodoField)] = TodoField.allCases.filter { $0.kind == .date }.map { ($0.key, $0) } + [
+        ("project", .project), ("priority", .priority), ("depends", .blockedBy), ("recur", .recurrence),
     ]
 
     /// Taskwarrior's attributes with no field here, so a hint can say so.
-    static let unread = ["status", "start", "end", "entry", "modified", "uuid", "description", "tags", "parent", "mask", "imask", "id", "urgency", "limit"]
+    static let unread = ["status", "end", "entry", "modified", "uuid", "description", "tags", "parent", "mask", "imask", "id", "urgency", "limit"]
 
     /// Nothing read yet.
     public init() {}
@@ -70,7 +70,7 @@ public struct TaskwarriorWords: Sendable {
         }
         let cleared = value.isEmpty
         switch field {
-        case .due, .scheduled, .wait, .until:
+        case _ where field.kind == .date:
             var date: TodoDue?
             if !cleared {
                 do throws(TodoFieldError) {
@@ -79,12 +79,7 @@ public struct TaskwarriorWords: Sendable {
                     throw .badDate(text, option: "\(field.rawValue):", suggestion: suggestion)
                 }
             }
-            switch field {
-            case .due: edit.due = .some(date)
-            case .scheduled: edit.scheduled = .some(date)
-            case .wait: edit.wait = .some(date)
-            default: edit.until = .some(date)
-            }
+            edit[date: field] = .some(date)
         case .project:
             edit.project = .some(cleared ? nil : try TodoProject.validated(value))
         case .priority:
@@ -142,10 +137,7 @@ public struct TaskwarriorWords: Sendable {
         let phrases = read.map { word, field in
             let value = word.split(separator: ":", maxSplits: 1).dropFirst().first.map(String.init) ?? ""
             let said: String = switch field {
-            case .due: date("due", edit.due)
-            case .scheduled: date("scheduled", edit.scheduled)
-            case .wait: date("wait", edit.wait)
-            case .until: date("until", edit.until)
+            case _ where field.kind == .date: date(field.key, edit[date: field])
             case .project: value.isEmpty ? "no project" : "project \(value)"
             case .priority: (edit.priority ?? nil).map { "priority \($0.rawValue)" } ?? "no priority"
             case .recurrence: (edit.recurrence ?? nil).map { "repeat \($0.description)" } ?? "no repeat"
@@ -159,8 +151,8 @@ public struct TaskwarriorWords: Sendable {
 
     /// The hint for a word kept as text that looks like an attribute.
     public static func hint(for word: String) -> String {
-        "'\(word)' is kept in the text: todo reads due:, scheduled:, wait:, until:, project:, priority:, "
-            + "depends:, recur:, +tag and -tag (put text after -- to keep such words as they are)"
+        "'\(word)' is kept in the text: todo reads " + attributes.map { $0.name + ":, " }.joined()
+            + "+tag and -tag (put text after -- to keep such words as they are)"
     }
 }
 
@@ -177,10 +169,7 @@ extension TodoEdit {
             }
             edit[keyPath: path] = value
         }
-        try take(\.due, .due)
-        try take(\.scheduled, .scheduled)
-        try take(\.wait, .wait)
-        try take(\.until, .until)
+        for field in TodoField.allCases where field.kind == .date { try take(\.[date: field], field) }
         try take(\.project, .project)
         try take(\.priority, .priority)
         try take(\.recurrence, .recurrence)

@@ -47,6 +47,31 @@ public struct TodoEdit: Sendable, Hashable {
         self.start = start
     }
 
+    /// The date a date field (`FieldKind.date`) is set to: nil to leave
+    /// it, `.some(nil)` to clear it.
+    public subscript(date field: TodoField) -> TodoDue?? {
+        get {
+            switch field {
+            case .due: due
+            case .wait: wait
+            case .scheduled: scheduled
+            case .until: until
+            case .start: start
+            default: nil
+            }
+        }
+        set {
+            switch field {
+            case .due: due = newValue
+            case .wait: wait = newValue
+            case .scheduled: scheduled = newValue
+            case .until: until = newValue
+            case .start: start = newValue
+            default: break
+            }
+        }
+    }
+
     /// Nothing to change.
     public var isEmpty: Bool {
         text == nil && due == nil && priority == nil && addTags.isEmpty && removeTags.isEmpty
