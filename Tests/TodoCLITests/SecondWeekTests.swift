@@ -143,6 +143,19 @@ struct SecondWeekTests {
         #expect(try todo.run(["zzzz"]).stderr.contains("to add a todo, run todo add zzzz"))
     }
 
+    /// An ID near a command's name (`ed94` is two edits from `edit`) is still
+    /// the todo's; a word shorter than four near a command stays its typo.
+    @Test func anIDNearACommandIsStillTheTodos() throws {
+        _ = try todo.ok(["import", "-"], stdin: """
+            [{"id":"ed94a000-0000-4000-8000-000000000001","text":"Email Bob","createdAt":"2026-01-01T00:00:00Z"},
+             {"id":"dd00a000-0000-4000-8000-000000000002","text":"Call Ann","createdAt":"2026-01-01T00:00:00Z"}]
+            """)
+        let result = try todo.run(["ed94"])
+        #expect(result.status == 64)
+        #expect(result.stderr == "Error: 'ed94' is the ID of “Email Bob”, not a command: to see it, run todo show ed94; to change it, todo edit ed94\n")
+        #expect(try todo.run(["dd"]).stderr.contains("did you mean 'add'?"))
+    }
+
     @Test func aProjectThatDiffersOnlyInCaseIsSaid() throws {
         _ = try todo.add(["budget", "--project", "work"])
         let result = try todo.run(["list", "--project", "Work"])

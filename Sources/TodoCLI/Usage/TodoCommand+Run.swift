@@ -143,9 +143,12 @@ extension TodoCommand {
 
     /// `todo 892d`, where 892d is a todo's ID: the command that shows it
     /// instead of the one that would add it. Nil for a word no todo's ID
-    /// starts with, or with no database to look in.
+    /// starts with, or with no database to look in. An ID of four or more
+    /// characters wins over a command it happens to be near (`ed94` is two
+    /// edits from `edit`); a shorter word near a command stays a typo.
     static func namedTodo(_ problem: UsageProblem, arguments: [String]) -> UsageProblem? {
-        guard case let .unknownCommand(words, nil, _) = problem, words.count == 1,
+        guard case let .unknownCommand(words, suggestion, _) = problem, words.count == 1,
+              suggestion == nil || words[0].count >= 4,
               words[0].allSatisfy({ $0.isHexDigit || $0 == "-" }) else { return nil }
         var explicit: String?
         for (index, argument) in arguments.enumerated() {
