@@ -4,7 +4,7 @@ import TodoCore
 /// What a VTODO says, in the terms of a todo: the one mapping between the
 /// two (the table in Docs/caldav.md), for todo-server's CalDAV and for
 /// `todo sync` with CalDAV servers alike.
-public struct VTodoFields: Sendable, Equatable {
+public struct VTodoFields: Sendable, Equatable, TodoDatesHolding {
     public var uid: String
     public var text = ""
     public var isDone = false
@@ -76,24 +76,8 @@ extension VTodoFields {
             case .project: project = text
             case .parent: parent = text
             case .blockedBy: blockedBy = list
-            case .due: due = text.flatMap(TodoDue.init(text:))
-            case .wait: wait = text.flatMap(TodoDue.init(text:))
-            case .scheduled: scheduled = text.flatMap(TodoDue.init(text:))
-            case .until: until = text.flatMap(TodoDue.init(text:))
-            case .start: start = text.flatMap(TodoDue.init(text:))
+            case .due, .wait, .scheduled, .until, .start: self[keyPath: Self.path(ofDate: field)!] = text.flatMap(TodoDue.init(text:))
             }
-        }
-    }
-
-    /// The date a field of the date kind holds (nil for the others).
-    public func date(_ field: TodoField) -> TodoDue? {
-        switch field {
-        case .due: due
-        case .wait: wait
-        case .scheduled: scheduled
-        case .until: until
-        case .start: start
-        default: nil
         }
     }
 }

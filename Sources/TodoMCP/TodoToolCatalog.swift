@@ -49,9 +49,8 @@ public enum TodoToolCatalog {
         title: "What to do next",
         description: """
             Answers what `todo next` answers: the pending todos to do now, most urgent first, \
-            each with its `urgency` (Taskwarrior's terms: due soon or overdue, priority, blocking \
-            others, scheduled, started, age, tags, project, a note; weighted as the person's todo config \
-            says). Blocked todos, and those still waiting, are left out.
+            each with its `urgency` (Taskwarrior's terms: \(UrgencyWeights.names.map(\.name).joined(separator: ", ")); \
+            weighted as the person's todo config says). Blocked todos, and those still waiting, are left out.
             """,
         inputSchema: object([
             "tags": ["type": "array", "items": ["type": "string"], "description": "Only todos having every one of these tags."],

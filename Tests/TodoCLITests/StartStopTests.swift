@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import TodoCore
 
 /// `todo start` and `todo stop` through the binary: Taskwarrior's active
 /// tasks, marked in the lists, weighted in `todo next`, in the JSON, taken
@@ -58,5 +59,16 @@ struct StartStopTests {
         #expect(item["start"] as? String == "2026-11-24" && item["text"] as? String == "fix the sink")
         _ = try todo.ok(["edit", String(id.prefix(8)), "start:"])
         #expect(try todo.listJSON().first { $0["id"] as? String == id }?["start"] is NSNull)
+    }
+
+    /// `start:now`, as Taskwarrior writes it; a bad date names the word once.
+    @Test func startNowStartsItNowAndABadStartIsNamed() throws {
+        let before = Date().addingTimeInterval(-1)
+        let id = try todo.add(["call the plumber", "start:now"])
+        let item = try #require(try todo.listJSON().first { $0["id"] as? String == id })
+        let start = try #require((item["start"] as? String).flatMap { ISO8601.date(from: $0) })
+        #expect(start >= before.wholeSecond && start <= Date())
+        let refused = try todo.run(["add", "x", "start:whenever"])
+        #expect(refused.status != 0 && refused.stderr.contains("is not a date for start: use today"), "\(refused.stderr)")
     }
 }

@@ -67,6 +67,15 @@ struct DueDateGrammarTests {
         #expect(try Self.parse(text, at: Self.moment(now)) == Self.day(expected))
     }
 
+    /// Taskwarrior's `now` is this moment, to the second, in every time zone.
+    @Test func nowIsThisMomentToTheSecond() throws {
+        let now = Self.moment("2026-11-23T10:00:07.250Z")
+        for zone in [Self.berlin, Self.newYork] {
+            #expect(try Self.parse("now", at: now, in: zone) == .moment(Self.moment("2026-11-23T10:00:07.000Z")))
+            #expect(try Self.parse(" NOW ", at: now, in: zone) == .moment(Self.moment("2026-11-23T10:00:07.000Z")))
+        }
+    }
+
     @Test func todayIsReckonedInTheTimeZone() throws {
         // 23:30 UTC is already Tuesday in Berlin, still Monday evening in New York.
         let late = Self.moment("2026-11-23T23:30:00.000Z")

@@ -80,7 +80,7 @@ struct TaskwarriorWordsTests {
     @Test func badValuesSayWhatIsWrong() throws {
         #expect(throws: TodoFieldError.badPriority("X")) { try Self.read(["pri:X"]) }
         #expect(throws: TodoFieldError.badRepeat("often")) { try Self.read(["recur:often"]) }
-        #expect(throws: TodoFieldError.badDate("soonish", option: "wait:")) { try Self.read(["wait:soonish"]) }
+        #expect(throws: TodoFieldError.badDate("soonish", option: "wait")) { try Self.read(["wait:soonish"]) }
         #expect(throws: TodoFieldError.badProject("a..b")) { try Self.read(["project:a..b"]) }
         // A word with a space was quoted as text.
         #expect(try Self.read(["Project: the report"]).text == ["Project: the report"])

@@ -12,10 +12,9 @@ struct AddCommand: AsyncParsableCommand {
             a tab becomes a space. Text that starts with a dash goes after --. A \
             subtask (--parent) is of its parent's project unless given one.
 
-            Taskwarrior's words set fields as the options do: due:, scheduled:, \
-            wait:, until:, project: (pro:), priority: (pri:, H M L), depends: (IDs), \
-            recur: and +tag; what was read is said on standard error. After --, \
-            every word is text.
+            Taskwarrior's words set fields as the options do: \(TaskwarriorWords.dateWords), \
+            project: (pro:), priority: (pri:, H M L), depends: (IDs), recur: and +tag; \
+            what was read is said on standard error. After --, every word is text.
 
             \(DueDateHelp.grammar)
 
@@ -54,31 +53,13 @@ struct AddCommand: AsyncParsableCommand {
     )
     var recurrence: String?
 
-    @Option(help: ArgumentHelp(DueDateHelp.project, valueName: "project"))
-    var project: String?
-
-    @Option(help: ArgumentHelp(DueDateHelp.wait, valueName: "date"))
-    var wait: String?
-
-    @Option(help: ArgumentHelp(DueDateHelp.scheduled, valueName: "date"))
-    var scheduled: String?
-
-    @Option(help: ArgumentHelp(DueDateHelp.until, valueName: "date"))
-    var until: String?
-
-    @Option(help: ArgumentHelp(DueDateHelp.parent, valueName: "id"))
-    var parent: String?
-
-    @Option(help: ArgumentHelp(DueDateHelp.blockedBy, valueName: "id"))
-    var blockedBy: [String] = []
+    @OptionGroup var plan: PlanOptions
 
     @Argument(help: "The todo's text; Taskwarrior's words (due:fri, +tag, project:home) set fields.")
     var words: [String]
 
     var fields: PlanningArguments {
-        PlanningArguments(due: due, priority: priority, tags: tags, note: note, recurrence: recurrence,
-            project: project, wait: wait, scheduled: scheduled, until: until, parent: parent, blockedBy: blockedBy
-        )
+        PlanningArguments(due: due, priority: priority, tags: tags, note: note, recurrence: recurrence, plan: plan.values)
     }
 
     @MainActor

@@ -56,23 +56,7 @@ struct EditCommand: AsyncParsableCommand {
     )
     var recurrence: String?
 
-    @Option(help: ArgumentHelp(DueDateHelp.project + " none clears it.", valueName: "project"))
-    var project: String?
-
-    @Option(help: ArgumentHelp(DueDateHelp.wait + " none clears it.", valueName: "date"))
-    var wait: String?
-
-    @Option(help: ArgumentHelp(DueDateHelp.scheduled + " none clears it.", valueName: "date"))
-    var scheduled: String?
-
-    @Option(help: ArgumentHelp(DueDateHelp.until + " none clears it.", valueName: "date"))
-    var until: String?
-
-    @Option(help: ArgumentHelp(DueDateHelp.parent + " none makes it a todo of its own.", valueName: "id"))
-    var parent: String?
-
-    @Option(help: ArgumentHelp(DueDateHelp.blockedBy, valueName: "id"))
-    var blockedBy: [String] = []
+    @OptionGroup var plan: PlanOptions
 
     @Option(help: ArgumentHelp("A todo that no longer blocks it; give --unblock again for more.", valueName: "id"))
     var unblock: [String] = []
@@ -99,9 +83,7 @@ struct EditCommand: AsyncParsableCommand {
 
     var fields: PlanningArguments {
         PlanningArguments(due: due, priority: priority, tags: tags, untags: untags, note: note, recurrence: recurrence,
-            project: project, wait: wait, scheduled: scheduled, until: until, parent: parent, blockedBy: blockedBy,
-            unblock: unblock
-        )
+            plan: plan.values, unblock: unblock)
     }
 
     func validate() throws {

@@ -11,16 +11,7 @@ struct NextCommand: AsyncParsableCommand {
             each a weight times a factor from 0 to 1, as Taskwarrior ranks its next \
             report. The terms and their default weights (Taskwarrior's):
 
-              next_tag         15.0  tagged next
-              due              12.0  0.2 two weeks ahead or more, rising to 1 at a week overdue
-              priority_high     6.0  (priority_medium 3.9, priority_low 1.8)
-              scheduled         5.0  its scheduled date reached
-              active            4.0  started (todo start)
-              age               2.0  0 when new, 1 at age_limit_days (365) or older
-              note              1.0  times 0.8 when it has a note
-              tags              1.0  times 0.8, 0.9 or 1 for one, two, three or more tags
-              project           1.0  has a project
-              blocking          8.0  an open todo waits for it (--blocked-by)
+            \(UrgencyWeights.termTable)
 
             A due date without a time counts from midnight. Set any weight in \
             $XDG_CONFIG_HOME/todo/config.toml (else ~/.config/todo/config.toml), \

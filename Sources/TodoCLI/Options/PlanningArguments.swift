@@ -59,14 +59,9 @@ struct PlanningArguments: Equatable, Sendable {
     var untags: [String] = []
     var note: String?
     var recurrence: String?
-    var project: String?
-    var wait: String?
-    var scheduled: String?
-    var until: String?
-    /// `--parent`: an ID (or prefix), or none.
-    var parent: String?
-    /// `--blocked-by` and `--unblock`: IDs (or prefixes).
-    var blockedBy: [String] = []
+    /// The project, the plan's dates, the parent and the blockers.
+    var plan = PlanValues()
+    /// `--unblock`: IDs (or prefixes).
     var unblock: [String] = []
 
     /// The word that clears a field.
@@ -75,8 +70,8 @@ struct PlanningArguments: Equatable, Sendable {
     /// The edit these arguments ask for, with dates read at `now` in
     /// `timeZone`; `none` clears a field (on a new todo: leaves it empty).
     func edit(text: String?, now: Date, timeZone: TimeZone) throws(TodoError) -> TodoEdit {
-        var edit = TodoEdit(text: text, addTags: tags, removeTags: untags, addBlockers: blockedBy, removeBlockers: unblock)
-        if let parent { edit.parent = parent.lowercased() == Self.none ? .some(nil) : .some(parent) }
+        var edit = TodoEdit(text: text, addTags: tags, removeTags: untags, addBlockers: plan.blockedBy, removeBlockers: unblock)
+        if let parent = plan.parent { edit.parent = parent.lowercased() == Self.none ? .some(nil) : .some(parent) }
         do throws(TodoFieldError) {
             if let due {
                 if due.lowercased() == Self.none {
@@ -89,10 +84,10 @@ struct PlanningArguments: Equatable, Sendable {
             if let note {
                 edit.note = note.lowercased() == Self.none ? .some(nil) : .some(note)
             }
-            if let project { edit.project = project.lowercased() == Self.none ? .some(nil) : .some(project) }
-            if let wait { edit.wait = try Self.date(wait, option: "--wait", now: now, timeZone: timeZone) }
-            if let scheduled { edit.scheduled = try Self.date(scheduled, option: "--scheduled", now: now, timeZone: timeZone) }
-            if let until { edit.until = try Self.date(until, option: "--until", now: now, timeZone: timeZone) }
+            if let project = plan.project { edit.project = project.lowercased() == Self.none ? .some(nil) : .some(project) }
+            for (field, text) in plan.dates {
+                edit[date: field] = try Self.date(text, option: "--\(field.key)", now: now, timeZone: timeZone)
+            }
             if let recurrence {
                 if recurrence.lowercased() == Self.none {
                     edit.recurrence = .some(nil)
@@ -121,22 +116,58 @@ struct PlanningArguments: Equatable, Sendable {
     /// Whether any field is given.
     var isEmpty: Bool {
         due == nil && priority == nil && tags.isEmpty && untags.isEmpty && note == nil && recurrence == nil
-            && project == nil && wait == nil && scheduled == nil && until == nil && parent == nil && blockedBy.isEmpty
-            && unblock.isEmpty
+            && plan == PlanValues() && unblock.isEmpty
+    }
+}
+
+/// The options `add` and `edit` share for what the plan holds: the project,
+/// the dates besides the due date, the parent and the blockers.
+struct PlanOptions: ParsableArguments {
+    @Option(help: ArgumentHelp(DueDateHelp.project + " none clears it.", valueName: "project"))
+    var project: String?
+
+    @Option(help: ArgumentHelp("Hide it from lists and the view until this date (list --waiting shows it); none clears it.", valueName: "date"))
+    var wait: String?
+
+    @Option(help: ArgumentHelp("When to start on it: a date, as --due takes; none clears it.", valueName: "date"))
+    var scheduled: String?
+
+    @Option(help: ArgumentHelp("The last date it applies: a repeat makes none after it; unfinished past it, it leaves lists. none clears it.", valueName: "date"))
+    var until: String?
+
+    @Option(help: ArgumentHelp("Make it a subtask of this todo (an ID or unique prefix); none makes it a todo of its own.", valueName: "id"))
+    var parent: String?
+
+    @Option(help: ArgumentHelp("A todo that must be done first (an ID or unique prefix); give --blocked-by again for more.", valueName: "id"))
+    var blockedBy: [String] = []
+
+    /// The values given.
+    var values: PlanValues {
+        PlanValues(project: project, wait: wait, scheduled: scheduled, until: until, parent: parent, blockedBy: blockedBy)
+    }
+}
+
+/// What `PlanOptions` read, as plain values (a command built by the quick
+/// path has no parsed options to read).
+struct PlanValues: Equatable, Sendable {
+    var project: String?
+    var wait: String?
+    var scheduled: String?
+    var until: String?
+    var parent: String?
+    var blockedBy: [String] = []
+
+    /// The dates given, by the field each sets.
+    var dates: [(TodoField, String)] {
+        [(TodoField.wait, wait), (.scheduled, scheduled), (.until, until)].compactMap { field, text in text.map { (field, $0) } }
     }
 }
 
 /// The date grammar, once, for every command's help.
 enum DueDateHelp {
     static let project = "The project: names joined by dots, the widest first (home.garden)."
-    static let wait = "Hide it from lists and the view until this date (list --waiting shows it)."
-    static let scheduled = "When to start on it: a date, as --due takes."
-    static let until = "The last date it applies: a repeat makes none after it; unfinished past it, it leaves lists."
-    static let parent = "Make it a subtask of this todo (an ID or unique prefix)."
-    static let blockedBy = "A todo that must be done first (an ID or unique prefix); give --blocked-by again for more."
-
     static let grammar = """
-        Dates (--due): today, tomorrow, yesterday; a weekday, mon..sun or \
+        Dates (--due): now, today, tomorrow, yesterday; a weekday, mon..sun or \
         monday..sunday (or next fri), meaning the next one after today; +3d, +2w, +1m, \
         +1y or "in 3 days", "in a week" from today (a month later keeps the day, or \
         takes the month's last day); -1d, "1d ago", "3 days ago"; "next week" (its \

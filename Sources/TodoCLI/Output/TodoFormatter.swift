@@ -131,9 +131,10 @@ struct TodoFormatter {
         out += "Tags       \(item.tags.isEmpty ? "none" : item.tags.joined(separator: " "))\n"
         out += "Repeat     \(item.recurrence?.description ?? "none")\n"
         out += "Project    \(item.project ?? "none")\n"
-        out += "Scheduled  \(item.scheduled.map { longForm($0, isDone: true) } ?? "none")\n"
-        out += "Wait       \(item.wait.map { longForm($0, isDone: true) } ?? "none")\n"
-        out += "Until      \(item.until.map { longForm($0, isDone: true) } ?? "none")\n"
+        for field in TodoField.detailDates {
+            out += field.label.padding(toLength: 11, withPad: " ", startingAt: 0)
+                + (item.date(field).map { longForm($0, isDone: true) } ?? "none") + "\n"
+        }
         out += "Parent     \(relatives.parent.map(Self.mention) ?? "none")\n"
         let blockers = relatives.blockers.map { Self.mention($0) + ($0.isDone ? " (done)" : "") }
             + relatives.goneBlockers.map { "\($0.lowercasedString.prefix(8)) (deleted)" }

@@ -1,3 +1,5 @@
+import TodoCore
+
 /// Mistakes in the arguments that ArgumentParser would answer unhelpfully,
 /// found before it parses them, each worded with what to type instead.
 ///
@@ -89,10 +91,8 @@ enum UsageProblem: Error, Equatable, CustomStringConvertible {
     }
 
     /// The options of `add` and `edit` that take a value: neither they nor their values are text.
-    static let optionsWithValues = [
-        "--database", "--due", "--priority", "--tag", "--untag", "--note", "--repeat", "--project", "--wait", "--scheduled", "--until",
-        "--parent", "--blocked-by", "--unblock", "--where",
-    ]
+    /// They are the options a view's line takes (`TodoEdit(line:)`), and two more.
+    static let optionsWithValues = ["--database", "--where"] + TodoEdit.lineOptions.sorted()
 
     /// The flags of `add` and `edit`: neither they nor a value follow as text.
     private static let flags: Set<String> = ["--json", "--yes", "--dry-run"]

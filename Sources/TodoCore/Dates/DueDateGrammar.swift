@@ -20,8 +20,9 @@ import Foundation
 ///   quarter, year), and in words `end of month`, `start of week`…;
 ///   `someday` (or `later`), its far future, 30 December 9999
 /// - `2026-12-01`: that date
+/// - `now`: this moment, to the second (Taskwarrior's `start:now`)
 ///
-/// All of these give a `.day`, which stays that date in every time zone.
+/// All of these but `now` give a `.day`, which stays that date in every time zone.
 /// Any of them followed by a time of day (`tomorrow 5pm`, `fri 09:30`,
 /// `dec 24 18:00`, `friday at 5pm`, `2026-12-01 14:30`), or `2026-12-01T14:30` (or
 /// `T14:30:15`), is a time on the local clock of the given zone and gives the
@@ -62,6 +63,8 @@ public enum DueDateGrammar {
         if let day = day(words[...], today: today) {
             return .day(day)
         }
+        // Taskwarrior's `now` (start:now): this moment, to the second.
+        if words == ["now"] { return .moment(now.wholeSecond) }
         if words.count == 1, let moment = localMoment(words[0], in: timeZone) {
             return .moment(moment)
         }

@@ -196,14 +196,20 @@ extension TodoLogic {
     public func setStarted(
         _ started: Bool, idPrefixes: [String], dryRun: Bool = false
     ) async throws(TodoError) -> (changed: [(before: TodoItem, after: TodoItem)], unchanged: [TodoItem]) {
-        let items = try await todos(idPrefixes: idPrefixes).map(\.item)
-        let unchanged = items.filter { started ? $0.start != nil || $0.isDone : $0.start == nil }
-        let changing = items.filter { !unchanged.contains($0) }
-        guard !changing.isEmpty else { return ([], unchanged) }
-        // To the second, as Taskwarrior and iCalendar keep it: every copy holds the same start.
-        let start: TodoDue? = started ? .moment(environment.now().wholeSecond) : nil
-        let changed = try await editTodos(idPrefixes: changing.map(\.idString), edit: TodoEdit(start: .some(start)), dryRun: dryRun)
-        return (changed, unchanged)
+        try await run { [environment, storage] in
+            let items = try await Self.resolveDistinct(idPrefixes, in: storage)
+            let unchanged = items.filter { started ? $0.start != nil || $0.isDone : $0.start == nil }
+            let now = environment.now()
+            // To the second, as Taskwarrior and iCalendar keep it: every copy holds the same start.
+            let edit = TodoEdit(start: .some(started ? .moment(now.wholeSecond) : nil))
+            let changed = try items.filter { !unchanged.contains($0) }.map { item throws(TodoError) in
+                (before: item, after: try item.applying(edit, at: now))
+            }
+            if !dryRun, !changed.isEmpty { try await storage.update(changed.map(\.after)) }
+            return (changed, unchanged)
+        } then: { result in
+            if !dryRun { self.state.updateTodos(result.changed.map(\.after)) }
+        }
     }
 
     /// Deletes todos, all or none.

@@ -28,6 +28,11 @@ public struct TaskwarriorWords: Sendable {
         ("project", .project), ("priority", .priority), ("depends", .blockedBy), ("recur", .recurrence),
     ]
 
+    /// The date attributes, for a help text: `due:, wait:, …`.
+    public static var dateWords: String {
+        attributes.filter { $0.field.kind == .date }.map { $0.name + ":" }.joined(separator: ", ")
+    }
+
     /// Taskwarrior's attributes with no field here, so a hint can say so.
     static let unread = ["status", "end", "entry", "modified", "uuid", "description", "tags", "parent", "mask", "imask", "id", "urgency", "limit"]
 
@@ -76,7 +81,7 @@ public struct TaskwarriorWords: Sendable {
                 do throws(TodoFieldError) {
                     date = try DueDateGrammar.parse(value, now: now, in: timeZone)
                 } catch let .badDue(text, suggestion) where field != .due {
-                    throw .badDate(text, option: "\(field.rawValue):", suggestion: suggestion)
+                    throw .badDate(text, option: field.rawValue, suggestion: suggestion)
                 }
             }
             edit[date: field] = .some(date)

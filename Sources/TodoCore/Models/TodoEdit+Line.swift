@@ -4,8 +4,8 @@ extension TodoEdit {
     /// A line typed in a view to add or edit a todo: words of text among the
     /// options `todo add` and `todo edit` take, read the same way: `--due fri`,
     /// `--priority high`, `--tag home` or `#home`, `--untag home`, `--note "call
-    /// first"`, `--repeat weekly`, `--project home.garden`, `--wait`,
-    /// `--scheduled` and `--until` dates, each with `none` to clear, `--parent`
+    /// first"`, `--repeat weekly`, `--project home.garden`, the plan's dates
+    /// (`--wait` and the rest), each with `none` to clear, `--parent`
     /// (or none), `--blocked-by` and `--unblock` IDs. Dates are read at
     /// `now` in `timeZone`. The text is the words left (nil: none, fields only).
     /// A `#` word is a tag when a letter follows the `#` and it is not a word
@@ -54,7 +54,7 @@ extension TodoEdit {
                 let value = valueToken.text
                 let clears = value.lowercased() == "none"
                 switch token.text {
-                case "--due", "--wait", "--scheduled", "--until":
+                case _ where Self.dateOptions[token.text] != nil:
                     var date: TodoDue?
                     do throws(TodoFieldError) {
                         if clears {
@@ -71,12 +71,7 @@ extension TodoEdit {
                     } catch let .badDue(text, suggestion) where token.text != "--due" {
                         throw .badDate(text, option: token.text, suggestion: suggestion)
                     }
-                    switch token.text {
-                    case "--due": due = .some(date)
-                    case "--wait": wait = .some(date)
-                    case "--scheduled": scheduled = .some(date)
-                    default: until = .some(date)
-                    }
+                    self[date: Self.dateOptions[token.text]!] = .some(date)
                 case "--project": project = clears ? .some(nil) : .some(value)
                 case "--parent": parent = clears ? .some(nil) : .some(value)
                 case "--blocked-by": addBlockers.append(value)
@@ -108,11 +103,16 @@ extension TodoEdit {
         text = words.isEmpty ? nil : words.joined(separator: " ")
     }
 
-    /// The options a line may hold.
-    static let lineOptions: Set<String> = [
-        "--due", "--priority", "--tag", "--untag", "--note", "--repeat", "--project", "--wait", "--scheduled", "--until",
-        "--parent", "--blocked-by", "--unblock",
-    ]
+    /// The date options a line may hold, as the command line names them,
+    /// by field: every date but the start, which `todo start` sets.
+    static let dateOptions = Dictionary(
+        uniqueKeysWithValues: TodoField.allCases.filter { $0.kind == .date && $0 != .start }.map { ("--" + $0.key, $0) })
+
+    /// The options a line may hold: those of `todo add` and `todo edit`
+    /// that take a value.
+    public static let lineOptions = Set(dateOptions.keys).union([
+        "--priority", "--tag", "--untag", "--note", "--repeat", "--project", "--parent", "--blocked-by", "--unblock",
+    ])
 
     /// A line's words as `tokens` reads them: runs of non-spaces, or of
     /// anything between double quotes (`edit --where`'s filters).

@@ -2,7 +2,7 @@ import Foundation
 
 /// The fields a todo is created or edited with, beyond its text: each nil
 /// means "leave as it is"; a field set to `.some(nil)` is cleared.
-public struct TodoEdit: Sendable, Hashable {
+public struct TodoEdit: Sendable, Hashable, TodoDatesHolding {
     public var text: String?
     public var due: TodoDue??
     public var priority: TodoPriority??
@@ -50,26 +50,8 @@ public struct TodoEdit: Sendable, Hashable {
     /// The date a date field (`FieldKind.date`) is set to: nil to leave
     /// it, `.some(nil)` to clear it.
     public subscript(date field: TodoField) -> TodoDue?? {
-        get {
-            switch field {
-            case .due: due
-            case .wait: wait
-            case .scheduled: scheduled
-            case .until: until
-            case .start: start
-            default: nil
-            }
-        }
-        set {
-            switch field {
-            case .due: due = newValue
-            case .wait: wait = newValue
-            case .scheduled: scheduled = newValue
-            case .until: until = newValue
-            case .start: start = newValue
-            default: break
-            }
-        }
+        get { Self.path(ofDate: field).map { self[keyPath: $0] } ?? nil }
+        set { if let path = Self.path(ofDate: field) { self[keyPath: path] = newValue } }
     }
 
     /// Nothing to change.

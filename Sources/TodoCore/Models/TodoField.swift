@@ -111,6 +111,13 @@ extension TodoField {
         }
     }
 
+    /// The plan's dates a todo's details show, in the order shown (when to
+    /// start on it, when it shows, when it ends), each under `label`.
+    public static let detailDates: [TodoField] = [.scheduled, .wait, .until]
+
+    /// Its name as a todo's details show it: `Scheduled`.
+    public var label: String { key.prefix(1).uppercased() + key.dropFirst() }
+
     /// What kind of value it holds: how a value written elsewhere is read.
     public var kind: FieldKind {
         switch self {
@@ -199,10 +206,9 @@ public enum FieldValue: Sendable, Hashable {
 /// The values of a todo's fields, wherever they are held: a todo, or what
 /// sync carries to and from a server. Compared, read and set field by field
 /// alike.
-public protocol TodoFieldValues: PlanHolding {
+public protocol TodoFieldValues: PlanHolding, TodoDatesHolding where DateValue == TodoDue? {
     var text: String { get set }
     var isDone: Bool { get set }
-    var due: TodoDue? { get set }
     var priority: TodoPriority? { get set }
     var tags: [String] { get set }
     var note: String? { get set }
@@ -284,18 +290,6 @@ extension TodoFieldValues {
 
     private mutating func clear(_ field: TodoField) {
         set(field, to: field == .tags || field == .blockedBy ? .list([]) : .none)
-    }
-
-    /// The date a field of the date kind holds (nil for the others).
-    public func date(_ field: TodoField) -> TodoDue? {
-        switch field {
-        case .due: due
-        case .wait: wait
-        case .scheduled: scheduled
-        case .until: until
-        case .start: start
-        default: nil
-        }
     }
 
     /// Whether both hold the same value for `field`.

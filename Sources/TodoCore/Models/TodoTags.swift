@@ -98,7 +98,7 @@ public enum TodoFieldError: Error, Sendable, Equatable, CustomStringConvertible 
     case badRepeat(String)
     /// A text that is no due date, with the nearest form that is one, if a word looks mistyped.
     case badDue(String, suggestion: String? = nil)
-    /// A text that is no date, given to `option` (`--wait`, `--scheduled`, `--until`).
+    /// A text that is no date, given to `option` (`--wait`, or another of the plan's dates).
     case badDate(String, option: String, suggestion: String? = nil)
     case repeatNeedsDue
     /// `--parent` naming the todo itself.

@@ -45,11 +45,32 @@ public struct UrgencyWeights: Sendable, Equatable {
 
     /// The names `config.toml` uses, each with its weight's key path.
     public static var names: [(name: String, weight: WritableKeyPath<UrgencyWeights, Double>)] {
-        [
-            ("next_tag", \.nextTag), ("due", \.due), ("priority_high", \.priorityHigh), ("priority_medium", \.priorityMedium),
-            ("priority_low", \.priorityLow), ("scheduled", \.scheduled), ("active", \.active), ("age", \.age), ("note", \.note), ("tags", \.tags),
-            ("project", \.project), ("blocking", \.blocking),
-        ]
+        terms.map { ($0.name, $0.weight) }
+    }
+
+    /// Each term: its name in `config.toml`, its weight's key path, and
+    /// what makes it count (for `todo next --help` and MCP's tool).
+    public static var terms: [(name: String, weight: WritableKeyPath<UrgencyWeights, Double>, meaning: String)] { [
+        ("next_tag", \.nextTag, "tagged next"),
+        ("due", \.due, "0.2 two weeks ahead or more, rising to 1 at a week overdue"),
+        ("priority_high", \.priorityHigh, "its priority high"),
+        ("priority_medium", \.priorityMedium, "its priority medium"),
+        ("priority_low", \.priorityLow, "its priority low"),
+        ("scheduled", \.scheduled, "its scheduled date reached"),
+        ("active", \.active, "started (todo start)"),
+        ("age", \.age, "0 when new, 1 at age_limit_days (365) or older"),
+        ("note", \.note, "times 0.8 when it has a note"),
+        ("tags", \.tags, "times 0.8, 0.9 or 1 for one, two, three or more tags"),
+        ("project", \.project, "has a project"),
+        ("blocking", \.blocking, "an open todo waits for it (--blocked-by)"),
+    ] }
+
+    /// The terms with their default weights, a line each.
+    public static var termTable: String {
+        terms.map { term in
+            let weight = String(format: "%5.1f", taskwarrior[keyPath: term.weight])
+            return "  " + term.name.padding(toLength: 16, withPad: " ", startingAt: 0) + weight + "  " + term.meaning
+        }.joined(separator: "\n")
     }
 }
 

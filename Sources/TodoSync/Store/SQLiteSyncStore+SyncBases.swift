@@ -93,6 +93,9 @@ extension SQLiteSyncStore {
 
     static let baseColumns = baseColumnList.joined(separator: ", ")
 
+    /// Where `SyncBase(row:)` finds the columns after the fields.
+    static let baseTrailingPlace = baseColumnList.count - baseTrailingColumns.count
+
     /// Where `SyncBase(row:)` finds each field and its edit time.
     static let basePlaces = TodoField.allCases.map { field in
         (field: field, value: baseColumnList.firstIndex(of: field.column)!, time: baseColumnList.firstIndex(of: field.editedAtColumn)!)
@@ -150,7 +153,7 @@ extension SyncBase {
             fields.set(place.field, in: row, at: place.value)
             times.set(place.field, in: row, at: place.time)
         }
-        let trailing = SQLiteSyncStore.basePlaces.count * 2 + 5
+        let trailing = SQLiteSyncStore.baseTrailingPlace
         self.init(
             todoId: id, remoteId: row[1], fields: fields, remoteVersion: row[2], editedAt: times,
             createdAt: Self.time(row[3]), completedAt: Self.time(row[4]),

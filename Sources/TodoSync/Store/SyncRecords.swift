@@ -12,8 +12,7 @@ public struct SyncFields: Sendable, Hashable {
     public var tags: [String]
     public var note: String?
     public var recurrence: TodoRepeat?
-    /// The project, the wait, scheduled and until dates, the parent and the
-    /// blockers (`PlanHolding`).
+    /// The fields the plan holds (`TodoField.planned`, `PlanHolding`).
     public var planBox: PlanBox?
 
     public init(

@@ -220,8 +220,10 @@ public enum TodoView {
         ]
         // The fields a Taskwarrior user plans with, only when set: the screen is short.
         if let project = item.project { text.append("Project    \(project)") }
-        for (label, date) in [("Scheduled  ", item.scheduled), ("Wait       ", item.wait), ("Until      ", item.until)] {
-            if let date { text.append(label + date.shortText(today: today, in: timeZone)) }
+        for field in TodoField.detailDates {
+            if let date = item.date(field) {
+                text.append(field.label.padding(toLength: 11, withPad: " ", startingAt: 0) + date.shortText(today: today, in: timeZone))
+            }
         }
         text += ["Created    \(time(item.createdAt))", "Updated    \(time(item.updatedAt))"]
         if let completedAt = item.completedAt { text.append("Completed  \(time(completedAt))") }
