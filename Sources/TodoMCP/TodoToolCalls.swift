@@ -51,8 +51,9 @@ public final class TodoToolCalls {
         }
     }
 
-    /// The command line's message for `error`, except that the candidates of
-    /// an ambiguous ID are named by their full UUIDs, as every answer names todos.
+    /// The core's message for `error` in MCP's words: what to pass to which
+    /// tool next, and the candidates of an ambiguous ID named by their full
+    /// UUIDs, as every answer names todos.
     private func describe(_ error: any Error) async -> String {
         if let error = error as? ToolError { return error.description }
         let failure = TodoError(error)
@@ -69,6 +70,14 @@ public final class TodoToolCalls {
             let full = (try? await logic.todos(idPrefixes: [id]).first?.item.idString) ?? id
             return "cannot undo the \(change): “\(text)” (\(full)) was changed since, by a sync or another program; "
                 + "get_todo shows it, and undo with force: true puts back its earlier values anyway"
+        case .notFound, .invalidID:
+            return failure.description + ": list_todos (with status: all) shows every todo's ID"
+        case let .linkCycle(relation, _):
+            return failure.description + " (edit_todo with \(relation == .parent ? "parent: null" : "unblock"))"
+        case let .openSubtasks(_, open):
+            return failure.description + ": pass with_subtasks: true to complete \(open == 1 ? "it" : "them") too, or complete \(open == 1 ? "it" : "them") first"
+        case .invalidField(.repeatNeedsDue):
+            return failure.description + ": give due as well"
         default:
             return failure.description
         }

@@ -30,6 +30,9 @@ struct BadInputTests {
         try expectRefused(["add", "   "], saying: "todo text is empty")
         try expectRefused(["add", String(repeating: "x", count: 10_001)], saying: "the limit is 10000")
         try expectRefused(["add", "two\nlines"], saying: "one line")
+        // A date of several words a shell split: the command line says to quote it.
+        try expectRefused(["add", "milk", "--due", "next"], saying: #"in a shell, put a date of several words in quotes, like --due "next week""#)
+        try expectRefused(["add", "milk", "--due", "mon", "--repeat", "weekly", "--parent", "ffffffff"], saying: "run todo list --all to see IDs")
         try expectRefused(["add"], saying: "Missing expected argument")
     }
 

@@ -91,6 +91,27 @@ struct MCPProtocolTests {
         #expect(try todo.listJSON(["--all"]).isEmpty)
     }
 
+    /// The core's errors in MCP's words: what to call next, never a shell command.
+    @Test func refusalsNameToolsNotCommands() throws {
+        let mcp = try MCPPipe(database: todo.databasePath)
+        _ = try mcp.initialize()
+        func text(_ result: [String: Any]) -> String {
+            ((result["content"] as? [[String: Any]])?.first?["text"] as? String) ?? ""
+        }
+        let unknown = try mcp.call(1, "complete_todo", ["ids": ["ffffffff"]])
+        #expect(unknown["isError"] as? Bool == true)
+        #expect(text(unknown) == "no todo has an ID starting with 'ffffffff': list_todos (with status: all) shows every todo's ID")
+        let noDue = try mcp.call(2, "add_todo", ["text": "water the plants", "repeat": "weekly"])
+        #expect(text(noDue) == "a repeating todo needs a due date: give due as well")
+        let parent = try #require(((try mcp.call(3, "add_todo", ["text": "paint the room"])["structuredContent"] as? [String: Any])?["changes"] as? [[String: Any]])?.first?["after"] as? [String: Any])["id"] as? String
+        _ = try mcp.call(4, "add_todo", ["text": "buy paint", "parent": parent as Any])
+        let refused = try mcp.call(5, "complete_todo", ["ids": [parent as Any]])
+        #expect(text(refused).hasSuffix("has 1 open subtask: pass with_subtasks: true to complete it too, or complete it first"), "\(text(refused))")
+        for answer in [unknown, noDue, refused] {
+            #expect(!["todo list", "todo add", "todo edit", "--"].contains(where: text(answer).contains), "\(text(answer))")
+        }
+    }
+
     /// null clears a field, as `none` does on the command line (and `none` here too).
     @Test func nullOrNoneClearsAFieldAndAFieldLeftOutStays() throws {
         let mcp = try MCPPipe(database: todo.databasePath)

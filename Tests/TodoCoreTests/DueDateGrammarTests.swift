@@ -169,8 +169,12 @@ struct DueDateGrammarTests {
             #expect(TodoFieldError.badDue(typed, suggestion: meant).description == "'\(typed)' is not a due date: did you mean '\(meant)'?")
         }
         // The first word of a date of several words, given alone (unquoted in a shell).
-        #expect(TodoFieldError.badDue("next").description.contains(#"in quotes, like --due "next week""#))
-        #expect(TodoFieldError.badDue("dec").description.contains("in quotes"))
+        // (The command line adds how a shell wants it: BadInputTests.)
+        for word in ["next", "dec", "In"] {
+            #expect(TodoFieldError.badDue(word).isPartOfADate)
+            #expect(TodoFieldError.badDue(word).description == "'\(word)' is not a due date on its own: give the whole date, like next week or dec 24")
+        }
+        #expect(!TodoFieldError.badDue("soonish").isPartOfADate && !TodoFieldError.badDue("next", suggestion: "next week").isPartOfADate)
     }
 
     /// Every date Docs/command-line.md shows reads as the same calendar day wherever

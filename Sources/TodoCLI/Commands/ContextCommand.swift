@@ -52,7 +52,7 @@ struct ContextCommand: AsyncParsableCommand {
             throw ValidationError("todo context none switches contexts off and takes no filters; give the context a name")
         }
         if let name, name.lowercased() != PlanningArguments.none {
-            do { _ = try TodoContext.validatedName(name) } catch { throw ValidationError(String(describing: error)) }
+            do { _ = try TodoContext.validatedName(name) } catch { throw ValidationError(CommandLineError.words(error)) }
         }
         if let project, project.lowercased() == PlanningArguments.none {
             throw ValidationError("a context keeps one project and gives it to new todos: name one, e.g. --project work")

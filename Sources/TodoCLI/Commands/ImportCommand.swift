@@ -143,7 +143,7 @@ struct ImportCommand: AsyncParsableCommand {
                 item.note = try item.note.flatMap { note throws(TodoFieldError) in try TodoNote.validated(note) }
                 if let violation = item.ruleViolation { throw violation }
             } catch {
-                throw ImportError("\(file): todo \(index + 1) (\(item.idString)): \(error); nothing was imported")
+                throw ImportError("\(file): todo \(index + 1) (\(item.idString)): \(CommandLineError.words(error)); nothing was imported")
             }
             checked.append(item)
         }

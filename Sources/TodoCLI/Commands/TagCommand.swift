@@ -41,7 +41,7 @@ struct TagCommand: AsyncParsableCommand {
         do {
             for tag in added + removed { _ = try TodoTags.validated(tag) }
         } catch {
-            throw ValidationError(String(describing: error))
+            throw ValidationError(CommandLineError.words(error))
         }
         try selection.check(ids: ids, command: "tag", example: "3f2a --add errands, or todo tag --project home --add weekend")
     }

@@ -70,7 +70,7 @@ struct ListFilters: Equatable, Sendable {
         do {
             for tag in tags + excludedTags { _ = try TodoTags.validated(tag) }
         } catch {
-            throw ValidationError(String(describing: error))
+            throw ValidationError(CommandLineError.words(error))
         }
         if let both = TodoTags.normalized(tags).first(where: TodoTags.normalized(excludedTags).contains) {
             throw ValidationError("--tag \(both) and --not-tag \(both) leave nothing to list: give one of them")
@@ -84,7 +84,7 @@ struct ListFilters: Equatable, Sendable {
         do {
             return .within(try TodoProject.validated(project))
         } catch {
-            throw ValidationError(String(describing: error))
+            throw ValidationError(CommandLineError.words(error))
         }
     }
 

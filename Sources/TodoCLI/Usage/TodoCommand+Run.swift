@@ -29,7 +29,7 @@ extension TodoCommand {
             // thread) costs a small command a tenth of its time.
             Foundation.exit(0)
         } catch {
-            exit(withError: error)
+            exit(withError: CommandLineError.wording(error))
         }
     }
 
@@ -48,7 +48,7 @@ extension TodoCommand {
             // A command that printed its own message and chose its status.
             exit(withError: error)
         } catch {
-            guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
+            guard exitCode(for: error) == .validationFailure else { exit(withError: CommandLineError.wording(error)) }
             let subcommand = arguments.first.flatMap { commandNames.contains($0) ? $0 : nil }
             if let subcommand, let problem = UsageProblem.optionProblem(command: subcommand, rest: Array(arguments.dropFirst())) {
                 exitWithUsageError(problem.description)

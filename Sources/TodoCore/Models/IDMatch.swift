@@ -13,7 +13,7 @@ public struct IDMatch: Sendable, Equatable {
     }
 
     /// The candidates, one indented line each, and how many were left out.
-    static func listing(_ candidates: [IDMatch], of count: Int) -> String {
+    public static func listing(_ candidates: [IDMatch], of count: Int) -> String {
         guard !candidates.isEmpty else { return "" }
         let width = candidates.map(\.shortID.count).max() ?? 0
         var lines = candidates.map { match in

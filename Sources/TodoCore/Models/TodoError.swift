@@ -33,10 +33,14 @@ public enum TodoError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A service (a sync server) could not be reached; nothing here changed.
     case unavailable(String)
 
+    /// What went wrong, in words every front end can show: no command,
+    /// option or tool is named. The command line, MCP and the view add what
+    /// to type next in their own words (`TodoError.commandLineWords` in
+    /// TodoCLI, MCP's `describe`).
     public var description: String {
         switch self {
         case .emptyText:
-            "todo text is empty: give the todo some words, e.g. todo add \"buy milk\""
+            "todo text is empty: give the todo some words"
         case let .textTooLong(length, limit):
             "todo text is \(length) characters long: the limit is \(limit), shorten it"
         case .textHasControlCharacters:
@@ -44,32 +48,30 @@ public enum TodoError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .invalidField(error):
             error.description
         case let .invalidID(id):
-            "'\(id)' is not a todo ID: IDs are hexadecimal, as shown by todo list"
+            "'\(id)' is not a todo ID: IDs are hexadecimal"
         case let .notFound(id):
-            "no todo has an ID starting with '\(id)': run todo list --all to see IDs"
+            "no todo has an ID starting with '\(id)'"
         case let .ambiguousID(id, matches, candidates):
             "'\(id)' matches \(matches) todos: type more characters of the ID"
                 + IDMatch.listing(candidates, of: matches)
         case let .prefixTooShort(id, matches, candidates):
             "'\(id)' is shorter than the \(TodoID.minimumPrefixLength) characters IDs are shown with: "
-                + "type at least \(TodoID.minimumPrefixLength) characters of the ID, as todo list shows it "
+                + "type at least \(TodoID.minimumPrefixLength) characters of the ID "
                 + "(it matches \(matches) todo\(matches == 1 ? "" : "s"))" + IDMatch.listing(candidates, of: matches)
         case .nothingToUndo:
             "nothing to undo: every add, edit, done mark, delete and import made here has been undone, or none was made yet"
         case .nothingToUndoInView:
-            "nothing to undo made since this view opened: older changes are taken back by todo undo in a shell (todo undo --list shows them)"
+            "nothing to undo made since this view opened"
         case .nothingToRedo:
             "nothing to redo: redo brings back what undo took back, until a new change is made"
         case let .undoConflict(change, text, id):
-            "cannot undo the \(change): “\(text)” (\(id)) was changed since, by a sync or another program; "
-                + "see it with todo show \(id), then todo undo --force to put back its earlier values anyway"
+            "cannot undo the \(change): “\(text)” (\(id)) was changed since, by a sync or another program"
         case let .linkCycle(relation, todos):
             "refused: that would make a cycle, "
                 + TodoLinks.described(todos, relation) { "\($0.shortID) “\($0.text)”" }
-                + "; remove one of these links first (todo edit ID --\(relation == .parent ? "parent none" : "unblock ID"))"
+                + "; remove one of these links first"
         case let .openSubtasks(parent, open):
-            "“\(parent.text)” (\(parent.shortID)) has \(open) open subtask\(open == 1 ? "" : "s"): "
-                + "add --with-subtasks to complete \(open == 1 ? "it" : "them") too, or complete \(open == 1 ? "it" : "them") first"
+            "“\(parent.text)” (\(parent.shortID)) has \(open) open subtask\(open == 1 ? "" : "s")"
         case let .failed(message), let .unavailable(message):
             message
         }

@@ -112,20 +112,29 @@ public enum TodoFieldError: Error, Sendable, Equatable, CustomStringConvertible 
     /// `--untag` of a tag the todo does not have: its tags, to pick from.
     case noSuchTag(String, tags: [String])
 
+    /// A due date's first word alone (`next`, `dec`): most likely a date
+    /// of several words that a shell split.
+    public var isPartOfADate: Bool {
+        guard case let .badDue(text, nil) = self, !DueDateGrammar.isNumericDate(text) else { return false }
+        return ["next", "in"].contains(text.lowercased()) || DueDateGrammar.months.contains { $0.contains(text.lowercased()) }
+    }
+
+    /// What is wrong with the value, in words every front end can show;
+    /// the command line adds the option to give (`commandLineWords`).
     public var description: String {
         switch self {
         case .emptyTag:
-            "a tag is empty: give it a word, e.g. --tag home"
+            "a tag is empty: give it a word"
         case let .tagTooLong(tag, limit):
             "tag '\(tag.prefix(20))…' is longer than \(limit) characters: shorten it"
         case let .tagNotOneWord(tag):
-            "tag '\(tag)' is not one word: tags hold no spaces or commas; give each with its own --tag"
+            "tag '\(tag)' is not one word: tags hold no spaces or commas"
         case let .noteTooLong(length, limit):
             "the note is \(length) characters long: the limit is \(limit), shorten it"
         case .noteHasControlCharacters:
             "the note contains a control character: keep to text, tabs and line breaks"
         case let .badProject(text):
-            "'\(text)' is not a project: use names joined by dots, e.g. --project home.garden (no spaces, commas or empty parts)"
+            "'\(text)' is not a project: use names joined by dots, e.g. home.garden (no spaces, commas or empty parts)"
         case let .projectTooLong(project, limit):
             "project '\(project.prefix(20))…' is longer than \(limit) characters: shorten it"
         case let .badContextName(text):
@@ -138,8 +147,8 @@ public enum TodoFieldError: Error, Sendable, Equatable, CustomStringConvertible 
             "'\(text)' is not a due date: did you mean '\(suggestion)'?"
         case let .badDue(text, nil) where DueDateGrammar.isNumericDate(text):
             "'\(text)' is not a due date: the order of day and month differs from place to place, so it is not guessed; write the year first, like 2026-12-24"
-        case let .badDue(text, nil) where ["next", "in"].contains(text.lowercased()) || DueDateGrammar.months.contains { $0.contains(text.lowercased()) }:
-            "'\(text)' is not a due date on its own: in a shell, put a date of several words in quotes, like --due \"next week\" or --due \"dec 24\""
+        case let .badDue(text, nil) where isPartOfADate:
+            "'\(text)' is not a due date on its own: give the whole date, like next week or dec 24"
         case let .badDue(text, nil):
             "'\(text)' is not a due date: use today, tomorrow, a weekday (fri), in 3 days, next week, dec 24, tomorrow 5pm, +2w, eom, 2026-12-01 or 2026-12-01T14:30"
         case let .badDate(text, option, suggestion?):
@@ -151,15 +160,15 @@ public enum TodoFieldError: Error, Sendable, Equatable, CustomStringConvertible 
         case let .setTwice(word):
             "'\(word)' sets a field an option sets too: give one of them"
         case let .missingValue(option):
-            "\(option) needs a value after it, e.g. --due fri, --priority high, --tag home"
+            "\(option) needs a value after it"
         case let .noSuchTag(tag, tags):
             "the todo has no tag '\(tag)'" + (tags.isEmpty ? ": it has no tags" : ": its tags are " + tags.joined(separator: ", "))
         case .repeatNeedsDue:
-            "a repeating todo needs a due date: add --due, e.g. --due mon --repeat weekly"
+            "a repeating todo needs a due date"
         case .ownParent:
-            "a todo cannot be its own parent: give --parent another todo's ID"
+            "a todo cannot be its own parent"
         case .blocksItself:
-            "a todo cannot block itself: give --blocked-by another todo's ID"
+            "a todo cannot block itself"
         }
     }
 }

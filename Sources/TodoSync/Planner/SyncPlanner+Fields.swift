@@ -10,9 +10,6 @@ extension SyncPlanner {
         TodoTags.normalized(mergedSet(base: base, local: local, remote: remote))
     }
 
-    /// The fields merged as sets, element by element.
-    static let setFields: Set<TodoField> = [.tags, .blockedBy]
-
     /// The base a set field is merged over when a write of ours sent it and
     /// its answer never came: the server may hold what was sent or what the
     /// base holds. An element both hold is in; one the write added or

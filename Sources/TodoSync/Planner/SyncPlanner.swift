@@ -102,7 +102,7 @@ public enum SyncPlanner {
                 merged.take(field, from: theirs)
             } else if !remoteChanged {
                 continue
-            } else if Self.setFields.contains(field), base != nil || entry.inFlight != nil
+            } else if field.mergesAsSet, base != nil || entry.inFlight != nil
                         || (!entry.baseInDoubt && (ourTime == nil) == (theirTime == nil)) {
                 // A set (tags, blockers): what either side added is in, what
                 // either removed is out; two copies with no base, both edited
@@ -125,7 +125,7 @@ public enum SyncPlanner {
                 merged.editedAt[field] = later(ourTime, theirTime).map { same ? $0 : $0.addingTimeInterval(0.001) }
             } else {
                 let localWins = wins(.local, ourTime, theirTime, prefer: prefer)
-                if !Self.setFields.contains(field) {
+                if !field.mergesAsSet {
                     conflicts.append(SyncConflict(
                         todoId: entry.todoId, field: field.rawValue,
                         localValue: ourFields[field], remoteValue: theirFields[field],

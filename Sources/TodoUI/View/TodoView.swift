@@ -162,7 +162,7 @@ public enum TodoView {
             return prompt("Edit: ", view.line, width: width)
         case .browsing, .help, .details:
             if let error = snapshot.error {
-                return Line(" " + error.description, TextStyle(color: .red, bold: true))
+                return Line(" " + error.viewWords, TextStyle(color: .red, bold: true))
             }
             if let message = view.message {
                 return Line(" " + message)
