@@ -233,6 +233,7 @@ let package = Package(
                 "TodoMCP",
                 "TodoStorage",
                 "TodoSync",
+                "TodoUI",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "PropertyBased", package: "swift-property-based"),

@@ -1,5 +1,7 @@
 import Testing
 @testable import TodoCLI
+import TodoCore
+@testable import TodoUI
 
 /// The short lists of options the command line keeps for speed (which take
 /// a value, so that the word after them is no text and no `-tag`) agree with
@@ -14,6 +16,11 @@ struct OptionListsTests {
     @Test func addAndEditTakeTheValuesUsageProblemSkips() {
         let described = Self.valueOptions(of: "add").union(Self.valueOptions(of: "edit"))
         #expect(described == Set(UsageProblem.optionsWithValues))
+    }
+
+    /// The view's add and edit line reads the options add and edit take.
+    @Test func theViewsLineTakesTheOptionsOfAddAndEdit() {
+        #expect(Set(UsageProblem.optionsWithValues).subtracting(["--database", "--where"]) == TodoEdit.lineOptions)
     }
 
     @Test func editAndListTakeTheValuesTagRemovalsSkip() {

@@ -93,16 +93,4 @@ struct TaskwarriorWordsTests {
         #expect(merged.addTags == ["home", "family"])
         #expect(merged.priority == .some(.medium))
     }
-
-    /// The view's line reads them too, keeping a word of the todo's text.
-    @Test func theViewsLineReadsThem() throws {
-        let add = try TodoEdit(line: "Call mum due:tomorrow +family", now: Self.now, timeZone: Self.utc)
-        #expect(add.text == "Call mum")
-        #expect(add.due == .some(Self.day(26)))
-        #expect(add.addTags == ["family"])
-        let edit = try TodoEdit(line: "pri:H -family", text: "Call mum", now: Self.now, timeZone: Self.utc)
-        #expect(edit.priority == .some(.high) && edit.removeTags == ["family"] && edit.text == nil)
-        // A word of the text before stays text.
-        #expect(try TodoEdit(line: "read +x", text: "read +x", now: Self.now, timeZone: Self.utc).text == "read +x")
-    }
 }

@@ -109,7 +109,7 @@ struct EditCommand: AsyncParsableCommand {
 
     /// `--where`'s filters read as list's options.
     func selection(_ filters: String) throws -> SelectionOptions {
-        let words = TodoEdit.words(of: filters)
+        let words = QuotedWords.read(filters).map(\.text)
         var selection: SelectionOptions
         do {
             selection = try SelectionOptions.parse(words)

@@ -91,8 +91,10 @@ enum UsageProblem: Error, Equatable, CustomStringConvertible {
     }
 
     /// The options of `add` and `edit` that take a value: neither they nor their values are text.
-    /// They are the options a view's line takes (`TodoEdit(line:)`), and two more.
-    static let optionsWithValues = ["--database", "--where"] + TodoEdit.lineOptions.sorted()
+    static let optionsWithValues = [
+        "--database", "--priority", "--tag", "--untag", "--note", "--repeat", "--project", "--parent", "--blocked-by",
+        "--unblock", "--where",
+    ] + TodoField.datesWithOptions.map { "--" + $0.key }
 
     /// The flags of `add` and `edit`: neither they nor a value follow as text.
     private static let flags: Set<String> = ["--json", "--yes", "--dry-run"]

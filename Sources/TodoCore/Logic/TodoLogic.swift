@@ -7,7 +7,9 @@
 public final class TodoLogic {
     public let state: TodoState
     let storage: any TodoStorage
-    let environment: TodoEnvironment
+    /// The clock, ids and time zone it works with: a view reads the dates
+    /// typed in it at the same clock.
+    public let environment: TodoEnvironment
     /// Storage's change token when last asked (see `storageChangedElsewhere`).
     var lastChangeToken: Int?
 

@@ -111,6 +111,11 @@ extension TodoField {
         }
     }
 
+    /// The date fields `todo add` and `todo edit` set by an option
+    /// (`--due`, `--wait`…), the due date first; the start has commands of
+    /// its own (`todo start`, `todo stop`).
+    public static let datesWithOptions = allCases.filter { $0.kind == .date && $0 != .start }
+
     /// The plan's dates a todo's details show, in the order shown (when to
     /// start on it, when it shows, when it ends), each under `label`.
     public static let detailDates: [TodoField] = [.scheduled, .wait, .until]

@@ -163,22 +163,22 @@ public final class TodoUIController {
             view.mode = .browsing
             try? await logic.setQuery(text)
         case .adding:
-            guard let item = try? await logic.addTodo(line: text) else {
-                // The error shows in the footer; the typed text stays to fix.
-                return
-            }
+            // An error shows in the footer; the typed text stays to fix.
+            guard let (edit, said) = reading(line: text),
+                  let item = try? await logic.addTodo(text: edit.text ?? "", fields: edit) else { return }
             view.mode = .browsing
             select(item.id, row: 0)
             await reload(around: .top)
             await refreshCounts()
             // Taskwarrior's words typed (due:fri +home): what they were read as.
-            view.message = logic.taskwarriorWordsSaid(inLine: text)
+            view.message = said
         case .editing(let id):
             let before = rows.first { $0.id == id }?.item.text ?? ""
-            guard (try? await logic.editTodo(idPrefix: id.lowercasedString, line: text, text: before)) != nil else { return }
+            guard let (edit, said) = reading(line: text, text: before),
+                  (try? await logic.editTodo(idPrefix: id.lowercasedString, edit: edit)) != nil else { return }
             view.mode = .browsing
             await reloadAroundSelection()
-            view.message = logic.taskwarriorWordsSaid(inLine: text, text: before)
+            view.message = said
         case .browsing, .help, .details:
             break
         }

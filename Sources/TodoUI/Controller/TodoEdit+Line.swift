@@ -1,5 +1,11 @@
 import Foundation
+import TodoCore
 
+/// The view's line grammar: a line typed to add or edit a todo reads the
+/// options `todo add` and `todo edit` take, the same way (with no shell
+/// between, a date of several words needs no quotes). It lives with the view
+/// that reads it; the command line's own parser is ArgumentParser's, and
+/// `OptionListsTests` holds the two to the same options.
 extension TodoEdit {
     /// A line typed in a view to add or edit a todo: words of text among the
     /// options `todo add` and `todo edit` take, read the same way: `--due fri`,
@@ -12,14 +18,14 @@ extension TodoEdit {
     /// of `text`, the todo's text before the edit (`fix #frontend build` keeps it);
     /// Taskwarrior's words (`due:fri`, `+home`, in an edit `-home`) are read as
     /// `TaskwarriorWords` reads them, with the same exception.
-    public init(line: String, text original: String = "", now: Date, timeZone: TimeZone) throws(TodoError) {
+    init(line: String, text original: String = "", now: Date, timeZone: TimeZone) throws(TodoError) {
         var read = TaskwarriorWords()
         try self.init(line: line, text: original, now: now, timeZone: timeZone, reading: &read)
     }
 
     /// The edit a line asks for, and the Taskwarrior words read in it (for
     /// a view to say what it read, as the command line does).
-    public static func reading(
+    static func reading(
         line: String, text original: String = "", now: Date, timeZone: TimeZone
     ) throws(TodoError) -> (edit: TodoEdit, taskwarrior: TaskwarriorWords) {
         var read = TaskwarriorWords()
@@ -103,24 +109,16 @@ extension TodoEdit {
         text = words.isEmpty ? nil : words.joined(separator: " ")
     }
 
-    /// The date options a line may hold, as the command line names them,
-    /// by field: every date but the start, which `todo start` sets.
-    static let dateOptions = Dictionary(
-        uniqueKeysWithValues: TodoField.allCases.filter { $0.kind == .date && $0 != .start }.map { ("--" + $0.key, $0) })
+    /// The date options a line may hold, as the command line names them, by field.
+    static let dateOptions = Dictionary(uniqueKeysWithValues: TodoField.datesWithOptions.map { ("--" + $0.key, $0) })
 
     /// The options a line may hold: those of `todo add` and `todo edit`
     /// that take a value.
-    public static let lineOptions = Set(dateOptions.keys).union([
+    static let lineOptions = Set(dateOptions.keys).union([
         "--priority", "--tag", "--untag", "--note", "--repeat", "--project", "--parent", "--blocked-by", "--unblock",
     ])
 
-    /// A line's words as `tokens` reads them: runs of non-spaces, or of
-    /// anything between double quotes (`edit --where`'s filters).
-    public static func words(of line: String) -> [String] {
-        tokens(line).map(\.text)
-    }
-
-    /// A word of a line, or a "quoted run" of words.
+    /// A word of a line, or a "quoted run" of words (`QuotedWords`).
     struct Token {
         var text: String
         var quoted: Bool
@@ -129,23 +127,6 @@ extension TodoEdit {
 
     /// The line's words: runs of non-spaces, or of anything between double quotes.
     static func tokens(_ line: String) -> [Token] {
-        var tokens: [Token] = []
-        var current = ""
-        var inQuotes = false
-        var wasQuoted = false
-        for character in line {
-            if character == "\"" {
-                inQuotes.toggle()
-                wasQuoted = true
-            } else if character.isWhitespace, !inQuotes {
-                if !current.isEmpty || wasQuoted { tokens.append(Token(text: current, quoted: wasQuoted)) }
-                current = ""
-                wasQuoted = false
-            } else {
-                current.append(character)
-            }
-        }
-        if !current.isEmpty || wasQuoted { tokens.append(Token(text: current, quoted: wasQuoted)) }
-        return tokens
+        QuotedWords.read(line).map { Token(text: $0.text, quoted: $0.quoted) }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TodoCore
+@testable import TodoUI
 
 /// The line typed in a view to add or edit a todo reads the options the
 /// command line takes, the same way.
@@ -68,5 +69,17 @@ struct EditLineTests {
         } throws: { error in
             (error as? TodoError)?.description.contains(message) == true
         }
+    }
+
+    /// Taskwarrior's words are read too, keeping a word of the todo's text.
+    @Test func taskwarriorsWordsAreReadToo() throws {
+        let add = try TodoEdit(line: "Call mum due:tomorrow +family", now: Self.now, timeZone: Self.utc)
+        #expect(add.text == "Call mum")
+        #expect(add.due == (.some(.day(CalendarDay(year: 2026, month: 11, day: 26)!))))
+        #expect(add.addTags == ["family"])
+        let edit = try TodoEdit(line: "pri:H -family", text: "Call mum", now: Self.now, timeZone: Self.utc)
+        #expect(edit.priority == .some(.high) && edit.removeTags == ["family"] && edit.text == nil)
+        // A word of the text before stays text.
+        #expect(try TodoEdit(line: "read +x", text: "read +x", now: Self.now, timeZone: Self.utc).text == "read +x")
     }
 }
