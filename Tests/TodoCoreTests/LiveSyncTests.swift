@@ -94,9 +94,12 @@ struct LiveSyncTests {
         )
     }
 
-    /// Waits (at most a minute: a loaded machine is slow, never wrong) until `condition` holds.
+    /// Waits (at most three minutes: a loaded machine is slow, never wrong)
+    /// until `condition` holds. The syncer's calls run on the shared pool,
+    /// which the suites that wait on processes can hold for a minute on CI's
+    /// two cores (a full run once saw no sync start within 60 s).
     func eventually(_ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(60)
+        let deadline = ContinuousClock.now + .seconds(180)
         while !condition(), ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(5))
         }

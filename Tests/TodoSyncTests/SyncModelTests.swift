@@ -31,14 +31,6 @@ struct SyncModelTests {
         try await SyncModel(seed: seed, steps: 40, faults: false, server: "http://fake", serverTransport: server) { _ in }.run()
     }
 
-    @Test(arguments: seeds(80))
-    func convergesAfterFaultsAndInterruptions(seed: UInt64) async throws {
-        let server = FakeJSONServer(seed % 2 == 0 ? .v1 : .v017, seed: seed)
-        try await SyncModel(seed: seed, steps: 60, faults: true, server: "http://fake", serverTransport: server) { on in
-            await server.setFaultRate(on ? 0.15 : 0)
-        }.run()
-    }
-
     /// Servers that page their lists, announcing it or not (then the
     /// replicas are told its paging), and lists answered partially at
     /// random: nothing is lost, nothing doubled, everyone agrees.
@@ -73,6 +65,20 @@ struct SyncModelTests {
             if draw % 6 == 0 { await server.restart() } else { await server.persist() }
         }
         try await model.run()
+    }
+}
+
+/// The model through faults and interruptions: a suite of its own, so that
+/// the longest run of seeds goes beside the others (three serialized suites
+/// keep at most three model runs at once), not after them.
+@Suite(.serialized)
+struct FaultySyncModelTests {
+    @Test(arguments: SyncModelTests.seeds(80))
+    func convergesAfterFaultsAndInterruptions(seed: UInt64) async throws {
+        let server = FakeJSONServer(seed % 2 == 0 ? .v1 : .v017, seed: seed)
+        try await SyncModel(seed: seed, steps: 60, faults: true, server: "http://fake", serverTransport: server) { on in
+            await server.setFaultRate(on ? 0.15 : 0)
+        }.run()
     }
 }
 
