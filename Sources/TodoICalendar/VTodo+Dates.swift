@@ -35,10 +35,10 @@ extension VTodo {
     /// When work began (`TodoField.start`), beside STATUS:IN-PROCESS.
     static let startProperty = "X-TODO-START"
 
-    /// Whether a scheduled date can be DTSTART beside `due`: with no DUE, or
-    /// of DUE's value type (a date or a time) and before it (RFC 5545 3.8.2.3).
-    static func fitsDTSTART(_ scheduled: TodoDue, due: TodoDue?) -> Bool {
-        switch (scheduled, due) {
+    /// Whether `date` can be DTSTART beside `due`: with no DUE, or of DUE's
+    /// value type (a date or a time) and before it (RFC 5545 3.8.2.3).
+    static func fitsDTSTART(_ date: TodoDue, due: TodoDue?) -> Bool {
+        switch (date, due) {
         case (_, nil): true
         case let (.day(start), .day(end)?): start < end
         case let (.moment(start), .moment(end)?): start < end

@@ -11,7 +11,7 @@ struct NextCommand: AsyncParsableCommand {
             each a weight times a factor from 0 to 1, as Taskwarrior ranks its next \
             report. The terms and their default weights (Taskwarrior's):
 
-            \(UrgencyWeights.termTable)
+            \(Self.termTable)
 
             A due date without a time counts from midnight. Set any weight in \
             $XDG_CONFIG_HOME/todo/config.toml (else ~/.config/todo/config.toml), \
@@ -23,6 +23,14 @@ struct NextCommand: AsyncParsableCommand {
               todo next --why 3f2a
             """
     )
+
+    /// Urgency's terms with their default weights, a line each.
+    static var termTable: String {
+        UrgencyWeights.terms.map { term in
+            let weight = String(format: "%5.1f", UrgencyWeights.taskwarrior[keyPath: term.weight])
+            return "  " + term.name.padding(toLength: 16, withPad: " ", startingAt: 0) + weight + "  " + term.meaning
+        }.joined(separator: "\n")
+    }
 
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var output: OutputOptions

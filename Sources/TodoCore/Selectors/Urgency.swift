@@ -57,21 +57,13 @@ public struct UrgencyWeights: Sendable, Equatable {
         ("priority_medium", \.priorityMedium, "its priority medium"),
         ("priority_low", \.priorityLow, "its priority low"),
         ("scheduled", \.scheduled, "its scheduled date reached"),
-        ("active", \.active, "started (todo start)"),
+        ("active", \.active, "started: being worked on"),
         ("age", \.age, "0 when new, 1 at age_limit_days (365) or older"),
         ("note", \.note, "times 0.8 when it has a note"),
         ("tags", \.tags, "times 0.8, 0.9 or 1 for one, two, three or more tags"),
         ("project", \.project, "has a project"),
-        ("blocking", \.blocking, "an open todo waits for it (--blocked-by)"),
+        ("blocking", \.blocking, "an open todo waits for it"),
     ] }
-
-    /// The terms with their default weights, a line each.
-    public static var termTable: String {
-        terms.map { term in
-            let weight = String(format: "%5.1f", taskwarrior[keyPath: term.weight])
-            return "  " + term.name.padding(toLength: 16, withPad: " ", startingAt: 0) + weight + "  " + term.meaning
-        }.joined(separator: "\n")
-    }
 }
 
 /// One term of a todo's urgency: its name, why it applies, and what it adds.
