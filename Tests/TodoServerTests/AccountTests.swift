@@ -227,10 +227,15 @@ struct ThrottleUnderConcurrencyTests {
                 for try await answer in group { statuses.append(answer) }
                 return statuses
             }
+            // A request that waited too long for a database connection (a
+            // loaded machine, PostgreSQL's pool) is answered 503 before its
+            // token is read: not counted, as a 429 is not.
             let failures = statuses.filter { !$0.valid }.map(\.status)
             #expect(failures.filter { $0 == 401 }.count == AuthThrottle.maxFailures, "\(failures)")
-            #expect(failures.filter { $0 == 429 }.count == 100 - AuthThrottle.maxFailures, "\(failures)")
-            #expect(statuses.first { $0.valid }?.status == 200)
+            #expect(failures.filter { $0 == 429 || $0 == 503 }.count == 100 - AuthThrottle.maxFailures, "\(failures)")
+            var valid = statuses.first { $0.valid }?.status
+            if valid == 503 { valid = Int(try await client.send(.get, "/todos", headers: bearer(tokens[0])).status.code) }
+            #expect(valid == 200)
         }
     }
 }
