@@ -70,16 +70,15 @@ extension AppDatabase {
         let today = CalendarDay(now, in: request.timeZone).description, moment = ISO8601.string(from: now)
         let limit = Int64(min(max(1, weights.ageLimitDays), UrgencyWeights.longestAgeLimit)) * 86_400
         let micros: (Double) -> Int64 = { Urgency.micros($0) }
-        // Seconds overdue: `Urgency.second(of:offset:)` from now's second.
-        let overdue = "(? - (CAST(strftime('%s', todo.due) AS INTEGER) - CASE WHEN length(todo.due) = 10 THEN ? ELSE 0 END))"
+        // Seconds overdue: `Urgency.second(of:offset:)` from now's second
+        // (`unixepoch` is `strftime('%s')` without the text between).
+        let overdue = "(? - (unixepoch(todo.due) - CASE WHEN length(todo.due) = 10 THEN ? ELSE 0 END))"
         let nowSecond = Int64((now.timeIntervalSince1970).rounded(.down))
         let due = micros(weights.due)
         let sql = """
             (CASE WHEN instr(todo.tags, '"next"') > 0 THEN ? ELSE 0 END
             + CASE WHEN todo.due IS NULL THEN 0
-                WHEN \(overdue) >= 604800 THEN ?
-                WHEN \(overdue) >= -1209600 THEN ? * ((\(overdue) + 1209600) * 4 + 1814400) / 9072000
-                ELSE ? / 5 END
+                ELSE ? * ((min(max(\(overdue), -1209600), 604800) + 1209600) * 4 + 1814400) / 9072000 END
             + CASE todo.priority WHEN 1 THEN ? WHEN 2 THEN ? WHEN 3 THEN ? ELSE 0 END
             + CASE WHEN todo.scheduled IS NOT NULL AND CASE WHEN length(todo.scheduled) = 10 THEN todo.scheduled <= ? ELSE todo.scheduled <= ? END
                 THEN ? ELSE 0 END
@@ -92,10 +91,9 @@ extension AppDatabase {
             """
         let arguments: StatementArguments = [
             micros(weights.nextTag),
-            // The due term: WHEN …, THEN ?; WHEN …, THEN ? * ((…)…); ELSE ? / 5.
-            nowSecond, offset, due,
-            nowSecond, offset, due, nowSecond, offset,
-            due,
+            // The due term, `Urgency.dueMicros` in one evaluation: overdue
+            // clamped to the line's ends, where it gives the weight and a fifth.
+            due, nowSecond, offset,
             micros(weights.priorityHigh), micros(weights.priorityMedium), micros(weights.priorityLow),
             today, moment, micros(weights.scheduled),
             micros(weights.active),
