@@ -123,16 +123,16 @@ struct PlanningArguments: Equatable, Sendable {
 /// The options `add` and `edit` share for what the plan holds: the project,
 /// the dates besides the due date, the parent and the blockers.
 struct PlanOptions: ParsableArguments {
-    @Option(help: ArgumentHelp(DueDateHelp.project + " none clears it.", valueName: "project"))
+    @Option(help: ArgumentHelp(DueDateHelp.project + " none for no project.", valueName: "project"))
     var project: String?
 
-    @Option(help: ArgumentHelp("Hide it from lists and the view until this date (list --waiting shows it); none clears it.", valueName: "date"))
+    @Option(help: ArgumentHelp("Hide it from lists and the view until this date (list --waiting shows it); none for no wait.", valueName: "date"))
     var wait: String?
 
-    @Option(help: ArgumentHelp("When to start on it: a date, as --due takes; none clears it.", valueName: "date"))
+    @Option(help: ArgumentHelp("When to start on it: a date, as --due takes; none for no scheduled date.", valueName: "date"))
     var scheduled: String?
 
-    @Option(help: ArgumentHelp("The last date it applies: a repeat makes none after it; unfinished past it, it leaves lists. none clears it.", valueName: "date"))
+    @Option(help: ArgumentHelp("The last date it applies: a repeat makes none after it; unfinished past it, it leaves lists. none for no end.", valueName: "date"))
     var until: String?
 
     @Option(help: ArgumentHelp("Make it a subtask of this todo (an ID or unique prefix); none makes it a todo of its own.", valueName: "id"))

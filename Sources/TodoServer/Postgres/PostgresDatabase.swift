@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import Synchronization
 
 /// The server's PostgreSQL database: a pool of connections, the schema's
 /// migrations, and the one way queries run (a deadline to get a connection,
@@ -54,16 +55,63 @@ public struct PostgresDatabase: Sendable {
     }
 
     /// Runs `body` with the pool running, then stops it: for commands that
-    /// open the database, do one thing and exit.
-    public func whileRunning<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
-        try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask {
-                await client.run()
-                return nil
-            }
-            defer { group.cancelAll() }
-            return try await body()
+    /// open the database, do one thing and exit, and for the server, whose
+    /// requests in flight have their answers by the time `body` returns.
+    ///
+    /// The pool is asked to stop and given `stopLimit` to do so. postgres-nio
+    /// can keep `run()` waiting past its cancellation (a connection attempt in
+    /// flight, its issue #599); a command that has done its work must still
+    /// exit, so after the limit the pool is left to the process's end.
+    public func whileRunning<T: Sendable>(
+        stopLimit: Duration = .seconds(10),
+        _ body: @Sendable () async throws -> T
+    ) async throws -> T {
+        let running = Task { await client.run() }
+        let result: Result<T, any Error>
+        do {
+            result = .success(try await body())
+        } catch {
+            result = .failure(error)
         }
+        running.cancel()
+        await Self.wait(for: running, atMost: stopLimit)
+        return try result.get()
+    }
+
+    /// Waits until `task` ends or `limit` has passed, whichever is first.
+    static func wait(for task: Task<Void, Never>, atMost limit: Duration) async {
+        let first = FirstOfTwo()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            first.start(continuation) {
+                Task { await task.value; first.end() }
+                return Task { try? await Task.sleep(for: limit); first.end() }
+            }
+        }
+    }
+}
+
+/// Resumes a continuation when the first of two tasks ends, and cancels the
+/// timer if the task it raced ended first.
+private final class FirstOfTwo: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<Void, Never>?
+        var timer: Task<Void, Never>?
+    }
+    private let state = Mutex(State())
+
+    func start(_ continuation: CheckedContinuation<Void, Never>, _ startTasks: () -> Task<Void, Never>) {
+        state.withLock { $0.continuation = continuation }
+        let timer = startTasks()
+        state.withLock { $0.timer = timer }
+    }
+
+    func end() {
+        let (continuation, timer) = state.withLock { state in
+            defer { state.continuation = nil }
+            return (state.continuation, state.timer)
+        }
+        timer?.cancel()
+        continuation?.resume()
     }
 }
 

@@ -59,8 +59,8 @@ extension TodoEdit {
                 guard let valueToken = tokens.popFirst() else { throw .missingValue(token.text) }
                 let value = valueToken.text
                 let clears = value.lowercased() == "none"
-                switch token.text {
-                case _ where Self.dateOptions[token.text] != nil:
+                switch (token.text, Self.dateOptions[token.text]) {
+                case let (_, field?):
                     var date: TodoDue?
                     do throws(TodoFieldError) {
                         if clears {
@@ -77,12 +77,12 @@ extension TodoEdit {
                     } catch let .badDue(text, suggestion) where token.text != "--due" {
                         throw .badDate(text, option: token.text, suggestion: suggestion)
                     }
-                    self[date: Self.dateOptions[token.text]!] = .some(date)
-                case "--project": project = clears ? .some(nil) : .some(value)
-                case "--parent": parent = clears ? .some(nil) : .some(value)
-                case "--blocked-by": addBlockers.append(value)
-                case "--unblock": removeBlockers.append(value)
-                case "--priority":
+                    self[date: field] = .some(date)
+                case ("--project", _): project = clears ? .some(nil) : .some(value)
+                case ("--parent", _): parent = clears ? .some(nil) : .some(value)
+                case ("--blocked-by", _): addBlockers.append(value)
+                case ("--unblock", _): removeBlockers.append(value)
+                case ("--priority", _):
                     if clears {
                         priority = .some(nil)
                     } else if let level = TodoPriority(parsing: value) {
@@ -90,9 +90,9 @@ extension TodoEdit {
                     } else {
                         throw .badPriority(value)
                     }
-                case "--tag": addTags.append(try TodoTags.validated(value))
-                case "--untag": removeTags.append(try TodoTags.validated(value))
-                case "--note": note = clears ? .some(nil) : .some(value)
+                case ("--tag", _): addTags.append(try TodoTags.validated(value))
+                case ("--untag", _): removeTags.append(try TodoTags.validated(value))
+                case ("--note", _): note = clears ? .some(nil) : .some(value)
                 default:
                     if clears {
                         recurrence = .some(nil)
