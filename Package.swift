@@ -195,7 +195,7 @@ let package = Package(
         .target(name: "TodoCoreTestSupport", dependencies: ["TodoCore"], path: "Tests/TodoCoreTestSupport", swiftSettings: strict),
         .testTarget(
             name: "TodoCoreTests",
-            dependencies: ["TodoCore", "TodoCoreTestSupport", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: ["TestSupport", "TodoCore", "TodoCoreTestSupport", .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: strict
         ),
         .testTarget(name: "TodoInterchangeTests", dependencies: ["TodoCore", "TodoInterchange"], swiftSettings: strict),

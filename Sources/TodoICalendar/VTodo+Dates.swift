@@ -34,6 +34,22 @@ extension VTodo {
     static let scheduledProperty = "X-TODO-SCHEDULED"
     /// When work began (`TodoField.start`), beside STATUS:IN-PROCESS.
     static let startProperty = "X-TODO-START"
+    /// `COMPLETION` for a repeat counted from the day it is done, beside
+    /// the standard RRULE: an app that does not know it sees a plain repeat.
+    static let fromProperty = "X-TODO-FROM"
+
+    /// The days EXDATE takes out of a repeat, in every EXDATE line, as
+    /// dates or as the days of its times in `timeZone`.
+    static func exceptions(of todo: ICalendarComponent, timeZone: TimeZone, zones: ICalendarZones) -> [CalendarDay] {
+        todo.properties("EXDATE").flatMap { line in
+            line.value.split(separator: ",").compactMap { item -> CalendarDay? in
+                let value = String(item).trimmedASCIIWhitespace
+                if value.count == 8 { return day(value) }
+                let one = ContentLine(name: line.name, parameters: line.parameters, value: value)
+                return moment(one, timeZone: timeZone, zones: zones).map { CalendarDay($0, in: timeZone) }
+            }
+        }
+    }
 
     /// Whether `date` can be DTSTART beside `due`: with no DUE, or of DUE's
     /// value type (a date or a time) and before it (RFC 5545 3.8.2.3).

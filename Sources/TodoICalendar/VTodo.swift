@@ -85,9 +85,15 @@ public enum VTodo {
         fields.tags = tags
         fields.note = todo.property("DESCRIPTION").map { ICalendarText.unescape($0.value[...]) }.flatMap { $0.isEmpty ? nil : $0 }
         if let rule = todo.property("RRULE")?.value {
-            if let recurrence = recurrence(rule) {
-                let strict = todo.property("X-TODO-STRICT")?.value.uppercased() == "TRUE"
-                fields.recurrence = TodoRepeat(count: recurrence.count, unit: recurrence.unit, strict: strict)
+            if let recurrence = RecurrenceRule(rrule: rule) {
+                let anchor: TodoRepeat.Anchor = if todo.property(fromProperty)?.value.uppercased() == "COMPLETION" {
+                    .completion
+                } else if todo.property("X-TODO-STRICT")?.value.uppercased() == "TRUE" {
+                    .strict
+                } else {
+                    .due
+                }
+                fields.recurrence = TodoRepeat(rule: recurrence, anchor: anchor, exceptions: exceptions(of: todo, timeZone: timeZone, zones: zones))
             } else {
                 fields.otherRule = rule
             }
@@ -158,9 +164,15 @@ public enum VTodo {
             set("DESCRIPTION", fields.note.map { ContentLine(name: "DESCRIPTION", value: ICalendarText.escape($0)) })
         }
         if old?.recurrence != fields.recurrence || old?.otherRule != fields.otherRule {
-            let rule = fields.recurrence.map(ruleValue) ?? fields.otherRule
+            let rule = fields.recurrence.map(\.rule.rrule) ?? fields.otherRule
             set("RRULE", rule.map { ContentLine(name: "RRULE", value: $0) })
             set("X-TODO-STRICT", fields.recurrence?.strict == true ? ContentLine(name: "X-TODO-STRICT", value: "TRUE") : nil)
+            set(fromProperty, fields.recurrence?.anchor == .completion ? ContentLine(name: fromProperty, value: "COMPLETION") : nil)
+            let exceptions = fields.recurrence?.exceptions ?? []
+            set("EXDATE", exceptions.isEmpty ? nil : ContentLine(
+                name: "EXDATE", parameters: [.init(name: "VALUE", values: ["DATE"])],
+                value: exceptions.map { $0.description.replacingOccurrences(of: "-", with: "") }.joined(separator: ",")
+            ))
         }
         if old?.project != fields.project {
             set(projectProperty, fields.project.map { ContentLine(name: projectProperty, value: ICalendarText.escape($0)) })
@@ -257,39 +269,4 @@ public enum VTodo {
         }
     }
 
-    /// A repeat our `TodoRepeat` expresses: FREQ with at most an INTERVAL.
-    static func recurrence(_ rule: String) -> TodoRepeat? {
-        var frequency: TodoRepeat.Unit?
-        var interval = 1
-        for part in rule.split(separator: ";") {
-            let pair = part.split(separator: "=", maxSplits: 1).map { $0.uppercased() }
-            guard pair.count == 2 else { return nil }
-            switch pair[0] {
-            case "FREQ":
-                frequency = switch pair[1] {
-                case "DAILY": .day
-                case "WEEKLY": .week
-                case "MONTHLY": .month
-                case "YEARLY": .year
-                default: nil
-                }
-            case "INTERVAL":
-                guard let value = Int(pair[1]) else { return nil }
-                interval = value
-            default:
-                return nil
-            }
-        }
-        return frequency.flatMap { TodoRepeat(count: interval, unit: $0) }
-    }
-
-    static func ruleValue(_ recurrence: TodoRepeat) -> String {
-        let frequency = switch recurrence.unit {
-        case .day: "DAILY"
-        case .week: "WEEKLY"
-        case .month: "MONTHLY"
-        case .year: "YEARLY"
-        }
-        return recurrence.count == 1 ? "FREQ=\(frequency)" : "FREQ=\(frequency);INTERVAL=\(recurrence.count)"
-    }
 }

@@ -169,27 +169,29 @@ public enum Taskwarrior {
     }()
 
     /// `recur` as a todo's repeat: nil if a todo cannot repeat that way.
+    /// `weekdays` is Monday to Friday; the rest are a count of a unit.
     public static func repeating(_ recur: String) -> TodoRepeat? {
         let text = recur.lowercased().trimmingCharacters(in: .whitespaces)
-        let named: [String: (Int, TodoRepeat.Unit)] = [
-            "daily": (1, .day), "day": (1, .day), "weekly": (1, .week), "week": (1, .week), "sennight": (1, .week),
-            "biweekly": (2, .week), "fortnight": (2, .week), "monthly": (1, .month), "month": (1, .month),
-            "bimonthly": (2, .month), "quarterly": (3, .month), "semiannual": (6, .month),
-            "yearly": (1, .year), "year": (1, .year), "annual": (1, .year), "biannual": (2, .year), "biyearly": (2, .year),
+        if text == "weekdays" { return RepeatWords.read("weekdays") }
+        let named: [String: (Int, RecurrenceRule.Frequency)] = [
+            "daily": (1, .daily), "day": (1, .daily), "weekly": (1, .weekly), "week": (1, .weekly), "sennight": (1, .weekly),
+            "biweekly": (2, .weekly), "fortnight": (2, .weekly), "monthly": (1, .monthly), "month": (1, .monthly),
+            "bimonthly": (2, .monthly), "quarterly": (3, .monthly), "semiannual": (6, .monthly),
+            "yearly": (1, .yearly), "year": (1, .yearly), "annual": (1, .yearly), "biannual": (2, .yearly), "biyearly": (2, .yearly),
         ]
-        if let (count, unit) = named[text] { return TodoRepeat(count: count, unit: unit) }
+        if let (count, frequency) = named[text] { return TodoRepeat(every: count, frequency) }
         let digits = text.prefix { $0.isASCII && $0.isNumber }
         guard let count = digits.isEmpty ? 1 : Int(digits) else { return nil }
-        let units: [String: (Int, TodoRepeat.Unit)] = [
-            "d": (1, .day), "day": (1, .day), "days": (1, .day),
-            "w": (1, .week), "wk": (1, .week), "wks": (1, .week), "week": (1, .week), "weeks": (1, .week),
-            "m": (1, .month), "mo": (1, .month), "mos": (1, .month), "mth": (1, .month), "mths": (1, .month),
-            "month": (1, .month), "months": (1, .month),
-            "q": (3, .month), "qtr": (3, .month), "qtrs": (3, .month), "quarter": (3, .month), "quarters": (3, .month),
-            "y": (1, .year), "yr": (1, .year), "yrs": (1, .year), "year": (1, .year), "years": (1, .year),
+        let units: [String: (Int, RecurrenceRule.Frequency)] = [
+            "d": (1, .daily), "day": (1, .daily), "days": (1, .daily),
+            "w": (1, .weekly), "wk": (1, .weekly), "wks": (1, .weekly), "week": (1, .weekly), "weeks": (1, .weekly),
+            "m": (1, .monthly), "mo": (1, .monthly), "mos": (1, .monthly), "mth": (1, .monthly), "mths": (1, .monthly),
+            "month": (1, .monthly), "months": (1, .monthly),
+            "q": (3, .monthly), "qtr": (3, .monthly), "qtrs": (3, .monthly), "quarter": (3, .monthly), "quarters": (3, .monthly),
+            "y": (1, .yearly), "yr": (1, .yearly), "yrs": (1, .yearly), "year": (1, .yearly), "years": (1, .yearly),
         ]
-        guard let (multiple, unit) = units[String(text.dropFirst(digits.count))] else { return nil }
-        return TodoRepeat(count: count * multiple, unit: unit)
+        guard let (multiple, frequency) = units[String(text.dropFirst(digits.count))] else { return nil }
+        return TodoRepeat(every: count * multiple, frequency)
     }
 
     private static func problem(_ error: DecodingError, lines: [Int]) -> InterchangeError {

@@ -3,8 +3,8 @@ import Foundation
 /// A VTODO as phone and desktop task apps write them, from a seed: UIDs of
 /// every shape (lower- and upper-case UUIDs, numbers, `name@host`), times
 /// in UTC, in a TZID with its VTIMEZONE, floating and all-day, categories
-/// with spaces, a STATUS:COMPLETED with no COMPLETED, an RRULE no repeat
-/// of ours says, alarms and the apps' own properties. Plain text, so the
+/// with spaces, a STATUS:COMPLETED with no COMPLETED, an RRULE of ours
+/// or one beyond it, alarms and the apps' own properties. Plain text, so the
 /// server's and the sync's suites use it alike.
 public struct AppWrittenTask: Sendable {
     public let uid: String
@@ -76,7 +76,7 @@ public struct AppWrittenTask: Sendable {
             }
         }
         if random.next(2) == 0 { order.append(["DESCRIPTION:" + escape(words(1 + random.next(5)))]) }
-        if hasDue, random.next(3) == 0 { order.append([pick(["RRULE:FREQ=WEEKLY;BYDAY=MO,WE", "RRULE:FREQ=MONTHLY;BYMONTHDAY=1;COUNT=5"])]) }
+        if hasDue, random.next(3) == 0 { order.append([pick(["RRULE:FREQ=WEEKLY;BYDAY=MO,WE", "RRULE:FREQ=MONTHLY;BYMONTHDAY=1;COUNT=5", "RRULE:FREQ=DAILY;BYHOUR=9,17"])]) }
         if random.next(3) == 0 { order.append([pick(["RELATED-TO:\(number + 1)", "RELATED-TO;RELTYPE=PARENT:parent@example.org"])]) }
         if random.next(2) == 0 { order.append(["CREATED:20261101T080000Z"]) }
         if random.next(2) == 0 { order.append(["LAST-MODIFIED:20261101T080000Z"]) }

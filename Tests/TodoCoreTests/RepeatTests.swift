@@ -11,7 +11,7 @@ struct RepeatTests {
     static func day(_ text: String) -> CalendarDay { CalendarDay(parsing: text)! }
 
     static func next(_ repeating: String, due: String, doneOn today: String) -> String {
-        TodoRepeat(parsing: repeating)!.next(after: .day(day(due)), completedOn: day(today), in: utc).text
+        TodoRepeat(parsing: repeating)!.next(after: .day(day(due)), completedOn: day(today), in: utc)!.due.text
     }
 
     @Test(arguments: [

@@ -94,12 +94,17 @@ struct RandomVTodo {
         }
         switch random.next(4) {
         case 0:
-            let recurrence = TodoRepeat(count: 1 + random.next(12), unit: TodoRepeat.Unit.allCases[random.next(4)], strict: random.next(2) == 0)!
+            var rule = RecurrenceRule(RecurrenceRule.Frequency.allCases[random.next(4)], interval: 1 + random.next(12))
+            if random.next(2) == 0 { rule.byDay = [.init(1 + random.next(7))] }
+            if random.next(2) == 0 { rule.end = .count(1 + random.next(9)) }
+            let anchor = [TodoRepeat.Anchor.due, .strict, .completion][random.next(3)]
+            let recurrence = TodoRepeat(rule: rule, anchor: anchor)
             fields.recurrence = recurrence
-            mapped.append("RRULE:" + VTodo.ruleValue(recurrence))
-            if recurrence.strict { mapped.append("X-TODO-STRICT:TRUE") }
+            mapped.append("RRULE:" + rule.rrule)
+            if anchor == .strict { mapped.append("X-TODO-STRICT:TRUE") }
+            if anchor == .completion { mapped.append("X-TODO-FROM:COMPLETION") }
         case 1:
-            fields.otherRule = "FREQ=WEEKLY;BYDAY=MO,WE;COUNT=\(1 + random.next(9))"
+            fields.otherRule = "FREQ=DAILY;BYHOUR=9,17;COUNT=\(1 + random.next(9))"
             mapped.append("RRULE:" + fields.otherRule!)
         default:
             break

@@ -151,11 +151,11 @@ struct VTodoRoundTripTests {
         #expect(fields.priority == .high)
         #expect(fields.tags == ["home", "diy", "errands"])
         #expect(fields.note == "first\nsecond")
-        #expect(fields.recurrence == TodoRepeat(count: 2, unit: .week))
+        #expect(fields.recurrence == TodoRepeat(every: 2, .weekly))
         #expect(VTodo.priority(5) == .medium && VTodo.priority(9) == .low && VTodo.priority(0) == nil)
-        let other = try VTodo.fields(of: ICalendarComponent.read(Array("BEGIN:VCALENDAR\nBEGIN:VTODO\nUID:1\nDUE;VALUE=DATE:20261224\nRRULE:FREQ=WEEKLY;BYDAY=MO,WE\nEND:VTODO\nEND:VCALENDAR\n".utf8)), timeZone: Self.utc)
+        let other = try VTodo.fields(of: ICalendarComponent.read(Array("BEGIN:VCALENDAR\nBEGIN:VTODO\nUID:1\nDUE;VALUE=DATE:20261224\nRRULE:FREQ=DAILY;BYHOUR=9,17\nEND:VTODO\nEND:VCALENDAR\n".utf8)), timeZone: Self.utc)
         #expect(other.due == .day(CalendarDay(year: 2026, month: 12, day: 24)!))
-        #expect(other.recurrence == nil && other.otherRule == "FREQ=WEEKLY;BYDAY=MO,WE")
+        #expect(other.recurrence == nil && other.otherRule == "FREQ=DAILY;BYHOUR=9,17")
     }
 
     @Test func whatIsNotOneTaskIsRefusedWithTheReason() {

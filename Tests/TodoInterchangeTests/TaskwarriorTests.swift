@@ -118,21 +118,29 @@ struct TaskwarriorTests {
         ("2d", "2d"), ("3wks", "3w"), ("2w", "2w"), ("1wk", "weekly"), ("6mo", "6m"), ("2m", "2m"), ("3months", "3m"),
         ("quarterly", "3m"), ("2q", "6m"), ("biweekly", "2w"), ("fortnight", "2w"), ("semiannual", "6m"),
         ("biannual", "2y"), ("2yrs", "2y"), ("day", "daily"), ("5days", "5d"),
+        ("weekdays", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"), ("1000d", "FREQ=DAILY;INTERVAL=1000"),
     ])
     func recurBecomesARepeat(recur: String, repeats: String) {
         #expect(Taskwarrior.repeating(recur)?.description == repeats)
     }
 
-    @Test(arguments: ["weekdays", "3h", "30min", "1000d", "0d", "often"])
+    @Test(arguments: ["3h", "30min", "10000d", "0d", "often"])
     func recurWithoutARepeatOfItsOwn(recur: String) {
         #expect(Taskwarrior.repeating(recur) == nil)
     }
 
     @Test func aRecurThatCannotBeARepeatIsKeptInTheNote() throws {
-        let task = #"[{"description":"stand-up","due":"20261124T080000Z","entry":"20261123T195611Z","recur":"weekdays","status":"pending","uuid":"cc25735c-9a6d-47b4-a0a7-8289d666cc91"}]"#
+        let task = #"[{"description":"stand-up","due":"20261124T080000Z","entry":"20261123T195611Z","recur":"3h","status":"pending","uuid":"cc25735c-9a6d-47b4-a0a7-8289d666cc91"}]"#
         let item = try #require(try Taskwarrior.todos(fromExport: Data(task.utf8), timeZone: Self.berlin).first)
         #expect(item.recurrence == nil)
-        #expect(item.note == "Taskwarrior recur: weekdays")
+        #expect(item.note == "Taskwarrior recur: 3h")
+    }
+
+    /// Taskwarrior's `weekdays`: Monday to Friday, the same rule a phone writes.
+    @Test func weekdaysImportAsMondayToFriday() throws {
+        let task = #"[{"description":"stand-up","due":"20261124T080000Z","entry":"20261123T195611Z","recur":"weekdays","status":"pending","uuid":"cc25735c-9a6d-47b4-a0a7-8289d666cc91"}]"#
+        let item = try #require(try Taskwarrior.todos(fromExport: Data(task.utf8), timeZone: Self.berlin).first)
+        #expect(item.recurrence?.words == "weekdays" && item.note == nil)
     }
 
     @Test func aBadTaskIsReportedOnItsLine() {

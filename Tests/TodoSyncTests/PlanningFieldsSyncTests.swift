@@ -134,7 +134,7 @@ struct PlanningFieldsSyncTests {
         let item = try #require(RemoteTodo(json: json, names: FieldNames()))
         #expect(item.fields == Self.fields(
             due: .day(Self.day), priority: .high, tags: ["bills", "home"], note: "line one\nline two",
-            recurrence: TodoRepeat(count: 1, unit: .month)
+            recurrence: TodoRepeat(every: 1, .monthly)
         ))
         let odd = try JSONValue.parse(Array(#"{"id": 8, "title": "x", "dueDate": "soon", "priority": 9, "tags": ["ok", "not ok", 3], "repeat": "often"}"#.utf8))
         let oddItem = try #require(RemoteTodo(json: odd, names: FieldNames()))
@@ -155,7 +155,7 @@ struct PlanningFieldsSyncTests {
         #expect(first.fields.due == .moment(ISO8601.date(from: "2026-12-01T13:30:00.000Z")!))
         #expect(first.fields.tags == ["x", "y"])
         #expect(first.editedAt[.tags] == ISO8601.date(from: "2026-11-21T10:00:00.000Z"))
-        #expect(first.fields.recurrence == TodoRepeat(count: 2, unit: .week))
+        #expect(first.fields.recurrence == TodoRepeat(every: 2, .weekly))
     }
 
     // MARK: - End to end
@@ -163,7 +163,7 @@ struct PlanningFieldsSyncTests {
     static func planned(_ text: String, id: UUID = UUID()) -> TodoItem {
         var item = TodoItem(
             id: id, text: text, createdAt: Date(timeIntervalSince1970: 1_795_000_000), due: .day(day), priority: .high,
-            tags: ["bills", "home"], note: "IBAN in mail\nsecond line", recurrence: TodoRepeat(count: 1, unit: .month),
+            tags: ["bills", "home"], note: "IBAN in mail\nsecond line", recurrence: TodoRepeat(every: 1, .monthly),
             project: "home.bills", wait: .day(day.adding(days: -3)), scheduled: .moment(Date(timeIntervalSince1970: 1_795_100_000)),
             until: .day(day.adding(days: 365))
         )

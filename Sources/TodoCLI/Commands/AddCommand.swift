@@ -18,6 +18,8 @@ struct AddCommand: AsyncParsableCommand {
 
             \(DueDateHelp.grammar)
 
+            \(DueDateHelp.repeats)
+
             Examples:
               todo add "buy milk"
               todo add "pay rent" --due fri --priority high --tag home --tag bills --note "IBAN in mail"
@@ -44,14 +46,7 @@ struct AddCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("A note; it may hold several lines.", valueName: "text"))
     var note: String?
 
-    @Option(
-        name: .customLong("repeat"),
-        help: ArgumentHelp(
-            "Repeat it, counted from its due date: daily, weekly, monthly, yearly, or Nd, Nw, Nm, Ny (3d, 2w). Needs --due.",
-            valueName: "repeat"
-        )
-    )
-    var recurrence: String?
+    @OptionGroup var repeating: RepeatOptions
 
     @OptionGroup var plan: PlanOptions
 
@@ -59,7 +54,10 @@ struct AddCommand: AsyncParsableCommand {
     var words: [String]
 
     var fields: PlanningArguments {
-        PlanningArguments(due: due, priority: priority, tags: tags, note: note, recurrence: recurrence, plan: plan.values)
+        PlanningArguments(
+            due: due, priority: priority, tags: tags, note: note, recurrence: repeating.recurrence,
+            repeatCount: repeating.count, fromCompletion: repeating.fromCompletion, plan: plan.values
+        )
     }
 
     @MainActor

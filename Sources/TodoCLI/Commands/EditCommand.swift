@@ -15,6 +15,8 @@ struct EditCommand: AsyncParsableCommand {
 
             \(DueDateHelp.grammar)
 
+            \(DueDateHelp.repeats)
+
             --where changes every todo that list's filters, given as one argument, \
             select (the context that is on included): more than three are asked about \
             first on a terminal (--yes goes ahead), --dry-run shows the todos as they \
@@ -50,11 +52,7 @@ struct EditCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The new note, or none.", valueName: "text"))
     var note: String?
 
-    @Option(
-        name: .customLong("repeat"),
-        help: ArgumentHelp("daily, weekly, monthly, yearly, Nd, Nw, Nm, Ny, or none. Needs a due date.", valueName: "repeat")
-    )
-    var recurrence: String?
+    @OptionGroup var repeating: RepeatOptions
 
     @OptionGroup var plan: PlanOptions
 
@@ -82,8 +80,10 @@ struct EditCommand: AsyncParsableCommand {
     var words: [String] = []
 
     var fields: PlanningArguments {
-        PlanningArguments(due: due, priority: priority, tags: tags, untags: untags, note: note, recurrence: recurrence,
-            plan: plan.values, unblock: unblock)
+        PlanningArguments(
+            due: due, priority: priority, tags: tags, untags: untags, note: note, recurrence: repeating.recurrence,
+            repeatCount: repeating.count, fromCompletion: repeating.fromCompletion, plan: plan.values, unblock: unblock
+        )
     }
 
     func validate() throws {

@@ -59,6 +59,9 @@ struct PlanningArguments: Equatable, Sendable {
     var untags: [String] = []
     var note: String?
     var recurrence: String?
+    /// `--count` and `--from-completion`: details of the repeat given.
+    var repeatCount: Int?
+    var fromCompletion = false
     /// The project, the plan's dates, the parent and the blockers.
     var plan = PlanValues()
     /// `--unblock`: IDs (or prefixes).
@@ -88,14 +91,13 @@ struct PlanningArguments: Equatable, Sendable {
             for (field, text) in plan.dates {
                 edit[date: field] = try Self.date(text, option: "--\(field.key)", now: now, timeZone: timeZone)
             }
-            if let recurrence {
-                if recurrence.lowercased() == Self.none {
-                    edit.recurrence = .some(nil)
-                } else if let parsed = TodoRepeat(parsing: recurrence) {
-                    edit.recurrence = parsed
-                } else {
-                    throw TodoFieldError.badRepeat(recurrence)
-                }
+            if let recurrence, recurrence.lowercased() != Self.none {
+                guard let parsed = TodoRepeat(parsing: recurrence) else { throw TodoFieldError.badRepeat(recurrence) }
+                edit.recurrence = parsed.with(count: repeatCount, anchor: fromCompletion ? .completion : nil)
+            } else if repeatCount != nil || fromCompletion {
+                throw TodoFieldError.repeatDetailWithoutRepeat(repeatCount != nil ? "a count" : "counting from completion")
+            } else if recurrence != nil {
+                edit.recurrence = .some(nil)
             }
         } catch {
             throw .invalidField(error)
@@ -116,7 +118,7 @@ struct PlanningArguments: Equatable, Sendable {
     /// Whether any field is given.
     var isEmpty: Bool {
         due == nil && priority == nil && tags.isEmpty && untags.isEmpty && note == nil && recurrence == nil
-            && plan == PlanValues() && unblock.isEmpty
+            && repeatCount == nil && !fromCompletion && plan == PlanValues() && unblock.isEmpty
     }
 }
 
@@ -147,6 +149,27 @@ struct PlanOptions: ParsableArguments {
     }
 }
 
+/// The options `add` and `edit` share for the repeat.
+struct RepeatOptions: ParsableArguments {
+    @Option(
+        name: .customLong("repeat"),
+        help: ArgumentHelp("How it repeats, in words (see Repeats below) or as an RRULE; none for no repeat. Needs a due date.", valueName: "repeat")
+    )
+    var recurrence: String?
+
+    @Option(help: ArgumentHelp("With --repeat: end the series after this many occurrences, this one counted.", valueName: "n"))
+    var count: Int?
+
+    @Flag(help: "With --repeat: count the next occurrence from the day it is done, not from its due date.")
+    var fromCompletion = false
+
+    func validate() throws {
+        if let count, !(1...RecurrenceRule.largestCount).contains(count) {
+            throw ValidationError("--count \(count) is out of range: give 1 to \(RecurrenceRule.largestCount) occurrences")
+        }
+    }
+}
+
 /// What `PlanOptions` read, as plain values (a command built by the quick
 /// path has no parsed options to read).
 struct PlanValues: Equatable, Sendable {
@@ -165,6 +188,17 @@ struct PlanValues: Equatable, Sendable {
 
 /// The date grammar, once, for every command's help.
 enum DueDateHelp {
+    static let repeats = """
+        Repeats (--repeat): daily, weekly, monthly, yearly, 3d, 2w, 6m, 1y; weekdays, \
+        weekends, mon,wed,fri; "every 2 weeks", "every other week on tue,fri"; \
+        "monthly on the 15th", "monthly on the last friday", "monthly on the 2nd \
+        tuesday", "monthly on the last weekday"; quarterly; "yearly on dec 24". After \
+        a rule: ", 10 times" (or --count 10), ", until 2027-06-30", ", except \
+        2026-12-24", " from completion" (or --from-completion: the next one counted from \
+        the day it is done) or ! (every occurrence, overdue ones too). An RRULE \
+        (FREQ=MONTHLY;BYDAY=2TU) is read as well; show prints a rule in these words, or \
+        as its RRULE where they cannot say it.
+        """
     static let project = "The project: names joined by dots, the widest first (home.garden)."
     static let grammar = """
         Dates (--due): now, today, tomorrow, yesterday; a weekday, mon..sun or \

@@ -129,7 +129,7 @@ struct TodoFormatter {
         out += "Due        \(item.due.map { longForm($0, isDone: item.isDone) } ?? "none")\n"
         out += "Priority   \(item.priority?.rawValue ?? "none")\n"
         out += "Tags       \(item.tags.isEmpty ? "none" : item.tags.joined(separator: " "))\n"
-        out += "Repeat     \(item.recurrence?.description ?? "none")\n"
+        out += "Repeat     \(item.recurrence?.words ?? "none")\n"
         out += "Project    \(item.project ?? "none")\n"
         for field in TodoField.detailDates {
             out += field.label.padding(toLength: 11, withPad: " ", startingAt: 0)

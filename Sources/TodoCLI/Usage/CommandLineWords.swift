@@ -46,6 +46,8 @@ extension TodoFieldError {
             description + ", e.g. --due fri, --priority high, --tag home"
         case .repeatNeedsDue:
             description + ": add --due, e.g. --due mon --repeat weekly"
+        case .repeatDetailWithoutRepeat:
+            description + ": give --repeat as well, e.g. --repeat weekly --count 10"
         case .ownParent:
             description + ": give --parent another todo's ID"
         case .blocksItself:

@@ -92,12 +92,12 @@ enum UsageProblem: Error, Equatable, CustomStringConvertible {
 
     /// The options of `add` and `edit` that take a value: neither they nor their values are text.
     static let optionsWithValues = [
-        "--database", "--priority", "--tag", "--untag", "--note", "--repeat", "--project", "--parent", "--blocked-by",
+        "--database", "--priority", "--tag", "--untag", "--note", "--repeat", "--count", "--project", "--parent", "--blocked-by",
         "--unblock", "--where",
     ] + TodoField.datesWithOptions.map { "--" + $0.key }
 
     /// The flags of `add` and `edit`: neither they nor a value follow as text.
-    private static let flags: Set<String> = ["--json", "--yes", "--dry-run"]
+    private static let flags: Set<String> = ["--json", "--yes", "--dry-run", "--from-completion"]
 
     /// A word of `add`'s or `edit`'s text that ArgumentParser would take for an option.
     private static func textProblem(command: String, rest: [String]) -> UsageProblem? {

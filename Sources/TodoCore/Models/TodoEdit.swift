@@ -151,16 +151,19 @@ extension TodoItem {
 
     /// The todo that follows this one once it is completed at `date`, if it
     /// repeats: the same text, tags, priority, note, project, repeat, until,
-    /// parent and blockers, due at the next occurrence (`TodoRepeat.next(after:completedOn:in:)`),
-    /// its wait and scheduled dates moved as many days as its due date,
-    /// created at `date`. None once the next due date is past `until`.
+    /// parent and blockers, due at the next occurrence (`TodoRepeat.next(after:completedOn:in:)`,
+    /// which also counts down a COUNT), its wait and scheduled dates moved
+    /// as many days as its due date, created at `date`. None once the
+    /// series has ended, or the next due date is past `until`.
     ///
     /// Its id is derived from this todo's id, so two machines that complete
     /// the same occurrence (on any day) create the same next todo, and a sync
     /// finds one todo where a random id would have made two.
     public func nextOccurrence(at date: Date, in timeZone: TimeZone) -> TodoItem? {
         guard let recurrence, let due else { return nil }
-        let nextDue = recurrence.next(after: due, completedOn: CalendarDay(date, in: timeZone), in: timeZone)
+        guard let (nextDue, nextRepeat) = recurrence.next(after: due, completedOn: CalendarDay(date, in: timeZone), in: timeZone) else {
+            return nil
+        }
         if let until, Self.isPast(until, nextDue, in: timeZone) { return nil }
         let shift = nextDue.day(in: timeZone).daysSince1970 - due.day(in: timeZone).daysSince1970
         func moved(_ other: TodoDue?) -> TodoDue? {
@@ -170,7 +173,7 @@ extension TodoItem {
             // Not the due date: machines completing it on different days make one todo.
             id: nextOccurrenceID,
             text: text, createdAt: date, due: nextDue, priority: priority, tags: tags, note: note,
-            recurrence: recurrence, project: project, wait: moved(wait), scheduled: moved(scheduled), until: until,
+            recurrence: nextRepeat, project: project, wait: moved(wait), scheduled: moved(scheduled), until: until,
             parent: parent, blockedBy: blockedBy
         )
     }

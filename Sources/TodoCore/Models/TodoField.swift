@@ -55,7 +55,7 @@ extension TodoField {
         case .text, .done, .tags, .note: nil
         case .due: "A date (2026-12-01) or a moment (ISO 8601, UTC)."
         case .priority: "high, medium or low."
-        case .recurrence: "daily, weekly, monthly, yearly, or 3d, 2w, 6m, 1y: every N days, weeks, months or years."
+        case .recurrence: RepeatWords.summary
         case .project: "Names joined by dots, the widest first: home.garden."
         case .wait: "Hidden from lists until then: a date or a moment."
         case .scheduled: "When to start on it: a date or a moment."

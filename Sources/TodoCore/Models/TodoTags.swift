@@ -96,6 +96,8 @@ public enum TodoFieldError: Error, Sendable, Equatable, CustomStringConvertible 
     case badContextName(String)
     case badPriority(String)
     case badRepeat(String)
+    /// A repeat's count or its counting from completion, with no repeat to go with.
+    case repeatDetailWithoutRepeat(String)
     /// A text that is no due date, with the nearest form that is one, if a word looks mistyped.
     case badDue(String, suggestion: String? = nil)
     /// A text that is no date, given to `option` (`--wait`, or another of the plan's dates).
@@ -142,7 +144,14 @@ public enum TodoFieldError: Error, Sendable, Equatable, CustomStringConvertible 
         case let .badPriority(text):
             "'\(text)' is not a priority: use high, medium, low or none"
         case let .badRepeat(text):
-            "'\(text)' is not a repeat: use daily, weekly, monthly, yearly, or a count and d, w, m or y such as 3d or 2w"
+            if let nearest = RepeatWords.nearest(text) {
+                "'\(text)' is not a repeat: did you mean '\(nearest)'?"
+            } else {
+                "'\(text)' is not a repeat: write it like weekly, 3d, weekdays, mon,fri, every 2 weeks, monthly on the last friday "
+                    + "or yearly on dec 24, or as an RRULE such as FREQ=MONTHLY;BYDAY=2TU"
+            }
+        case let .repeatDetailWithoutRepeat(detail):
+            "\(detail) belongs to a repeat, and none is given"
         case let .badDue(text, suggestion?):
             "'\(text)' is not a due date: did you mean '\(suggestion)'?"
         case let .badDue(text, nil) where DueDateGrammar.isNumericDate(text):

@@ -37,6 +37,7 @@ extension TodoEdit {
         self.init()
         let kept = Set(original.split(whereSeparator: \.isWhitespace).map(String.init))
         var words: [String] = []
+        var count: Int?
         var tokens = Self.tokens(line)[...]
         do throws(TodoFieldError) {
             while let token = tokens.popFirst() {
@@ -93,6 +94,9 @@ extension TodoEdit {
                 case ("--tag", _): addTags.append(try TodoTags.validated(value))
                 case ("--untag", _): removeTags.append(try TodoTags.validated(value))
                 case ("--note", _): note = clears ? .some(nil) : .some(value)
+                case ("--count", _):
+                    guard let number = Int(value), (1...RecurrenceRule.largestCount).contains(number) else { throw .badRepeat("\(value) times") }
+                    count = number
                 default:
                     if clears {
                         recurrence = .some(nil)
@@ -102,6 +106,10 @@ extension TodoEdit {
                         throw .badRepeat(value)
                     }
                 }
+            }
+            if let count {
+                guard case let .some(repeating?) = recurrence else { throw .repeatDetailWithoutRepeat("a count") }
+                recurrence = repeating.with(count: count, anchor: nil)
             }
         } catch {
             throw .invalidField(error)
@@ -115,7 +123,7 @@ extension TodoEdit {
     /// The options a line may hold: those of `todo add` and `todo edit`
     /// that take a value.
     static let lineOptions = Set(dateOptions.keys).union([
-        "--priority", "--tag", "--untag", "--note", "--repeat", "--project", "--parent", "--blocked-by", "--unblock",
+        "--priority", "--tag", "--untag", "--note", "--repeat", "--count", "--project", "--parent", "--blocked-by", "--unblock",
     ])
 
     /// A word of a line, or a "quoted run" of words (`QuotedWords`).

@@ -216,7 +216,7 @@ public enum TodoView {
             "Due        \(item.due.map { $0.shortText(today: today, in: timeZone) } ?? "none")",
             "Priority   \(item.priority?.rawValue ?? "none")",
             "Tags       \(item.tags.isEmpty ? "none" : item.tags.map { $0.hasPrefix("#") ? $0 : "#" + $0 }.joined(separator: " "))",
-            "Repeat     \(item.recurrence?.description ?? "none")",
+            "Repeat     \(item.recurrence?.words ?? "none")",
         ]
         // The fields a Taskwarrior user plans with, only when set: the screen is short.
         if let project = item.project { text.append("Project    \(project)") }
