@@ -141,6 +141,8 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(name: "todo", dependencies: ["TodoCLI"], swiftSettings: strict),
+        // The next occurrence of a repeat, timed (Benchmarks/run.sh).
+        .executableTarget(name: "repeat-bench", dependencies: ["TodoCore"], path: "Benchmarks/RepeatBench", swiftSettings: strict),
 
         // The terminal: raw mode, keys, display width, writing a frame. Knows no todos.
         .target(name: "TodoTerminal", swiftSettings: strict),

@@ -604,6 +604,18 @@ for ssize in "${server_size_list[@]}"; do
     stop_server
 done
 
+# The next occurrence of a repeat, as todo done computes it for each repeating todo:
+# the rules --repeat's words make and RFC 5545's examples (Benchmarks/RepeatBench).
+# Target: 10 µs a call at most.
+if [ "$sync_only" = 1 ] || [ "$ui_only" = 1 ]; then :; else
+    echo "== the next occurrence of a repeat" >&2
+    (cd "$root" && swift build ${release[@]+"${release[@]}"} --product repeat-bench >&2)
+    calls=$([ "$quick" = 1 ] && echo 20000 || echo 1000000)
+    while IFS=$'\t' read -r group rules mean _; do
+        record "next-occurrence-$group" "${rules%% *}" todo "${mean%% *}" "ns a call"
+    done < <("$bin/repeat-bench" --calls "$calls")
+fi
+
 [ "$sync_only" = 1 ] || postgres_benchmarks
 [ "$sync_only" = 1 ] || caldav_benchmarks
 [ "$sync_only" = 1 ] || live_benchmarks

@@ -14,6 +14,11 @@ import TodoCore
 ///   they were read, any other tag as `+tag`. Both leave the text.
 /// - `due:2026-12-15` is the due date and leaves the text; any other
 ///   `key:value` stays in the text as typed.
+/// - `rec:1w` (the recurrence add-on's, with a due date) repeats every week
+///   counted from the day it is done; `rec:+1w` every week from its due date
+///   (the strict chain); units d, w, m, y. Written back the same way; a
+///   repeat counted from the due date is written with `+`, and a rule
+///   todo.txt cannot say (weekdays) is left out, as a note is.
 /// - Dates are calendar dates: a creation or completion date is midnight of
 ///   that day in `timeZone`; a line without a creation date was created at
 ///   the time of the import.
@@ -68,6 +73,7 @@ public enum TodoTxt {
         var text: [Substring] = []
         var tags: [String] = []
         var due: TodoDue?
+        var recurrence: (rule: TodoRepeat, word: Substring, place: Int)?
         for word in words {
             if word.count > 1, word.hasPrefix("+") {
                 tags.append(String(word.dropFirst()))
@@ -78,11 +84,18 @@ public enum TodoTxt {
                     throw LineProblem(reason: "'\(word)' is not a due date: todo.txt writes it as due:YYYY-MM-DD, e.g. due:2026-12-15")
                 }
                 due = .day(day)
+            } else if word.hasPrefix("rec:"), let read = Self.repeating(word.dropFirst(4)) {
+                recurrence = (read, word, text.count)
             } else if isDone, word.hasPrefix("pri:"), word.count == 5, let rank = priorityLetter("(\(word.last!))") {
                 priority = rank
             } else {
                 text.append(word)
             }
+        }
+        // A repeat needs a due date: without one, `rec:` stays in the text as typed.
+        if due == nil, let (_, word, place) = recurrence {
+            text.insert(word, at: place)
+            recurrence = nil
         }
         do {
             // A line of tags only keeps them as its text too.
@@ -93,7 +106,7 @@ public enum TodoTxt {
             return TodoItem(
                 id: id, text: checkedText, isDone: isDone, createdAt: createdAt,
                 updatedAt: max(createdAt, completedAt ?? createdAt), completedAt: completedAt,
-                due: due, priority: priority, tags: checkedTags
+                due: due, priority: priority, tags: checkedTags, recurrence: recurrence?.rule
             )
         } catch let error as TodoError {
             throw LineProblem(reason: error.description)
@@ -102,6 +115,30 @@ public enum TodoTxt {
         } catch {
             throw LineProblem(reason: "\(error)")
         }
+    }
+
+    /// `1w`, `+2d`, `m`: every N days, weeks, months or years, from
+    /// completion, or (with `+`) from the due date; nil for anything else.
+    static func repeating(_ value: Substring) -> TodoRepeat? {
+        let strict = value.hasPrefix("+")
+        let rest = strict ? value.dropFirst() : value
+        let units: [Character: RecurrenceRule.Frequency] = ["d": .daily, "w": .weekly, "m": .monthly, "y": .yearly]
+        guard let unit = rest.last, let frequency = units[unit] else { return nil }
+        let digits = rest.dropLast()
+        guard digits.allSatisfy({ $0.isASCII && $0.isNumber }), let count = digits.isEmpty ? 1 : Int(digits) else { return nil }
+        return TodoRepeat(every: count, frequency, anchor: strict ? .strict : .completion)
+    }
+
+    /// `rec:` of a repeat todo.txt can say: a plain rule, with `+` unless it counts from completion.
+    static func recWord(_ recurrence: TodoRepeat) -> String? {
+        guard recurrence.rule.isPlain, recurrence.exceptions.isEmpty else { return nil }
+        let unit: Character = switch recurrence.rule.frequency {
+        case .daily: "d"
+        case .weekly: "w"
+        case .monthly: "m"
+        case .yearly: "y"
+        }
+        return "rec:" + (recurrence.anchor == .completion ? "" : "+") + "\(recurrence.rule.interval)\(unit)"
     }
 
     /// `(A)`…`(Z)` as a priority: A high, B medium, C and after low.
@@ -116,9 +153,9 @@ public enum TodoTxt {
     }
 
     /// The line a todo is written as, which `todos(from:)` reads back to the
-    /// same text, done mark, priority, tags and due date. A due moment is
-    /// written as its date in `timeZone`; notes and repeats have no place in
-    /// todo.txt and are left out (JSON export keeps them).
+    /// same text, done mark, priority, tags, due date and repeat (`rec:`). A
+    /// due moment is written as its date in `timeZone`; notes have no place
+    /// in todo.txt and are left out (JSON export keeps them).
     public static func line(for item: TodoItem, timeZone: TimeZone) -> String {
         var words: [String] = []
         let letter = item.priority.map { priority in
@@ -140,6 +177,7 @@ public enum TodoTxt {
         words += item.tags.filter { !$0.hasPrefix("@") }.map { "+" + $0 } + item.tags.filter { $0.hasPrefix("@") }
         if let due = item.due {
             words.append("due:" + due.day(in: timeZone).description)
+            if let rec = item.recurrence.flatMap(Self.recWord) { words.append(rec) }
         }
         if item.isDone, let letter {
             words.append("pri:" + letter)

@@ -91,6 +91,22 @@ struct MCPProtocolTests {
         #expect(try todo.listJSON(["--all"]).isEmpty)
     }
 
+    /// A repeat in words through MCP: read as the command line reads it,
+    /// completed into its next occurrence, its count used up at the last.
+    @Test func aRepeatInWordsRepeatsAndEnds() throws {
+        let mcp = try MCPPipe(database: todo.databasePath)
+        _ = try mcp.initialize()
+        let added = try mcp.call(1, "add_todo", ["text": "pay rent", "due": "2030-11-29", "repeat": "monthly on the last friday, 2 times"])
+        #expect(added["isError"] as? Bool != true, "\(added)")
+        let first = try #require(try todo.listJSON([]).first)
+        #expect(first["repeat"] as? String == "FREQ=MONTHLY;COUNT=2;BYDAY=-1FR")
+        _ = try mcp.call(2, "complete_todo", ["ids": [first["id"] as Any]])
+        let second = try #require(try todo.listJSON([]).first)
+        #expect(second["due"] as? String == "2030-12-27" && second["repeat"] as? String == "FREQ=MONTHLY;COUNT=1;BYDAY=-1FR")
+        _ = try mcp.call(3, "complete_todo", ["ids": [second["id"] as Any]])
+        #expect(try todo.listJSON([]).isEmpty, "the series ended with its count")
+    }
+
     /// The core's errors in MCP's words: what to call next, never a shell command.
     @Test func refusalsNameToolsNotCommands() throws {
         let mcp = try MCPPipe(database: todo.databasePath)

@@ -152,6 +152,24 @@ struct PlanningCommandTests {
         #expect(item["tags"] as? [String] == ["bills"])
     }
 
+    /// Repeats in words, with --count and --from-completion: stored as
+    /// their rule, shown in the words they were given in, and completed
+    /// into the next occurrence they name.
+    @Test func repeatsInWords() throws {
+        let weekdays = try add(["stand-up", "--due", "2030-12-06", "--repeat", "weekdays"])
+        #expect(try todo.ok(["show", weekdays]).contains("Repeat     weekdays\n"))
+        let rent = try add(["pay rent", "--due", "2030-11-29", "--repeat", "monthly on the last friday", "--count", "2"])
+        #expect(try todo.ok(["show", rent]).contains("Repeat     monthly on the last friday, 2 times\n"))
+        let plants = try add(["water plants", "--due", "2030-12-01", "--repeat", "every 3 days", "--from-completion"])
+        #expect(try todo.listJSON(["--all"]).first { $0["id"] as? String == plants }?["repeat"] as? String
+            == "FREQ=DAILY;INTERVAL=3;X-TODO-FROM=COMPLETION")
+        _ = try todo.ok(["done", weekdays, rent])
+        let open = try todo.listJSON([]).filter { $0["text"] as? String != "water plants" }
+        #expect(open.compactMap { $0["due"] as? String }.sorted() == ["2030-12-09", "2030-12-27"], "\(open)")
+        _ = try todo.ok(["edit", plants, "--repeat", "mon,thu"])
+        #expect(try todo.ok(["show", plants]).contains("Repeat     mon,thu\n"))
+    }
+
     func expectRefused(_ arguments: [String], saying fragment: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let before = try todo.run(["export"]).stdout
         let result = try todo.run(arguments)
@@ -172,6 +190,10 @@ struct PlanningCommandTests {
         try expectRefused(["add", "x", "--tag", ""], saying: "a tag is empty")
         try expectRefused(["add", "x", "--repeat", "weekly"], saying: "needs a due date")
         try expectRefused(["add", "x", "--due", "fri", "--repeat", "often"], saying: "'often' is not a repeat")
+        try expectRefused(["add", "x", "--due", "fri", "--repeat", "every 2 weeeks"], saying: "did you mean 'every 2 weeks'?")
+        try expectRefused(["add", "x", "--due", "fri", "--count", "3"], saying: "give --repeat as well")
+        try expectRefused(["add", "x", "--due", "fri", "--repeat", "weekly", "--count", "0"], saying: "--count 0 is out of range")
+        try expectRefused(["edit", id, "--from-completion"], saying: "give --repeat as well")
         try expectRefused(["edit", id], saying: "nothing to change")
         try expectRefused(["edit", id, "--due", "whenever"], saying: "'whenever' is not a due date")
         try expectRefused(["edit", id, "--repeat", "daily"], saying: "needs a due date")

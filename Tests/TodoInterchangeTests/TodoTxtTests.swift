@@ -88,7 +88,7 @@ struct TodoTxtTests {
         ]
         let lines = items.map { TodoTxt.line(for: $0, timeZone: Self.zone) }
         #expect(lines == [
-            "(A) 2026-11-20 pay rent +home @bank due:2026-12-15",
+            "(A) 2026-11-20 pay rent +home @bank due:2026-12-15 rec:+1m",
             "2026-11-20 x marks the spot",
             "x 2026-11-22 2026-11-20 done one +x pri:C",
         ])
@@ -99,8 +99,28 @@ struct TodoTxtTests {
             #expect(back.priority == original.priority)
             #expect(back.tags == original.tags)
             #expect(back.due == original.due)
+            #expect(back.recurrence?.rule == original.recurrence?.rule)
             #expect(back.createdAt == original.createdAt)
             #expect(back.completedAt == original.completedAt)
         }
+    }
+
+    /// The recurrence add-on's `rec:`: from completion, or with `+` from the
+    /// due date (the strict chain); written back as read.
+    @Test(arguments: [
+        ("rec:1w", "weekly from completion"), ("rec:+1w", "weekly!"), ("rec:3d", "3d from completion"), ("rec:+2m", "2m!"),
+        ("rec:y", "yearly from completion"),
+    ])
+    func recRepeats(word: String, words: String) throws {
+        let line = "2026-11-20 water plants due:2026-12-01 \(word)"
+        let item = try #require(try Self.read(line).first)
+        #expect(item.recurrence?.words == words && item.text == "water plants")
+        #expect(TodoTxt.line(for: item, timeZone: Self.zone) == line.replacingOccurrences(of: "rec:y", with: "rec:1y"))
+    }
+
+    /// Without a due date, or in a form it does not take, `rec:` stays text.
+    @Test func aRecWithoutADueDateOrUnreadStaysText() throws {
+        #expect(try Self.read("2026-11-20 water plants rec:1w").first?.text == "water plants rec:1w")
+        #expect(try Self.read("2026-11-20 water plants due:2026-12-01 rec:3b").first?.text == "water plants rec:3b")
     }
 }

@@ -246,10 +246,18 @@ struct CalDAVSyncTests {
 
     /// A repeating todo completed the way task apps do it (its DUE moved on,
     /// on the same UID), completed here (a next occurrence of its own), and
-    /// completed on both sides before one sync: one next occurrence each time.
-    @Test func repeatingTodosEndWithOneNextOccurrence() async throws {
+    /// completed on both sides before one sync: one next occurrence each time,
+    /// for a plain rule and for rules with weekdays and an ordinal weekday.
+    /// The four due dates: the first, the phone's, ours, and the last.
+    @Test(arguments: [
+        ("weekly", ["2030-12-03", "2030-12-10", "2030-12-17", "2030-12-24"]),
+        ("weekdays", ["2030-12-05", "2030-12-06", "2030-12-09", "2030-12-10"]),
+        ("monthly on the last friday", ["2030-11-29", "2030-12-27", "2031-01-31", "2031-02-28"]),
+    ])
+    func repeatingTodosEndWithOneNextOccurrence(rule: String, dues: [String]) async throws {
         let server = try await radicale()
-        #expect(try await server.todo(["add", "water the plants", "--due", "2026-12-01", "--repeat", "weekly"], replica: "a").status == 0)
+        let compact = dues.map { $0.replacingOccurrences(of: "-", with: "") }
+        #expect(try await server.todo(["add", "water the plants", "--due", dues[0], "--repeat", rule], replica: "a").status == 0)
         try await server.sync("a")
         func pending() async throws -> [[String: Any]] {
             try await server.todos("a").filter { $0["text"] as? String == "water the plants" && $0["done"] as? Bool == false }
@@ -271,25 +279,25 @@ struct CalDAVSyncTests {
         }
         // There.
         let first = try #require(try await pending().first?["id"] as? String)
-        try await phoneCompletes(first, from: "20261201", to: "20261208")
+        try await phoneCompletes(first, from: compact[0], to: compact[1])
         try await server.sync("a")
-        #expect(try await pending().map { $0["due"] as? String } == ["2026-12-08"])
+        #expect(try await pending().map { $0["due"] as? String } == [dues[1]])
         // Here.
         #expect(try await server.todo(["done", String(first.prefix(8))], replica: "a").status == 0)
         try await server.sync("a")
         let next = try await pending()
-        #expect(next.map { $0["due"] as? String } == ["2026-12-15"])
+        #expect(next.map { $0["due"] as? String } == [dues[2]])
         try await server.sync("b")
         #expect(try await server.todos("b").filter { $0["done"] as? Bool == false }.count == 1)
         // Both, before one sync.
         let second = try #require(next.first?["id"] as? String)
-        try await phoneCompletes(second, from: "20261215", to: "20261222")
+        try await phoneCompletes(second, from: compact[2], to: compact[3])
         #expect(try await server.todo(["done", String(second.prefix(8))], replica: "a").status == 0)
         try await server.sync("a")
         try await server.sync("b")
         for replica in ["a", "b"] {
             let open = try await server.todos(replica).filter { $0["done"] as? Bool == false }
-            #expect(open.map { $0["due"] as? String } == ["2026-12-22"], "\(replica): \(open)")
+            #expect(open.map { $0["due"] as? String } == [dues[3]], "\(replica): \(open)")
         }
         let onServer = try server.stored().values.filter { !$0.contains("STATUS:COMPLETED") }
         #expect(onServer.count == 1, "one open occurrence on the server: \(onServer)")

@@ -170,6 +170,13 @@ struct SyncModel {
 
     static let zone = TimeZone(identifier: "UTC")!
     static let tags = ["home", "work", "bills", "garden"]
+    /// Repeats as people write them: short forms, weekdays, an ordinal
+    /// weekday, from completion, strict, a count that ends the series, a
+    /// day taken out.
+    static let repeats = [
+        "daily", "weekly", "monthly", "3d", "weekdays", "monthly on the last friday", "every 3 days from completion",
+        "mon,thu!", "weekly, 2 times", "weekly, except 2026-12-03",
+    ]
 
     /// A random change of one planning field: a due date, a priority, a
     /// note, a repeat (with a due date), a project, a wait, scheduled or
@@ -181,7 +188,7 @@ struct SyncModel {
         case 1: return TodoEdit(due: .some(nil), recurrence: .some(nil))
         case 2: return TodoEdit(priority: .some(TodoPriority.allCases[Int(random.next() % 3)]))
         case 3: return TodoEdit(note: .some(random.chance(0.7) ? "note \(step)\nsecond line" : nil))
-        case 4: return TodoEdit(due: .some(.day(day)), recurrence: .some(TodoRepeat(parsing: ["daily", "weekly", "monthly", "3d"][Int(random.next() % 4)])))
+        case 4: return TodoEdit(due: .some(.day(day)), recurrence: .some(TodoRepeat(parsing: Self.repeats[Int(random.next() % UInt64(Self.repeats.count))])))
         case 5: return TodoEdit(priority: .some(nil))
         case 6: return TodoEdit(project: .some(random.chance(0.8) ? ["home", "home.garden", "work"][Int(random.next() % 3)] : nil))
         case 7: return TodoEdit(wait: .some(random.chance(0.7) ? .day(day) : nil))
@@ -227,8 +234,13 @@ struct SyncModel {
                 Issue.record("seed \(seed): \(mine.idString) differs: \(mine) against \(theirs)")
             }
         }
+        let present = Set(todos.map(\.id))
         for todo in todos {
             #expect(todo.ruleViolation == nil, "seed \(seed): \(todo.idString) breaks a rule: \(todo)")
+            // A completion's next occurrence, made on some replica, is on every one unless deleted.
+            if todo.isDone, todo.recurrence != nil, created.contains(todo.nextOccurrenceID), !deleted.contains(todo.nextOccurrenceID) {
+                #expect(present.contains(todo.nextOccurrenceID), "seed \(seed): the next occurrence of \(todo.idString) was lost")
+            }
             // A todo deleted somewhere and kept by an edit elsewhere loses
             // the deleting replica's edits with it: left to convergence.
             guard !deleted.contains(todo.id) else { continue }
