@@ -46,7 +46,7 @@ struct RecurrenceReferenceTests {
         let environment = ProcessInfo.processInfo.environment
         let cases = environment["TODO_RRULE_CASES"].flatMap(Int.init) ?? 1_000
         let seed = environment["TODO_RRULE_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 0...UInt64.max)
-        var random = SplitMix(seed: seed)
+        var random = SeededRandom(seed: seed)
         let rules = (0..<cases).map { _ in (Self.randomStart(&random), Self.randomRule(&random)) }
         let input = FileManager.default.temporaryDirectory.appendingPathComponent("rrules-\(UUID().uuidString).txt")
         defer { try? FileManager.default.removeItem(at: input) }
@@ -71,7 +71,7 @@ struct RecurrenceReferenceTests {
 
     static func compact(_ day: CalendarDay) -> String { day.description.replacingOccurrences(of: "-", with: "") }
 
-    static func randomStart(_ random: inout SplitMix) -> CalendarDay {
+    static func randomStart(_ random: inout SeededRandom) -> CalendarDay {
         CalendarDay(daysSince1970: Int(random.next(below: 365 * 80)) + 365 * 20)
     }
 
@@ -90,7 +90,7 @@ struct RecurrenceReferenceTests {
     /// dateutil takes a second or more to find that a rule such as
     /// `FREQ=MONTHLY;BYMONTHDAY=12,26;BYSETPOS=4` names no day, and a run of
     /// such rules would test little but take minutes.
-    static func randomRule(_ random: inout SplitMix) -> RecurrenceRule {
+    static func randomRule(_ random: inout SeededRandom) -> RecurrenceRule {
         let frequency = RecurrenceRule.Frequency.allCases[Int(random.next(below: 4))]
         var rule = RecurrenceRule(frequency)
         if random.chance(0.5) { rule.interval = Int(random.next(below: 5)) + 1 }
@@ -122,20 +122,8 @@ struct RecurrenceReferenceTests {
     }
 }
 
-/// A small seeded generator (SplitMix64), so a failing run can be repeated.
-struct SplitMix {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// The draws the rule generator makes.
+extension SeededRandom {
     mutating func next(below bound: UInt64) -> UInt64 { next() % bound }
 
     mutating func chance(_ probability: Double) -> Bool { Double(next() % 1_000_000) < probability * 1_000_000 }
