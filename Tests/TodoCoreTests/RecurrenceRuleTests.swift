@@ -138,6 +138,12 @@ struct RecurrenceRuleTests {
         #expect(RecurrenceRule(rrule: text) == nil)
     }
 
+    /// A list longer than any list of distinct values is refused unread.
+    @Test func aHostileListIsRefused() {
+        #expect(RecurrenceRule(rrule: "FREQ=MONTHLY;BYSETPOS=" + Array(repeating: "1", count: 733).joined(separator: ",")) == nil)
+        #expect(RecurrenceRule(rrule: "FREQ=MONTHLY;BYMONTHDAY=" + Array(repeating: "1", count: 732).joined(separator: ",")) != nil)
+    }
+
     /// BYSETPOS in a weekly rule counts the whole week, the days before the
     /// start included: the second of Monday, Wednesday and Friday is the
     /// Wednesday, from a Wednesday start too.

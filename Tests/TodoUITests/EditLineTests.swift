@@ -24,6 +24,17 @@ struct EditLineTests {
         #expect(edit.recurrence == .some(TodoRepeat(parsing: "weekly")))
     }
 
+    /// A repeat of several words needs no quotes either: `--repeat` takes as
+    /// many words as make one repeat, and the rest is text; `--count` ends it.
+    @Test func aRepeatOfSeveralWordsNeedsNoQuotes() throws {
+        let rent = try Self.read("--repeat monthly on the last friday pay rent --due fri --count 3")
+        #expect(rent.text == "pay rent")
+        #expect(rent.recurrence??.words == "monthly on the last friday, 3 times")
+        let quoted = try Self.read(#"--repeat "every 3 days from completion" water plants"#)
+        #expect(quoted.text == "water plants" && quoted.recurrence??.words == "3d from completion")
+        #expect(throws: TodoError.invalidField(.repeatDetailWithoutRepeat("a count"))) { try Self.read("milk --count 3") }
+    }
+
     /// No shell stands between the line and the grammar: `--due` takes as
     /// many words as read as one date, and the rest is text.
     @Test func aDueDateOfSeveralWordsNeedsNoQuotes() throws {

@@ -168,9 +168,16 @@ extension RecurrenceRule {
         return parts.joined(separator: ";")
     }
 
+    /// The most entries a BYxxx list may hold: more than any list of
+    /// distinct values needs (BYSETPOS counts up to 366 days from each end),
+    /// so a hostile rule's lists stay short.
+    static let longestList = 2 * 366
+
     private static func list<T>(_ value: String, _ read: (String) -> T?) -> [T]? {
         var items: [T] = []
-        for item in value.split(separator: ",", omittingEmptySubsequences: false) {
+        let entries = value.split(separator: ",", omittingEmptySubsequences: false)
+        guard entries.count <= longestList else { return nil }
+        for item in entries {
             guard let read = read(item.trimmingCharacters(in: .whitespaces)) else { return nil }
             items.append(read)
         }

@@ -100,6 +100,10 @@ extension TodoEdit {
                 default:
                     if clears {
                         recurrence = .some(nil)
+                    } else if !valueToken.quoted, let (parsed, count) = Self.longestRepeat(value, tokens) {
+                        // No shell here either: `--repeat monthly on the last friday` takes as many words as make one repeat.
+                        recurrence = parsed
+                        tokens = tokens.dropFirst(count - 1)
                     } else if let parsed = TodoRepeat(parsing: value) {
                         recurrence = parsed
                     } else {
@@ -115,6 +119,16 @@ extension TodoEdit {
             throw .invalidField(error)
         }
         text = words.isEmpty ? nil : words.joined(separator: " ")
+    }
+
+    /// The longest run of words from `first` on (at most eight, none an
+    /// option or quoted) that reads as a repeat, and how many words it took.
+    static func longestRepeat(_ first: String, _ tokens: ArraySlice<Token>) -> (TodoRepeat, Int)? {
+        let words = [first] + tokens.prefix { !$0.isOption && !$0.quoted }.prefix(7).map(\.text)
+        for count in stride(from: words.count, through: 1, by: -1) {
+            if let parsed = TodoRepeat(parsing: words.prefix(count).joined(separator: " ")) { return (parsed, count) }
+        }
+        return nil
     }
 
     /// The date options a line may hold, as the command line names them, by field.
