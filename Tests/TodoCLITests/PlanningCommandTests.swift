@@ -168,6 +168,9 @@ struct PlanningCommandTests {
         #expect(open.compactMap { $0["due"] as? String }.sorted() == ["2030-12-09", "2030-12-27"], "\(open)")
         _ = try todo.ok(["edit", plants, "--repeat", "mon,thu"])
         #expect(try todo.ok(["show", plants]).contains("Repeat     mon,thu\n"))
+        // --count and --from-completion change the todo's own repeat too.
+        _ = try todo.ok(["edit", plants, "--count", "4", "--from-completion"])
+        #expect(try todo.ok(["show", plants]).contains("Repeat     mon,thu, 4 times from completion\n"))
     }
 
     func expectRefused(_ arguments: [String], saying fragment: String, sourceLocation: SourceLocation = #_sourceLocation) throws {

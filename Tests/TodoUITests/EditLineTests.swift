@@ -29,10 +29,12 @@ struct EditLineTests {
     @Test func aRepeatOfSeveralWordsNeedsNoQuotes() throws {
         let rent = try Self.read("--repeat monthly on the last friday pay rent --due fri --count 3")
         #expect(rent.text == "pay rent")
-        #expect(rent.recurrence??.words == "monthly on the last friday, 3 times")
+        #expect(rent.recurrence??.words == "monthly on the last friday" && rent.repeatCount == 3)
         let quoted = try Self.read(#"--repeat "every 3 days from completion" water plants"#)
         #expect(quoted.text == "water plants" && quoted.recurrence??.words == "3d from completion")
-        #expect(throws: TodoError.invalidField(.repeatDetailWithoutRepeat("a count"))) { try Self.read("milk --count 3") }
+        // A count without a repeat is refused where it is applied, to a todo with none.
+        let milk = TodoItem(id: UUID(), text: "milk", createdAt: Self.now)
+        #expect(throws: TodoError.invalidField(.repeatDetailWithoutRepeat("a count"))) { try milk.applying(try Self.read("--count 3"), at: Self.now) }
     }
 
     /// No shell stands between the line and the grammar: `--due` takes as

@@ -91,14 +91,18 @@ struct PlanningArguments: Equatable, Sendable {
             for (field, text) in plan.dates {
                 edit[date: field] = try Self.date(text, option: "--\(field.key)", now: now, timeZone: timeZone)
             }
-            if let recurrence, recurrence.lowercased() != Self.none {
-                guard let parsed = TodoRepeat(parsing: recurrence) else { throw TodoFieldError.badRepeat(recurrence) }
-                edit.recurrence = parsed.with(count: repeatCount, anchor: fromCompletion ? .completion : nil)
-            } else if repeatCount != nil || fromCompletion {
-                throw TodoFieldError.repeatDetailWithoutRepeat(repeatCount != nil ? "a count" : "counting from completion")
-            } else if recurrence != nil {
-                edit.recurrence = .some(nil)
+            if let recurrence {
+                if recurrence.lowercased() == Self.none {
+                    edit.recurrence = .some(nil)
+                } else if let parsed = TodoRepeat(parsing: recurrence) {
+                    edit.recurrence = parsed
+                } else {
+                    throw TodoFieldError.badRepeat(recurrence)
+                }
             }
+            // Of the repeat given, or of the todo's own.
+            edit.repeatCount = repeatCount
+            edit.countsFromCompletion = fromCompletion
         } catch {
             throw .invalidField(error)
         }
@@ -157,10 +161,10 @@ struct RepeatOptions: ParsableArguments {
     )
     var recurrence: String?
 
-    @Option(help: ArgumentHelp("With --repeat: end the series after this many occurrences, this one counted.", valueName: "n"))
+    @Option(help: ArgumentHelp("End the repeat (this one's, or the todo's) after this many occurrences, this one counted.", valueName: "n"))
     var count: Int?
 
-    @Flag(help: "With --repeat: count the next occurrence from the day it is done, not from its due date.")
+    @Flag(help: "Count the repeat's next occurrence from the day it is done, not from its due date.")
     var fromCompletion = false
 
     func validate() throws {

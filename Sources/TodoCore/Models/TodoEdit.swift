@@ -10,6 +10,12 @@ public struct TodoEdit: Sendable, Hashable, TodoDatesHolding {
     public var removeTags: [String]
     public var note: String??
     public var recurrence: TodoRepeat??
+    /// The repeat (the one given, else the todo's) ending after this many
+    /// occurrences, this one counted (`--count`).
+    public var repeatCount: Int?
+    /// The repeat (the one given, else the todo's) counted from the day it
+    /// is done (`--from-completion`).
+    public var countsFromCompletion = false
     public var project: String??
     public var wait: TodoDue??
     public var scheduled: TodoDue??
@@ -57,7 +63,7 @@ public struct TodoEdit: Sendable, Hashable, TodoDatesHolding {
     /// Nothing to change.
     public var isEmpty: Bool {
         text == nil && due == nil && priority == nil && addTags.isEmpty && removeTags.isEmpty
-            && note == nil && recurrence == nil && project == nil && wait == nil && scheduled == nil && until == nil
+            && note == nil && recurrence == nil && repeatCount == nil && !countsFromCompletion && project == nil && wait == nil && scheduled == nil && until == nil
             && parent == nil && addBlockers.isEmpty && removeBlockers.isEmpty && start == nil
     }
 
@@ -84,7 +90,8 @@ public struct TodoEdit: Sendable, Hashable, TodoDatesHolding {
 
 extension TodoItem {
     /// This todo with `edit` applied at `date`, checked: text, tags and note
-    /// by their rules, and a repeat only with a due date.
+    /// by their rules, and a repeat only with a due date (a repeat's count,
+    /// or its counting from completion, only with a repeat).
     public func applying(_ edit: TodoEdit, at date: Date) throws(TodoError) -> TodoItem {
         var item = self
         do {
@@ -104,6 +111,12 @@ extension TodoItem {
             }
             if let note = edit.note { item.note = try note.flatMap { raw throws(TodoFieldError) in try TodoNote.validated(raw) } }
             if let recurrence = edit.recurrence { item.recurrence = recurrence }
+            if edit.repeatCount != nil || edit.countsFromCompletion {
+                guard let repeating = item.recurrence else {
+                    throw TodoFieldError.repeatDetailWithoutRepeat(edit.repeatCount != nil ? "a count" : "counting from completion")
+                }
+                item.recurrence = repeating.with(count: edit.repeatCount, anchor: edit.countsFromCompletion ? .completion : nil)
+            }
             if let project = edit.project { item.project = try project.map { raw throws(TodoFieldError) in try TodoProject.validated(raw) } }
             if let wait = edit.wait { item.wait = wait?.roundedToMilliseconds }
             if let scheduled = edit.scheduled { item.scheduled = scheduled?.roundedToMilliseconds }

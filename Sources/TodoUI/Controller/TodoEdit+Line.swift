@@ -111,10 +111,7 @@ extension TodoEdit {
                     }
                 }
             }
-            if let count {
-                guard case let .some(repeating?) = recurrence else { throw .repeatDetailWithoutRepeat("a count") }
-                recurrence = repeating.with(count: count, anchor: nil)
-            }
+            repeatCount = count
         } catch {
             throw .invalidField(error)
         }
