@@ -179,8 +179,10 @@ public struct TodoRepeat: Sendable, Hashable, CustomStringConvertible {
     /// The rule the engine follows from `start`. A plain monthly or yearly
     /// rule keeps to the month's end as people expect, where RFC 5545 would
     /// skip the months too short: from a month's last day, the last day of
-    /// each month; from the 29th or 30th, that day or the month's last if it is
-    /// shorter (30 January, 28 February, 30 March).
+    /// each month; from the 29th or 30th, that day, or the month's last
+    /// where it is shorter (from 30 January: 28 February, and a todo done
+    /// late in March is due 30 March). A next occurrence that fell on a
+    /// month's last day goes on from there, as the short forms always did.
     static func engineRule(_ rule: RecurrenceRule, startingOn start: CalendarDay) -> RecurrenceRule {
         guard rule.byDay.isEmpty, rule.byMonthDay.isEmpty, rule.bySetPosition.isEmpty, start.day >= 29 || start == start.endOfMonth,
               rule.frequency == .monthly || rule.frequency == .yearly else { return rule }
