@@ -13,10 +13,10 @@ public struct VTodoFields: Sendable, Equatable, TodoDatesHolding {
     public var priority: TodoPriority?
     public var tags: [String] = []
     public var note: String?
+    /// RRULE (with EXDATE and our X-TODO-FROM and X-TODO-STRICT); one the
+    /// engine does not follow (with RDATE, or on a task with no DUE) is
+    /// kept as it came (`TodoRepeat.kept`).
     public var recurrence: TodoRepeat?
-    /// An RRULE our repeat cannot express, its value as it came: kept, and
-    /// the todo shown as repeating.
-    public var otherRule: String?
     /// `X-TODO-PROJECT`: no standard property holds a project.
     public var project: String?
     /// `X-TODO-WAIT`, `DTSTART` (or `X-TODO-SCHEDULED` where DTSTART would
@@ -61,8 +61,10 @@ public enum VTodoError: Error, Equatable, Sendable {
 
 public enum VTodo {
     /// The fields of the task in `calendar`: its VTODO without a
-    /// RECURRENCE-ID (the series), read in `timeZone` where a time names no zone.
-    public static func fields(of calendar: ICalendarComponent, timeZone: TimeZone) throws(VTodoError) -> VTodoFields {
+    /// RECURRENCE-ID (the series), read in `timeZone` where a time names no
+    /// zone, and past the occurrences completed as instances of their own
+    /// (`readingCompletedInstances`) unless `asWritten`.
+    public static func fields(of calendar: ICalendarComponent, timeZone: TimeZone, asWritten: Bool = false) throws(VTodoError) -> VTodoFields {
         let todo = try master(of: calendar)
         guard let uid = todo.property("UID")?.value, !uid.isEmpty else { throw .noUID }
         var fields = VTodoFields(uid: uid)
@@ -84,8 +86,10 @@ public enum VTodo {
         }
         fields.tags = tags
         fields.note = todo.property("DESCRIPTION").map { ICalendarText.unescape($0.value[...]) }.flatMap { $0.isEmpty ? nil : $0 }
-        if let rule = todo.property("RRULE")?.value {
-            if let recurrence = RecurrenceRule(rrule: rule) {
+        let rule = todo.property("RRULE")?.value
+        let dates = todo.properties("RDATE").map(\.value).joined(separator: ",")
+        if rule != nil || !dates.isEmpty {
+            if let rule, dates.isEmpty, fields.due != nil, let recurrence = RecurrenceRule(rrule: rule) {
                 let anchor: TodoRepeat.Anchor = if todo.property(fromProperty)?.value.uppercased() == "COMPLETION" {
                     .completion
                 } else if todo.property("X-TODO-STRICT")?.value.uppercased() == "TRUE" {
@@ -95,7 +99,7 @@ public enum VTodo {
                 }
                 fields.recurrence = TodoRepeat(rule: recurrence, anchor: anchor, exceptions: exceptions(of: todo, timeZone: timeZone, zones: zones))
             } else {
-                fields.otherRule = rule
+                fields.recurrence = TodoRepeat.keeping(rule, dates: dates)
             }
         }
         fields.project = todo.property(projectProperty).map { ICalendarText.unescape($0.value[...]) }.flatMap { $0.isEmpty ? nil : $0 }
@@ -109,6 +113,7 @@ public enum VTodo {
             let start = todo.property(startProperty).flatMap { due($0, timeZone: timeZone, zones: zones) }
             fields.start = start ?? (fields.isDone ? nil : fields.updatedAt.map(TodoDue.moment))
         }
+        if !asWritten { readingCompletedInstances(&fields, of: todo, in: calendar, timeZone: timeZone, zones: zones) }
         return fields
     }
 
@@ -117,7 +122,9 @@ public enum VTodo {
     /// ours or another app's, stays as it came. LAST-MODIFIED and DTSTAMP
     /// become `now` when anything changed. What the calendar said is `was`
     /// where the caller knows it in the same terms as `fields` (a server
-    /// that keeps the fields the text was stored with), else as read here.
+    /// that keeps the fields the text was stored with), else as its lines
+    /// say it (`asWritten`): a series another app moved on by completing
+    /// an instance has its dates written where they moved to.
     /// A RELATED-TO naming a UID `isForeignLink` says the caller cannot know
     /// stays as another app's line (`setLinks`).
     public static func write(
@@ -130,7 +137,7 @@ public enum VTodo {
             .property(ContentLine(name: "PRODID", value: "-//todo//todo//EN")),
             .component(ICalendarComponent(name: "VTODO")),
         ])
-        let old = given == nil ? nil : was ?? (try? Self.fields(of: calendar, timeZone: timeZone))
+        let old = given == nil ? nil : was ?? (try? Self.fields(of: calendar, timeZone: timeZone, asWritten: true))
         guard let index = masterIndex(in: calendar), case var .component(todo) = calendar.entries[index] else {
             return calendar
         }
@@ -163,9 +170,13 @@ public enum VTodo {
         if old?.note != fields.note {
             set("DESCRIPTION", fields.note.map { ContentLine(name: "DESCRIPTION", value: ICalendarText.escape($0)) })
         }
-        if old?.recurrence != fields.recurrence || old?.otherRule != fields.otherRule {
-            let rule = fields.recurrence.map(\.rule.rrule) ?? fields.otherRule
+        if old?.recurrence != fields.recurrence {
+            let rule = fields.recurrence.flatMap { $0.rule?.rrule ?? $0.keptRRule }
             set("RRULE", rule.map { ContentLine(name: "RRULE", value: $0) })
+            set("RDATE", fields.recurrence?.keptDates.map { dates in
+                ContentLine(name: "RDATE", parameters: dates.count == 8 || dates.split(separator: ",").allSatisfy { $0.count == 8 }
+                    ? [.init(name: "VALUE", values: ["DATE"])] : [], value: dates)
+            })
             set("X-TODO-STRICT", fields.recurrence?.strict == true ? ContentLine(name: "X-TODO-STRICT", value: "TRUE") : nil)
             set(fromProperty, fields.recurrence?.anchor == .completion ? ContentLine(name: fromProperty, value: "COMPLETION") : nil)
             let exceptions = fields.recurrence?.exceptions ?? []

@@ -131,14 +131,14 @@ public enum TodoTxt {
 
     /// `rec:` of a repeat todo.txt can say: a plain rule, with `+` unless it counts from completion.
     static func recWord(_ recurrence: TodoRepeat) -> String? {
-        guard recurrence.rule.isPlain, recurrence.exceptions.isEmpty else { return nil }
-        let unit: Character = switch recurrence.rule.frequency {
+        guard let rule = recurrence.rule, rule.isPlain, recurrence.exceptions.isEmpty else { return nil }
+        let unit: Character = switch rule.frequency {
         case .daily: "d"
         case .weekly: "w"
         case .monthly: "m"
         case .yearly: "y"
         }
-        return "rec:" + (recurrence.anchor == .completion ? "" : "+") + "\(recurrence.rule.interval)\(unit)"
+        return "rec:" + (recurrence.anchor == .completion ? "" : "+") + "\(rule.interval)\(unit)"
     }
 
     /// `(A)`…`(Z)` as a priority: A high, B medium, C and after low.

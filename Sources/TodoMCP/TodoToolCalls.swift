@@ -171,6 +171,7 @@ public final class TodoToolCalls {
             changed.isEmpty ? nil : verb + Self.naming(changed),
             already.isEmpty ? nil : (done ? "already done: " : "already not done: ") + Self.naming(already),
         ].compactMap(\.self).joined(separator: "; ")
+            + (done ? changed.compactMap { item in item.recurrence?.completingKept.map { "; " + Self.naming([item]) + ": " + $0 } }.joined() : "")
         return try await change(
             dryRun: dryRun, summary: summary, changed.map { (was[$0.id], $0) } + next.map { (nil, $0) },
             detail: try arguments.bool("detail")
@@ -246,10 +247,9 @@ public final class TodoToolCalls {
             }
             return priority
         }
-        edit.recurrence = try field("repeat").map { text in
+        edit.recurrence = try field("repeat").map { text -> TodoRepeat? in
             guard let text else { return nil }
-            guard let recurrence = TodoRepeat(parsing: text) else { throw TodoError.invalidField(.badRepeat(text)) }
-            return recurrence
+            do throws(TodoFieldError) { return try TodoRepeat(typed: text) } catch { throw TodoError.invalidField(error) }
         }
         edit.project = try field("project")
         edit.parent = try field("parent")

@@ -11,7 +11,7 @@ struct ErrorWordsTests {
     static let fieldErrors: [TodoFieldError] = [
         .emptyTag, .tagTooLong("x", limit: 64), .tagNotOneWord("a b"), .noteTooLong(length: 9, limit: 8),
         .noteHasControlCharacters, .badProject("a..b"), .projectTooLong("p", limit: 9), .badContextName("a b"),
-        .badPriority("x"), .badRepeat("often"), .badRepeat("wekdays"), .repeatDetailWithoutRepeat("a count"), .badDue("soonish"), .badDue("next"), .badDue("12/24"),
+        .badPriority("x"), .badRepeat("often"), .badRepeat("wekdays"), .repeatNotFollowed("FREQ=HOURLY"), .repeatDetailWithoutRepeat("a count"), .badDue("soonish"), .badDue("next"), .badDue("12/24"),
         .badDue("tomorow", suggestion: "tomorrow"), .repeatNeedsDue, .ownParent, .blocksItself,
         .setTwice("due:fri"), .noSuchTag("x", tags: ["a"]),
     ]

@@ -98,14 +98,15 @@ struct RandomVTodo {
             if random.next(2) == 0 { rule.byDay = [.init(1 + random.next(7))] }
             if random.next(2) == 0 { rule.end = .count(1 + random.next(9)) }
             let anchor = [TodoRepeat.Anchor.due, .strict, .completion][random.next(3)]
-            let recurrence = TodoRepeat(rule: rule, anchor: anchor)
-            fields.recurrence = recurrence
+            // With no DUE to follow it from, the rule is kept as it came.
+            fields.recurrence = fields.due == nil ? TodoRepeat.keeping(rule.rrule, dates: nil) : TodoRepeat(rule: rule, anchor: anchor)
             mapped.append("RRULE:" + rule.rrule)
             if anchor == .strict { mapped.append("X-TODO-STRICT:TRUE") }
             if anchor == .completion { mapped.append("X-TODO-FROM:COMPLETION") }
         case 1:
-            fields.otherRule = "FREQ=DAILY;BYHOUR=9,17;COUNT=\(1 + random.next(9))"
-            mapped.append("RRULE:" + fields.otherRule!)
+            let rule = "FREQ=DAILY;BYHOUR=9,17;COUNT=\(1 + random.next(9))"
+            fields.recurrence = TodoRepeat(kept: rule)
+            mapped.append("RRULE:" + rule)
         default:
             break
         }

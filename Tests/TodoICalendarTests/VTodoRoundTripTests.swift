@@ -155,7 +155,7 @@ struct VTodoRoundTripTests {
         #expect(VTodo.priority(5) == .medium && VTodo.priority(9) == .low && VTodo.priority(0) == nil)
         let other = try VTodo.fields(of: ICalendarComponent.read(Array("BEGIN:VCALENDAR\nBEGIN:VTODO\nUID:1\nDUE;VALUE=DATE:20261224\nRRULE:FREQ=DAILY;BYHOUR=9,17\nEND:VTODO\nEND:VCALENDAR\n".utf8)), timeZone: Self.utc)
         #expect(other.due == .day(CalendarDay(year: 2026, month: 12, day: 24)!))
-        #expect(other.recurrence == nil && other.otherRule == "FREQ=DAILY;BYHOUR=9,17")
+        #expect(other.recurrence == TodoRepeat(kept: "FREQ=DAILY;BYHOUR=9,17") && other.recurrence?.rule == nil)
     }
 
     @Test func whatIsNotOneTaskIsRefusedWithTheReason() {

@@ -109,6 +109,7 @@ func markDone(
 @MainActor
 private func previewDone(_ done: Bool, ids: [String], verb: String, db: any TodoDatabase, json: Bool, withSubtasks: Bool) async throws {
     let (changed, next, already) = try await TodoLogic(over: db).setDoneBringingNext(done, idPrefixes: ids, withSubtasks: withSubtasks, dryRun: true)
+    if done { sayKeptRepeats(changed) }
     let before = Dictionary(try db.resolveListed(idPrefixes: changed.map(\.idString)).map { ($0.item.id, $0.item) }) { first, _ in first }
     if json { return try printChanged(changed + already, verb: "", db: db, json: true) }
     try printChanges(changed.map { (before[$0.id], $0) }, verb: verb, db: db, json: false)
@@ -141,6 +142,7 @@ func markDone(_ done: Bool, ids: [String], db: any TodoDatabase, json: Bool, wit
         try askToCompleteSubtasks(of: parent, open: open)
         (changed, next, already) = try await TodoLogic(over: db).setDoneBringingNext(done, idPrefixes: ids, withSubtasks: true)
     }
+    if done { sayKeptRepeats(changed) }
     // A todo already so is said, and left as it was (its completion time kept).
     if json { return try printChanged(changed + already, verb: "", db: db, json: true) }
     try printChanged(changed, verb: done ? "Done" : "Not done", db: db, json: false)
@@ -148,6 +150,15 @@ func markDone(_ done: Bool, ids: [String], db: any TodoDatabase, json: Bool, wit
     // Where a repeating todo went next: its ID and due date (not in --json, whose shape is the todos named).
     if !next.isEmpty {
         try printChanged(next, verb: "Next", db: db, json: false)
+    }
+}
+
+/// Says on standard error, for each todo completed whose repeat is a rule
+/// kept from a server, that no next occurrence is made here.
+private func sayKeptRepeats(_ completed: [TodoItem]) {
+    for item in completed {
+        guard let notice = item.recurrence?.completingKept else { continue }
+        FileHandle.standardError.write(Data("“\(item.text)” (\(item.idString.prefix(8))): \(notice).\n".utf8))
     }
 }
 

@@ -94,10 +94,8 @@ struct PlanningArguments: Equatable, Sendable {
             if let recurrence {
                 if recurrence.lowercased() == Self.none {
                     edit.recurrence = .some(nil)
-                } else if let parsed = TodoRepeat(parsing: recurrence) {
-                    edit.recurrence = parsed
                 } else {
-                    throw TodoFieldError.badRepeat(recurrence)
+                    edit.recurrence = try TodoRepeat(typed: recurrence)
                 }
             }
             // Of the repeat given, or of the todo's own.

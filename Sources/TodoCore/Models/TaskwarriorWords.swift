@@ -91,8 +91,7 @@ public struct TaskwarriorWords: Sendable {
             guard cleared || TodoPriority(parsing: value) != nil else { throw .badPriority(value) }
             edit.priority = .some(cleared ? nil : TodoPriority(parsing: value))
         case .recurrence:
-            guard cleared || TodoRepeat(parsing: value) != nil else { throw .badRepeat(value) }
-            edit.recurrence = .some(cleared ? nil : TodoRepeat(parsing: value))
+            edit.recurrence = .some(cleared ? nil : try TodoRepeat(typed: value))
         default:
             let ids = value.split(separator: ",").map(String.init)
             guard !ids.isEmpty else { throw .missingValue("depends:") }

@@ -115,7 +115,7 @@ extension TodoItem {
                 guard let repeating = item.recurrence else {
                     throw TodoFieldError.repeatDetailWithoutRepeat(edit.repeatCount != nil ? "a count" : "counting from completion")
                 }
-                item.recurrence = repeating.with(count: edit.repeatCount, anchor: edit.countsFromCompletion ? .completion : nil)
+                item.recurrence = try repeating.with(count: edit.repeatCount, anchor: edit.countsFromCompletion ? .completion : nil)
             }
             if let project = edit.project { item.project = try project.map { raw throws(TodoFieldError) in try TodoProject.validated(raw) } }
             if let wait = edit.wait { item.wait = wait?.roundedToMilliseconds }

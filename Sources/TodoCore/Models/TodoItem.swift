@@ -126,7 +126,7 @@ extension TodoItem {
     /// Each field's own rules (text, tags, note) hold by construction; these
     /// are the ones a merge of two valid todos, field by field, can break.
     public var ruleViolation: TodoFieldError? {
-        if recurrence != nil, due == nil { return .repeatNeedsDue }
+        if recurrence?.rule != nil, due == nil { return .repeatNeedsDue }
         if parent == id { return .ownParent }
         if blockedBy.contains(id) { return .blocksItself }
         return nil

@@ -96,6 +96,9 @@ public enum TodoFieldError: Error, Sendable, Equatable, CustomStringConvertible 
     case badContextName(String)
     case badPriority(String)
     case badRepeat(String)
+    /// A rule the engine does not follow (HOURLY, BYHOUR, RDATE, …): kept
+    /// where another app wrote it, refused where a person types it.
+    case repeatNotFollowed(String)
     /// A repeat's count or its counting from completion, with no repeat to go with.
     case repeatDetailWithoutRepeat(String)
     /// A text that is no due date, with the nearest form that is one, if a word looks mistyped.
@@ -150,6 +153,10 @@ public enum TodoFieldError: Error, Sendable, Equatable, CustomStringConvertible 
                 "'\(text)' is not a repeat: write it like weekly, 3d, weekdays, mon,fri, every 2 weeks, monthly on the last friday "
                     + "or yearly on dec 24, or as an RRULE such as FREQ=MONTHLY;BYDAY=2TU"
             }
+        case let .repeatNotFollowed(text):
+            "'\(text)' is a rule todo does not follow (it holds a part such as HOURLY, BYHOUR, BYWEEKNO or RDATE, or one it cannot read), "
+                + "so no next occurrence would come of it: write it like weekly, weekdays, every 2 weeks or monthly on the last friday, "
+                + "or as an RRULE such as FREQ=MONTHLY;BYDAY=2TU"
         case let .repeatDetailWithoutRepeat(detail):
             "\(detail) belongs to a repeat, and none is given"
         case let .badDue(text, suggestion?):

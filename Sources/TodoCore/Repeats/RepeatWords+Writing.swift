@@ -4,9 +4,12 @@ import Foundation
 
 extension RepeatWords {
     /// `repeat` in words, as `read` reads them; its RRULE where words
-    /// cannot say it.
+    /// cannot say it; for a kept rule, that it is kept, and the rule.
     public static func words(_ repeating: TodoRepeat) -> String {
-        var rule = repeating.rule
+        guard var rule = repeating.rule else {
+            let dates = repeating.keptDates.map { "RDATE " + $0 }
+            return keptWords + [repeating.keptRRule, dates].compactMap { $0 }.joined(separator: " and ")
+        }
         let end = rule.end
         rule.end = nil
         guard var text = phrase(rule) else { return repeating.description }
@@ -25,6 +28,9 @@ extension RepeatWords {
         case .completion: return text + " from completion"
         }
     }
+
+    /// How the words of a kept rule begin, the rule after them.
+    static let keptWords = "rule kept from the server: "
 
     /// The phrase of a rule without an end, or nil when words cannot say it.
     static func phrase(_ rule: RecurrenceRule) -> String? {

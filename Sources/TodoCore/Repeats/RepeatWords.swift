@@ -209,13 +209,23 @@ public enum RepeatWords {
 
 extension TodoRepeat {
     /// This repeat ending after `count` occurrences (this one counted) and
-    /// counted from `anchor`, where they are given.
-    public func with(count: Int?, anchor: Anchor?) -> TodoRepeat {
-        var rule = rule
+    /// counted from `anchor`, where they are given; a kept rule is not
+    /// ours to change.
+    public func with(count: Int?, anchor: Anchor?) throws(TodoFieldError) -> TodoRepeat {
+        guard var rule else { throw .repeatNotFollowed(description) }
         if let count { rule.end = .count(count) }
         return TodoRepeat(rule: rule, anchor: anchor ?? self.anchor, exceptions: exceptions)
     }
 
     /// The repeat in words (`RepeatWords`): what `todo show` and the view print.
     public var words: String { RepeatWords.words(self) }
+
+    /// What completing a todo that repeats by a kept rule does, in words
+    /// every front end can show; nil for a rule followed here.
+    public var completingKept: String? {
+        guard kept != nil else { return nil }
+        let rule = words.dropFirst(RepeatWords.keptWords.count)
+        return "its repeat is a rule kept from the server (\(rule)): completing it here completes this occurrence, "
+            + "and the app that wrote the rule makes the next"
+    }
 }

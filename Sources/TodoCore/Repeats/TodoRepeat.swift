@@ -8,6 +8,12 @@ import Foundation
 /// parts after it: `FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR`,
 /// `FREQ=DAILY;INTERVAL=3;X-TODO-FROM=COMPLETION`. People read and write it
 /// in words (`RepeatWords.swift`): `weekdays`, `every 3 days from completion`.
+///
+/// A rule another app wrote that the engine does not follow (HOURLY,
+/// BYHOUR, RDATE, or any rule of a task with no due date) is kept as it
+/// came (`kept`): shown, synced and written back unchanged, never followed
+/// here. That app makes the next occurrence; completing the todo here
+/// completes this one.
 public struct TodoRepeat: Sendable, Hashable, CustomStringConvertible {
     /// What the next occurrence is counted from.
     public enum Anchor: Sendable, Hashable {
@@ -21,15 +27,75 @@ public struct TodoRepeat: Sendable, Hashable, CustomStringConvertible {
         case completion
     }
 
-    public let rule: RecurrenceRule
+    /// The rule the engine follows; nil for a rule kept from another app.
+    public let rule: RecurrenceRule?
+    /// A rule kept from another app, its text as it came (see the type's
+    /// summary): the RRULE value, then our parts `X-TODO-RDATE=…` (its RDATE
+    /// values) and `X-TODO-KEPT=TRUE` where the engine could read the rule
+    /// but the task gave it nothing to follow it from.
+    public let kept: String?
     public let anchor: Anchor
     /// Days the series skips (EXDATE), in order.
     public let exceptions: [CalendarDay]
 
     public init(rule: RecurrenceRule, anchor: Anchor = .due, exceptions: [CalendarDay] = []) {
         self.rule = rule
+        self.kept = nil
         self.anchor = anchor
         self.exceptions = Array(Set(exceptions)).sorted()
+    }
+
+    /// A rule kept from another app: an RRULE value (any FREQ, any parts)
+    /// and our parts after it, at most `longestKept` characters of text
+    /// without control characters; nil for anything else.
+    public init?(kept raw: String) {
+        let text = raw.trimmingCharacters(in: .whitespaces)
+        guard text.count <= Self.longestKept, !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return nil }
+        let parts = Self.parts(of: text)
+        let frequency = parts.first { $0.name == "FREQ" }?.value
+        guard frequency.map(Self.frequencies.contains) ?? parts.contains(where: { $0.name == Self.rdatesPart }),
+              parts.allSatisfy({ !$0.name.isEmpty && !$0.value.isEmpty }) else { return nil }
+        self.rule = nil
+        self.kept = text
+        self.anchor = .due
+        self.exceptions = []
+    }
+
+    /// `rule`, kept as it came: the engine does not follow it (`kept`).
+    public static func keeping(_ rrule: String?, dates: String?) -> TodoRepeat? {
+        var parts = rrule.map { [$0] } ?? []
+        if let dates, !dates.isEmpty { parts.append(rdatesPart + "=" + dates) }
+        if dates?.isEmpty ?? true, let rrule, RecurrenceRule(rrule: rrule) != nil { parts.append(keptPart + "=TRUE") }
+        return TodoRepeat(kept: parts.joined(separator: ";"))
+    }
+
+    /// The longest kept rule: far past any rule an app writes (a few
+    /// hundred RDATE values), and a hostile one stays small.
+    public static let longestKept = 4_096
+    /// The frequencies RFC 5545 names, the ones the engine follows and those it keeps.
+    static let frequencies: Set<String> = ["SECONDLY", "MINUTELY", "HOURLY", "DAILY", "WEEKLY", "MONTHLY", "YEARLY"]
+
+    /// A rule's `NAME=value` parts, names in capitals.
+    static func parts(of text: String) -> [(name: String, value: String)] {
+        text.split(separator: ";").map { part in
+            let pair = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            return (pair[0].trimmingCharacters(in: .whitespaces).uppercased(), pair.count == 2 ? pair[1].trimmingCharacters(in: .whitespaces) : "")
+        }
+    }
+
+    /// A kept rule's RRULE value, as it came (our parts taken off); nil for RDATE alone.
+    public var keptRRule: String? {
+        guard let kept else { return nil }
+        let rule = kept.split(separator: ";").filter { part in
+            let name = Self.parts(of: String(part)).first?.name
+            return name != Self.rdatesPart && name != Self.keptPart
+        }.joined(separator: ";")
+        return rule.isEmpty ? nil : rule
+    }
+
+    /// A kept rule's RDATE values, as they came.
+    public var keptDates: String? {
+        kept.flatMap { Self.parts(of: $0).first { $0.name == Self.rdatesPart }?.value }
     }
 
     /// Every `count` days, weeks, months or years (1 to 9,999).
@@ -45,13 +111,22 @@ public struct TodoRepeat: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads the stored and JSON form (see the type's summary), and what
     /// people type: `RepeatWords` reads words such as `weekdays` or
-    /// `monthly on the last friday`. Nil for anything else.
+    /// `monthly on the last friday`. A rule the engine does not follow
+    /// reads as kept (`init(kept:)`): what a server holds is never dropped.
+    /// Nil for anything else. What a person types goes through
+    /// `init(typed:)`, which refuses a kept one.
     public init?(parsing raw: String) {
         let text = raw.trimmingCharacters(in: .whitespaces)
+        let capitals = text.uppercased()
         if let short = Self.short(text) {
             self = short
-        } else if text.uppercased().contains("FREQ=") {
-            guard let rule = RecurrenceRule(rrule: text) else { return nil }
+        } else if capitals.contains("FREQ=") || capitals.contains(Self.rdatesPart + "=") {
+            let ours = Self.parts(of: text).contains { $0.name == Self.keptPart || $0.name == Self.rdatesPart }
+            guard !ours, let rule = RecurrenceRule(rrule: text) else {
+                guard let kept = TodoRepeat(kept: text) else { return nil }
+                self = kept
+                return
+            }
             var anchor = Anchor.due
             var exceptions: [CalendarDay] = []
             for part in text.split(separator: ";") {
@@ -76,10 +151,20 @@ public struct TodoRepeat: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// A repeat a person typed: as `init(parsing:)` reads it, but a rule
+    /// the engine cannot follow is refused, for no next occurrence would come of it.
+    public init(typed text: String) throws(TodoFieldError) {
+        guard let read = TodoRepeat(parsing: text) else { throw .badRepeat(text) }
+        guard read.rule != nil else { throw .repeatNotFollowed(text) }
+        self = read
+    }
+
     /// Our parts of the text form, after the RRULE's.
     static let fromPart = "X-TODO-FROM"
     static let strictPart = "X-TODO-STRICT"
     static let exceptionsPart = "X-TODO-EXDATE"
+    static let rdatesPart = "X-TODO-RDATE"
+    static let keptPart = "X-TODO-KEPT"
 
     /// `daily`, `weekly`, `monthly`, `yearly` (`annually`), `Nd`, `Nw`, `Nm`,
     /// `Ny`, each with `!` after it for the strict chain.
@@ -104,6 +189,7 @@ public struct TodoRepeat: Sendable, Hashable, CustomStringConvertible {
     /// The stored and JSON form: `daily`, `weekly`, `3d`, `2w!` where the
     /// short form says it all, else the RRULE and our parts.
     public var description: String {
+        guard let rule else { return kept ?? "" }
         if rule.isPlain, anchor != .completion, exceptions.isEmpty, rule.interval <= 999 {
             return shortForm + (strict ? "!" : "")
         }
@@ -121,6 +207,7 @@ public struct TodoRepeat: Sendable, Hashable, CustomStringConvertible {
 
     /// `daily` … `yearly`, or `3d`: the frequency and interval alone.
     var shortForm: String {
+        guard let rule else { return description }
         if rule.interval == 1 {
             switch rule.frequency {
             case .daily: return "daily"
@@ -147,7 +234,9 @@ public struct TodoRepeat: Sendable, Hashable, CustomStringConvertible {
     /// Counted from `due` (from `today` for `.completion`); completed late,
     /// the first occurrence due today or later unless strict. A time of day
     /// stays that time in `timeZone` (9:00 stays 9:00 across a clock change).
+    /// A kept rule has none here: the app that wrote it makes it.
     public func next(after due: TodoDue, completedOn today: CalendarDay, in timeZone: TimeZone) -> (due: TodoDue, repeat: TodoRepeat)? {
+        guard let rule else { return nil }
         var following = self
         var series = rule
         if case let .count(count)? = rule.end {
@@ -171,8 +260,8 @@ public struct TodoRepeat: Sendable, Hashable, CustomStringConvertible {
         let nextDue = due.moved(to: day, in: timeZone)
         if case let .until(.moment(last))? = rule.end, case let .moment(moment) = nextDue, moment > last { return nil }
         // Past exceptions are of no more use to the occurrences that follow.
-        let kept = following.exceptions.filter { $0 > day }
-        if kept != following.exceptions { following = TodoRepeat(rule: following.rule, anchor: anchor, exceptions: kept) }
+        let left = following.exceptions.filter { $0 > day }
+        if left != following.exceptions, let carried = following.rule { following = TodoRepeat(rule: carried, anchor: anchor, exceptions: left) }
         return (nextDue, following)
     }
 

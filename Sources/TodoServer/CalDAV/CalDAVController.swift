@@ -179,12 +179,18 @@ struct CalDAVController<Repository: TodoRepository>: Sendable {
             )
         }
         let body = try await TodoController<Repository>.readBody(request, maxBodySize: maxBodySize)
-        let calendar: ICalendarComponent
+        var calendar: ICalendarComponent
         let fields: VTodoFields
         do {
             calendar = try ICalendarComponent.read(body)
             try VTodo.checkReadable(calendar)
             fields = try VTodo.fields(of: calendar, timeZone: CalDAVPaths.floating)
+            // A series another app moved on by completing one occurrence as
+            // an instance of its own is kept with its dates where they moved
+            // to, so every client reads the same next occurrence.
+            if try VTodo.fields(of: calendar, timeZone: CalDAVPaths.floating, asWritten: true) != fields {
+                calendar = VTodo.write(fields, over: calendar, timeZone: CalDAVPaths.floating, now: Date())
+            }
         } catch let error as UnreadableTask {
             let condition = error == .nestedTask || error == .twoSeries ? "valid-calendar-object-resource" : "valid-calendar-data"
             return Multistatus.error(.badRequest, DAV.Property(DAV.caldav, condition), error.message)
@@ -220,8 +226,9 @@ struct CalDAVController<Repository: TodoRepository>: Sendable {
         // (from the parse, never from the bytes decoded whole: a fold inside
         // a character is not text on its own), with nothing rewritten, as
         // the todo says what it says.
+        let kept = calendar
         let render: @Sendable (StoredTodo) -> String = { stored in
-            Self.composed(stored, over: calendar, was: CalDAVMapping.fields(of: stored))
+            Self.composed(stored, over: kept, was: CalDAVMapping.fields(of: stored))
         }
         let stored = try await todos.putCalendarObject(name: name, id: fields.uid, operation: operation, render: render)
         var headers: HTTPFields = [:]

@@ -10,7 +10,8 @@ enum CalDAVMapping {
     /// field lives under its API key (`TodoField.apiKey`).
     enum Key {
         static let completedAt = "completedAt", createdAt = "createdAt", updatedAt = "updatedAt"
-        /// An RRULE `repeat` cannot say, kept as the client wrote it.
+        /// Where todo-server kept an RRULE the engine does not follow before
+        /// `repeat` held it (`TodoRepeat.kept`): read, and cleared once `repeat` is written.
         static let otherRule = "repeatRule"
     }
 
@@ -41,7 +42,7 @@ enum CalDAVMapping {
         fields.updatedAt = (object[Key.updatedAt] as? String).flatMap(ISO8601.date(from:))
         // Done with no completion time (a JSON client set only `completed`): done when last changed.
         fields.completedAt = fields.isDone ? (object[Key.completedAt] as? String).flatMap(ISO8601.date(from:)) ?? fields.updatedAt : nil
-        if fields.recurrence == nil { fields.otherRule = object[Key.otherRule] as? String }
+        if fields.recurrence == nil { fields.recurrence = (object[Key.otherRule] as? String).flatMap(TodoRepeat.init(kept:)) }
         fields.createdAt = (object[Key.createdAt] as? String).flatMap(ISO8601.date(from:))
         return fields
     }
@@ -91,11 +92,7 @@ enum CalDAVMapping {
         } else if !fields.isDone, current?.isDone == true {
             members[Key.completedAt] = NSNull()
         }
-        if let rule = fields.otherRule, current?.otherRule != rule {
-            members[Key.otherRule] = rule
-        } else if fields.otherRule == nil, current?.otherRule != nil {
-            members[Key.otherRule] = NSNull()
-        }
+        if members[TodoField.recurrence.apiKey] != nil, current?.recurrence?.kept != nil { members[Key.otherRule] = NSNull() }
         if current == nil { members[Key.createdAt] = ISO8601.string(from: fields.createdAt ?? now) }
         return members
     }

@@ -229,7 +229,6 @@ extension VTodoFields {
             case let (.todos, .list(ids)): .list(ids.map(named))
             case let (_, value): value
             }
-            if field == .recurrence { otherRule = nil }
         }
     }
 }

@@ -104,10 +104,8 @@ extension TodoEdit {
                         // No shell here either: `--repeat monthly on the last friday` takes as many words as make one repeat.
                         recurrence = parsed
                         tokens = tokens.dropFirst(count - 1)
-                    } else if let parsed = TodoRepeat(parsing: value) {
-                        recurrence = parsed
                     } else {
-                        throw .badRepeat(value)
+                        recurrence = try TodoRepeat(typed: value)
                     }
                 }
             }
@@ -123,7 +121,7 @@ extension TodoEdit {
     static func longestRepeat(_ first: String, _ tokens: ArraySlice<Token>) -> (TodoRepeat, Int)? {
         let words = [first] + tokens.prefix { !$0.isOption && !$0.quoted }.prefix(7).map(\.text)
         for count in stride(from: words.count, through: 1, by: -1) {
-            if let parsed = TodoRepeat(parsing: words.prefix(count).joined(separator: " ")) { return (parsed, count) }
+            if let parsed = try? TodoRepeat(typed: words.prefix(count).joined(separator: " ")) { return (parsed, count) }
         }
         return nil
     }

@@ -49,6 +49,7 @@ extension TodoUIController {
         } catch {
             return
         }
+        if !row.item.isDone, let notice = row.item.recurrence?.completingKept { view.message = "Done: " + notice }
         if let occurrence = next.first {
             let position = TodoPosition(createdAt: occurrence.createdAt.millisecondsSince1970, sequence: .max)
             select(occurrence.id, position: position, row: view.selectionRow)
