@@ -33,6 +33,7 @@ struct BadInputTests {
         // A date of several words a shell split: the command line says to quote it.
         try expectRefused(["add", "milk", "--due", "next"], saying: #"in a shell, put a date of several words in quotes, like --due "next week""#)
         try expectRefused(["add", "milk", "--due", "mon", "--repeat", "weekly", "--parent", "ffffffff"], saying: "run todo list --all to see IDs")
+        try expectRefused(["add", "tick", "--due", "mon", "--repeat", "FREQ=HOURLY"], saying: "is a rule todo does not follow")
         try expectRefused(["add"], saying: "Missing expected argument")
     }
 

@@ -37,6 +37,11 @@ struct EditLineTests {
         #expect(throws: TodoError.invalidField(.repeatDetailWithoutRepeat("a count"))) { try milk.applying(try Self.read("--count 3"), at: Self.now) }
     }
 
+    /// A rule todo does not follow is refused on the line, as on the command line.
+    @Test func aRuleTheEngineDoesNotFollowIsRefused() {
+        #expect(throws: TodoError.invalidField(.repeatNotFollowed("FREQ=HOURLY"))) { try Self.read("tick --repeat FREQ=HOURLY") }
+    }
+
     /// No shell stands between the line and the grammar: `--due` takes as
     /// many words as read as one date, and the rest is text.
     @Test func aDueDateOfSeveralWordsNeedsNoQuotes() throws {

@@ -339,6 +339,21 @@ struct KeyHandlingTests {
         #expect(ui.selectedRow?.item.id != gym.id && ui.selectedRow?.item.isDone == false)
     }
 
+    /// Completing a todo whose repeat is a rule kept from a server says that
+    /// its app makes the next, and brings none here.
+    @Test func completingAKeptRepeatSaysItsAppMakesTheNext() async throws {
+        let boiler = TodoItem(
+            id: UUID(), text: "check the boiler", createdAt: fixed.date(1), due: .day(CalendarDay(year: 2026, month: 11, day: 1)!),
+            recurrence: TodoRepeat(parsing: "FREQ=DAILY;BYHOUR=9,17")
+        )
+        let logic = TodoLogic(state: TodoState(), storage: InMemoryStorage(items: [boiler]), environment: fixed.environment)
+        let ui = TodoUIController(logic: logic, size: Self.size)
+        await ui.start()
+        await ui.handle([.character("x")])
+        #expect(ui.view.message?.contains("the app that wrote the rule makes the next") == true, "\(ui.view.message ?? "")")
+        #expect(ui.rows.isEmpty)
+    }
+
     @Test func onlyTheRowsAroundTheSelectionAreLoaded() async {
         let (ui, _) = await controller(3000)
         let height = TodoView.listHeight(for: Self.size)
