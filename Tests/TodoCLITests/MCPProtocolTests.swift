@@ -107,6 +107,23 @@ struct MCPProtocolTests {
         #expect(try todo.listJSON([]).isEmpty, "the series ended with its count")
     }
 
+    /// A rule kept from a server (imported here as a server sent it):
+    /// completing it says its app makes the next; typed, it is refused.
+    @Test func aKeptRuleIsCompletedWithoutANextAndCannotBeTyped() throws {
+        let kept = #"[{"id":"0b1c2d3e-0000-4000-8000-000000000001","text":"check the boiler","done":false,"due":"2030-12-03","repeat":"FREQ=DAILY;BYHOUR=9,17","tags":[],"createdAt":"2030-11-01T08:00:00.000Z"}]"#
+        _ = try todo.ok(["import", "-"], stdin: kept)
+        let mcp = try MCPPipe(database: todo.databasePath)
+        _ = try mcp.initialize()
+        func text(_ result: [String: Any]) -> String {
+            ((result["content"] as? [[String: Any]])?.first?["text"] as? String) ?? ""
+        }
+        let done = try mcp.call(1, "complete_todo", ["ids": ["0b1c2d3e"]])
+        #expect(done["isError"] as? Bool != true && text(done).contains("the app that wrote the rule makes the next"), "\(text(done))")
+        #expect(try todo.listJSON([]).isEmpty, "no next occurrence made here")
+        let typed = try mcp.call(2, "add_todo", ["text": "tick", "due": "2030-12-03", "repeat": "FREQ=HOURLY"])
+        #expect(typed["isError"] as? Bool == true && text(typed).contains("is a rule todo does not follow"), "\(text(typed))")
+    }
+
     /// The core's errors in MCP's words: what to call next, never a shell command.
     @Test func refusalsNameToolsNotCommands() throws {
         let mcp = try MCPPipe(database: todo.databasePath)
