@@ -16,6 +16,7 @@ struct KeptRepeatTests {
         "FREQ=DAILY;BYHOUR=9,17",
         "FREQ=YEARLY;BYWEEKNO=20;BYDAY=MO",
         "FREQ=SECONDLY",
+        "freq=hourly;interval=3",
         "FREQ=WEEKLY;BYDAY=MO;X-TODO-RDATE=20301105,20301112",
         "FREQ=WEEKLY;X-TODO-KEPT=TRUE",
         "X-TODO-RDATE=20301105T090000Z",

@@ -52,7 +52,7 @@ public struct TodoRepeat: Sendable, Hashable, CustomStringConvertible {
         let text = raw.trimmingCharacters(in: .whitespaces)
         guard text.count <= Self.longestKept, !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return nil }
         let parts = Self.parts(of: text)
-        let frequency = parts.first { $0.name == "FREQ" }?.value
+        let frequency = parts.first { $0.name == "FREQ" }?.value.uppercased()
         guard frequency.map(Self.frequencies.contains) ?? parts.contains(where: { $0.name == Self.rdatesPart }),
               parts.allSatisfy({ !$0.name.isEmpty && !$0.value.isEmpty }) else { return nil }
         self.rule = nil
@@ -61,7 +61,8 @@ public struct TodoRepeat: Sendable, Hashable, CustomStringConvertible {
         self.exceptions = []
     }
 
-    /// `rule`, kept as it came: the engine does not follow it (`kept`).
+    /// A VTODO's RRULE value and RDATE values, kept as they came (`kept`);
+    /// a rule the engine could read is marked, so it reads back kept.
     public static func keeping(_ rrule: String?, dates: String?) -> TodoRepeat? {
         var parts = rrule.map { [$0] } ?? []
         if let dates, !dates.isEmpty { parts.append(rdatesPart + "=" + dates) }
