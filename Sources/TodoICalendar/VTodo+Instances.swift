@@ -9,24 +9,25 @@ import TodoCore
 // move the series' DUE on instead, which is read as any moved date is.
 
 extension VTodo {
-    /// `fields`, the series, read past the occurrences completed as
-    /// instances of their own: each completed instance of the occurrence
-    /// now due moves the series on as completing it here would
-    /// (`TodoRepeat.next`): DUE to the next occurrence, the wait and
-    /// scheduled dates as many days, a COUNT one less. Completing the last
-    /// occurrence of a series completes the task, when that instance was.
+    /// `fields`, the series in `calendar` as its lines say it (`asWritten`),
+    /// read past the occurrences completed as instances of their own: each
+    /// completed instance of the occurrence now due moves the series on as
+    /// completing it here would (`TodoRepeat.next`): DUE to the next
+    /// occurrence, the dates that move with it as many days, a COUNT one
+    /// less. Completing the last occurrence of a series completes the task,
+    /// when that instance was.
     ///
     /// An instance names its occurrence by DTSTART (DUE where the series
     /// has none), as RFC 5545 3.8.4.4 says; one that names DUE's day is
     /// taken too. Each instance moves the series once at most, so a
     /// calendar object's cost stays its size.
-    static func readingCompletedInstances(
-        _ fields: inout VTodoFields, of series: ICalendarComponent, in calendar: ICalendarComponent, timeZone: TimeZone, zones: ICalendarZones
-    ) {
-        guard !fields.isDone, var repeating = fields.recurrence, repeating.rule != nil, var due = fields.due else { return }
-        var completed: [(occurrence: CalendarDay, at: Date?)] = calendar.components.compactMap { instance in
-            guard instance.name == "VTODO", let id = instance.property("RECURRENCE-ID"),
-                  let occurrence = Self.due(id, timeZone: timeZone, zones: zones) else { return nil }
+    public static func pastCompletedInstances(_ fields: VTodoFields, in calendar: ICalendarComponent, timeZone: TimeZone) -> VTodoFields {
+        let instances = calendar.components.filter { $0.name == "VTODO" && $0.property("RECURRENCE-ID") != nil }
+        guard !instances.isEmpty, !fields.isDone, var repeating = fields.recurrence, repeating.rule != nil, var due = fields.due,
+              let index = masterIndex(in: calendar), case let .component(series) = calendar.entries[index] else { return fields }
+        let zones = ICalendarZones(calendar)
+        var completed: [(occurrence: CalendarDay, at: Date?)] = instances.compactMap { instance in
+            guard let occurrence = instance.property("RECURRENCE-ID").flatMap({ Self.due($0, timeZone: timeZone, zones: zones) }) else { return nil }
             let at = instance.property("COMPLETED").flatMap { moment($0, timeZone: timeZone, zones: zones) }
             let status = instance.property("STATUS")?.value.uppercased()
             guard status == "COMPLETED" || (status == nil && at != nil) else { return nil }
@@ -35,26 +36,24 @@ extension VTodo {
         // How many days the occurrence's start comes before its due date.
         let start = series.property("DTSTART").flatMap { Self.due($0, timeZone: timeZone, zones: zones) }
         let lead = start.map { due.day(in: timeZone).daysSince1970 - $0.day(in: timeZone).daysSince1970 } ?? 0
+        var moved = fields
         while !completed.isEmpty {
             let dueDay = due.day(in: timeZone)
-            guard let index = completed.firstIndex(where: { $0.occurrence == dueDay.adding(days: -lead) || $0.occurrence == dueDay }) else {
-                return
+            guard let found = completed.firstIndex(where: { $0.occurrence == dueDay.adding(days: -lead) || $0.occurrence == dueDay }) else {
+                break
             }
-            let instance = completed.remove(at: index)
+            let instance = completed.remove(at: found)
             let completedOn = instance.at.map { CalendarDay($0, in: timeZone) } ?? instance.occurrence
             guard let (nextDue, nextRepeat) = repeating.next(after: due, completedOn: completedOn, in: timeZone) else {
-                fields.isDone = true
-                fields.completedAt = instance.at ?? dueDay.start(in: timeZone)
-                fields.start = nil
-                return
+                moved.isDone = true
+                moved.completedAt = instance.at ?? dueDay.start(in: timeZone)
+                moved.start = nil
+                break
             }
-            let shift = nextDue.day(in: timeZone).daysSince1970 - dueDay.daysSince1970
-            func moved(_ date: TodoDue?) -> TodoDue? { date.map { $0.moved(to: $0.day(in: timeZone).adding(days: shift), in: timeZone) } }
-            fields.wait = moved(fields.wait)
-            fields.scheduled = moved(fields.scheduled)
+            moved.moveDates(byDays: nextDue.day(in: timeZone).daysSince1970 - dueDay.daysSince1970, in: timeZone)
             (due, repeating) = (nextDue, nextRepeat)
-            fields.due = due
-            fields.recurrence = repeating
+            moved.recurrence = repeating
         }
+        return moved
     }
 }

@@ -63,7 +63,7 @@ public enum VTodo {
     /// The fields of the task in `calendar`: its VTODO without a
     /// RECURRENCE-ID (the series), read in `timeZone` where a time names no
     /// zone, and past the occurrences completed as instances of their own
-    /// (`readingCompletedInstances`) unless `asWritten`.
+    /// (`pastCompletedInstances`) unless `asWritten`.
     public static func fields(of calendar: ICalendarComponent, timeZone: TimeZone, asWritten: Bool = false) throws(VTodoError) -> VTodoFields {
         let todo = try master(of: calendar)
         guard let uid = todo.property("UID")?.value, !uid.isEmpty else { throw .noUID }
@@ -113,8 +113,7 @@ public enum VTodo {
             let start = todo.property(startProperty).flatMap { due($0, timeZone: timeZone, zones: zones) }
             fields.start = start ?? (fields.isDone ? nil : fields.updatedAt.map(TodoDue.moment))
         }
-        if !asWritten { readingCompletedInstances(&fields, of: todo, in: calendar, timeZone: timeZone, zones: zones) }
-        return fields
+        return asWritten ? fields : pastCompletedInstances(fields, in: calendar, timeZone: timeZone)
     }
 
     /// `calendar` (or a new VCALENDAR) saying `fields`: in its VTODO, each

@@ -16,7 +16,9 @@ struct DoneCommand: AsyncParsableCommand {
 
             A todo with open subtasks is asked about on a terminal; --with-subtasks \
             completes them too, without asking. Completing a repeating todo makes \
-            its next occurrence, with fresh copies of its subtasks.
+            its next occurrence, with fresh copies of its subtasks; one whose repeat \
+            is a rule kept from a server makes none here, and says so: the app that \
+            wrote the rule makes it.
 
             Examples:
               todo done 3f2a 91bc

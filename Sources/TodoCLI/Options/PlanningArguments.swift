@@ -199,7 +199,8 @@ enum DueDateHelp {
         2026-12-24", " from completion" (or --from-completion: the next one counted from \
         the day it is done) or ! (every occurrence, overdue ones too). An RRULE \
         (FREQ=MONTHLY;BYDAY=2TU) is read as well; show prints a rule in these words, or \
-        as its RRULE where they cannot say it.
+        as its RRULE where they cannot say it. A rule todo does not follow (HOURLY, \
+        BYHOUR, RDATE) is refused here; one a server sends is kept as it came.
         """
     static let project = "The project: names joined by dots, the widest first (home.garden)."
     static let grammar = """

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Anything that holds a todo's dates under their fields' names: a todo and
 /// sync's fields (`TodoFieldValues`), a VTODO's fields (each a `TodoDue?`),
 /// an edit (each a `TodoDue??`: leave, clear or set). Which property holds
@@ -30,5 +32,14 @@ extension TodoDatesHolding where DateValue == TodoDue? {
     /// The date a field of the date kind holds (nil for the others).
     public func date(_ field: TodoField) -> TodoDue? {
         Self.path(ofDate: field).flatMap { self[keyPath: $0] }
+    }
+
+    /// Moves the dates a repeat carries along (`TodoField.datesMovingWithDue`)
+    /// `days` days on, each keeping its time of day in `timeZone`.
+    public mutating func moveDates(byDays days: Int, in timeZone: TimeZone) {
+        for field in TodoField.datesMovingWithDue {
+            guard let path = Self.path(ofDate: field) else { continue }
+            self[keyPath: path] = self[keyPath: path].map { $0.moved(to: $0.day(in: timeZone).adding(days: days), in: timeZone) }
+        }
     }
 }

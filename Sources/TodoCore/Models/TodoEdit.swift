@@ -178,17 +178,15 @@ extension TodoItem {
             return nil
         }
         if let until, Self.isPast(until, nextDue, in: timeZone) { return nil }
-        let shift = nextDue.day(in: timeZone).daysSince1970 - due.day(in: timeZone).daysSince1970
-        func moved(_ other: TodoDue?) -> TodoDue? {
-            other.map { $0.moved(to: $0.day(in: timeZone).adding(days: shift), in: timeZone) }
-        }
-        return TodoItem(
+        var next = TodoItem(
             // Not the due date: machines completing it on different days make one todo.
             id: nextOccurrenceID,
-            text: text, createdAt: date, due: nextDue, priority: priority, tags: tags, note: note,
-            recurrence: nextRepeat, project: project, wait: moved(wait), scheduled: moved(scheduled), until: until,
+            text: text, createdAt: date, due: due, priority: priority, tags: tags, note: note,
+            recurrence: nextRepeat, project: project, wait: wait, scheduled: scheduled, until: until,
             parent: parent, blockedBy: blockedBy
         )
+        next.moveDates(byDays: nextDue.day(in: timeZone).daysSince1970 - due.day(in: timeZone).daysSince1970, in: timeZone)
+        return next
     }
 
     /// The id of the todo that follows this one in its repeat: derived, as
@@ -207,9 +205,6 @@ extension TodoItem {
     public func subtaskCopies(_ subtasks: [TodoItem], under next: TodoItem, at date: Date, in timeZone: TimeZone) -> [TodoItem] {
         guard let due, let nextDue = next.due else { return [] }
         let shift = nextDue.day(in: timeZone).daysSince1970 - due.day(in: timeZone).daysSince1970
-        func moved(_ other: TodoDue?) -> TodoDue? {
-            other.map { $0.moved(to: $0.day(in: timeZone).adding(days: shift), in: timeZone) }
-        }
         // A repeating subtask completed on its own made its next occurrence
         // beside it: only the latest of such a chain is copied.
         let present = Set(subtasks.map(\.id))
@@ -218,15 +213,16 @@ extension TodoItem {
         for subtask in subtasks {
             copied[subtask.id] = UUID(derivedFrom: "subtask|" + next.idString + "|" + subtask.idString)
         }
-        return subtasks.compactMap { subtask in
+        return subtasks.compactMap { subtask -> TodoItem? in
             guard let copyID = copied[subtask.id], let parent = subtask.parent.flatMap({ copied[$0] }) else { return nil }
-            let copyDue = moved(subtask.due)
-            return TodoItem(
-                id: copyID, text: subtask.text, createdAt: date, due: copyDue, priority: subtask.priority,
-                tags: subtask.tags, note: subtask.note, recurrence: copyDue == nil ? nil : subtask.recurrence,
-                project: subtask.project, wait: moved(subtask.wait), scheduled: moved(subtask.scheduled),
+            var copy = TodoItem(
+                id: copyID, text: subtask.text, createdAt: date, due: subtask.due, priority: subtask.priority,
+                tags: subtask.tags, note: subtask.note, recurrence: subtask.due == nil ? nil : subtask.recurrence,
+                project: subtask.project, wait: subtask.wait, scheduled: subtask.scheduled,
                 until: subtask.until, parent: parent, blockedBy: subtask.blockedBy.map { copied[$0] ?? $0 }
             )
+            copy.moveDates(byDays: shift, in: timeZone)
+            return copy
         }
     }
 }

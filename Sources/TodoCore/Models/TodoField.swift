@@ -116,6 +116,11 @@ extension TodoField {
     /// its own (`todo start`, `todo stop`).
     public static let datesWithOptions = allCases.filter { $0.kind == .date && $0 != .start }
 
+    /// The dates that move with the due date to a repeat's next occurrence,
+    /// as many days as it moved (`TodoDatesHolding.moveDates(byDays:in:)`):
+    /// the until date and the start stay.
+    public static let datesMovingWithDue: [TodoField] = [.due, .wait, .scheduled]
+
     /// The plan's dates a todo's details show, in the order shown (when to
     /// start on it, when it shows, when it ends), each under `label`.
     public static let detailDates: [TodoField] = [.scheduled, .wait, .until]

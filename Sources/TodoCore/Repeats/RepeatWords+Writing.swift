@@ -6,10 +6,7 @@ extension RepeatWords {
     /// `repeat` in words, as `read` reads them; its RRULE where words
     /// cannot say it; for a kept rule, that it is kept, and the rule.
     public static func words(_ repeating: TodoRepeat) -> String {
-        guard var rule = repeating.rule else {
-            let dates = repeating.keptDates.map { "RDATE " + $0 }
-            return keptWords + [repeating.keptRRule, dates].compactMap { $0 }.joined(separator: " and ")
-        }
+        guard var rule = repeating.rule else { return "rule kept from the server: " + keptRule(repeating) }
         let end = rule.end
         rule.end = nil
         guard var text = phrase(rule) else { return repeating.description }
@@ -29,8 +26,10 @@ extension RepeatWords {
         }
     }
 
-    /// How the words of a kept rule begin, the rule after them.
-    static let keptWords = "rule kept from the server: "
+    /// A kept rule as it came: its RRULE, and its RDATE values.
+    static func keptRule(_ repeating: TodoRepeat) -> String {
+        [repeating.keptRRule, repeating.keptDates.map { "RDATE " + $0 }].compactMap(\.self).joined(separator: " and ")
+    }
 
     /// The phrase of a rule without an end, or nil when words cannot say it.
     static func phrase(_ rule: RecurrenceRule) -> String? {

@@ -224,8 +224,7 @@ extension TodoRepeat {
     /// every front end can show; nil for a rule followed here.
     public var completingKept: String? {
         guard kept != nil else { return nil }
-        let rule = words.dropFirst(RepeatWords.keptWords.count)
-        return "its repeat is a rule kept from the server (\(rule)): completing it here completes this occurrence, "
+        return "its repeat is a rule kept from the server (\(RepeatWords.keptRule(self))): completing it here completes this occurrence, "
             + "and the app that wrote the rule makes the next"
     }
 }

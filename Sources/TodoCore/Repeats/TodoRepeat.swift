@@ -76,21 +76,19 @@ public struct TodoRepeat: Sendable, Hashable, CustomStringConvertible {
     /// The frequencies RFC 5545 names, the ones the engine follows and those it keeps.
     static let frequencies: Set<String> = ["SECONDLY", "MINUTELY", "HOURLY", "DAILY", "WEEKLY", "MONTHLY", "YEARLY"]
 
-    /// A rule's `NAME=value` parts, names in capitals.
-    static func parts(of text: String) -> [(name: String, value: String)] {
+    /// A rule's `NAME=value` parts (`NAME` alone: an empty value), names
+    /// in capitals, and each part as it was written.
+    static func parts(of text: String) -> [(name: String, value: String, written: Substring)] {
         text.split(separator: ";").map { part in
             let pair = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            return (pair[0].trimmingCharacters(in: .whitespaces).uppercased(), pair.count == 2 ? pair[1].trimmingCharacters(in: .whitespaces) : "")
+            return (pair[0].trimmingCharacters(in: .whitespaces).uppercased(), pair.count == 2 ? pair[1].trimmingCharacters(in: .whitespaces) : "", part)
         }
     }
 
     /// A kept rule's RRULE value, as it came (our parts taken off); nil for RDATE alone.
     public var keptRRule: String? {
         guard let kept else { return nil }
-        let rule = kept.split(separator: ";").filter { part in
-            let name = Self.parts(of: String(part)).first?.name
-            return name != Self.rdatesPart && name != Self.keptPart
-        }.joined(separator: ";")
+        let rule = Self.parts(of: kept).filter { !Self.keptParts.contains($0.name) }.map(\.written).joined(separator: ";")
         return rule.isEmpty ? nil : rule
     }
 
@@ -122,22 +120,20 @@ public struct TodoRepeat: Sendable, Hashable, CustomStringConvertible {
         if let short = Self.short(text) {
             self = short
         } else if capitals.contains("FREQ=") || capitals.contains(Self.rdatesPart + "=") {
-            let ours = Self.parts(of: text).contains { $0.name == Self.keptPart || $0.name == Self.rdatesPart }
-            guard !ours, let rule = RecurrenceRule(rrule: text) else {
+            let parts = Self.parts(of: text)
+            guard !parts.contains(where: { Self.keptParts.contains($0.name) }), let rule = RecurrenceRule(rrule: text) else {
                 guard let kept = TodoRepeat(kept: text) else { return nil }
                 self = kept
                 return
             }
             var anchor = Anchor.due
             var exceptions: [CalendarDay] = []
-            for part in text.split(separator: ";") {
-                let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces).uppercased() }
-                guard pair.count == 2 else { continue }
-                switch pair[0] {
-                case Self.fromPart where pair[1] == "COMPLETION": anchor = .completion
-                case Self.strictPart where pair[1] == "TRUE": anchor = .strict
+            for (name, value, _) in parts {
+                switch name {
+                case Self.fromPart where value.uppercased() == "COMPLETION": anchor = .completion
+                case Self.strictPart where value.uppercased() == "TRUE": anchor = .strict
                 case Self.exceptionsPart:
-                    for item in pair[1].split(separator: ",") {
+                    for item in value.split(separator: ",") {
                         guard let day = Self.compactDay(item) else { return nil }
                         exceptions.append(day)
                     }
@@ -166,6 +162,8 @@ public struct TodoRepeat: Sendable, Hashable, CustomStringConvertible {
     static let exceptionsPart = "X-TODO-EXDATE"
     static let rdatesPart = "X-TODO-RDATE"
     static let keptPart = "X-TODO-KEPT"
+    /// The parts that only a kept rule's text holds.
+    static let keptParts: Set<String> = [rdatesPart, keptPart]
 
     /// `daily`, `weekly`, `monthly`, `yearly` (`annually`), `Nd`, `Nw`, `Nm`,
     /// `Ny`, each with `!` after it for the strict chain.

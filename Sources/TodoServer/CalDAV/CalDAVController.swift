@@ -184,12 +184,13 @@ struct CalDAVController<Repository: TodoRepository>: Sendable {
         do {
             calendar = try ICalendarComponent.read(body)
             try VTodo.checkReadable(calendar)
-            fields = try VTodo.fields(of: calendar, timeZone: CalDAVPaths.floating)
+            let written = try VTodo.fields(of: calendar, timeZone: CalDAVPaths.floating, asWritten: true)
+            fields = VTodo.pastCompletedInstances(written, in: calendar, timeZone: CalDAVPaths.floating)
             // A series another app moved on by completing one occurrence as
             // an instance of its own is kept with its dates where they moved
             // to, so every client reads the same next occurrence.
-            if try VTodo.fields(of: calendar, timeZone: CalDAVPaths.floating, asWritten: true) != fields {
-                calendar = VTodo.write(fields, over: calendar, timeZone: CalDAVPaths.floating, now: Date())
+            if fields != written {
+                calendar = VTodo.write(fields, over: calendar, was: written, timeZone: CalDAVPaths.floating, now: Date())
             }
         } catch let error as UnreadableTask {
             let condition = error == .nestedTask || error == .twoSeries ? "valid-calendar-object-resource" : "valid-calendar-data"
