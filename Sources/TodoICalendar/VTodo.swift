@@ -173,8 +173,8 @@ public enum VTodo {
             let rule = fields.recurrence.flatMap { $0.rule?.rrule ?? $0.keptRRule }
             set("RRULE", rule.map { ContentLine(name: "RRULE", value: $0) })
             set("RDATE", fields.recurrence?.keptDates.map { dates in
-                ContentLine(name: "RDATE", parameters: dates.count == 8 || dates.split(separator: ",").allSatisfy { $0.count == 8 }
-                    ? [.init(name: "VALUE", values: ["DATE"])] : [], value: dates)
+                let allDays = dates.split(separator: ",").allSatisfy { $0.count == 8 }
+                return ContentLine(name: "RDATE", parameters: allDays ? [.init(name: "VALUE", values: ["DATE"])] : [], value: dates)
             })
             set("X-TODO-STRICT", fields.recurrence?.strict == true ? ContentLine(name: "X-TODO-STRICT", value: "TRUE") : nil)
             set(fromProperty, fields.recurrence?.anchor == .completion ? ContentLine(name: fromProperty, value: "COMPLETION") : nil)

@@ -167,11 +167,12 @@ public final class TodoToolCalls {
         let (changed, next, already) = try await logic.setDoneBringingNext(done, idPrefixes: ids, withSubtasks: withSubtasks, dryRun: dryRun)
         let verb = done ? (dryRun ? "Would complete " : "Completed ") : (dryRun ? "Would reopen " : "Reopened ")
         let was = Dictionary(before.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let summary = [
+        // A repeat kept from a server brings no next occurrence here: said of each.
+        let kept = done ? changed.compactMap { item in item.recurrence?.completingKept.map { Self.naming([item]) + ": " + $0 } } : []
+        let summary = ([
             changed.isEmpty ? nil : verb + Self.naming(changed),
             already.isEmpty ? nil : (done ? "already done: " : "already not done: ") + Self.naming(already),
-        ].compactMap(\.self).joined(separator: "; ")
-            + (done ? changed.compactMap { item in item.recurrence?.completingKept.map { "; " + Self.naming([item]) + ": " + $0 } }.joined() : "")
+        ].compactMap(\.self) + kept).joined(separator: "; ")
         return try await change(
             dryRun: dryRun, summary: summary, changed.map { (was[$0.id], $0) } + next.map { (nil, $0) },
             detail: try arguments.bool("detail")

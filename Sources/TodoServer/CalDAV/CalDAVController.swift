@@ -227,9 +227,9 @@ struct CalDAVController<Repository: TodoRepository>: Sendable {
         // (from the parse, never from the bytes decoded whole: a fold inside
         // a character is not text on its own), with nothing rewritten, as
         // the todo says what it says.
-        let kept = calendar
+        let sent = calendar
         let render: @Sendable (StoredTodo) -> String = { stored in
-            Self.composed(stored, over: kept, was: CalDAVMapping.fields(of: stored))
+            Self.composed(stored, over: sent, was: CalDAVMapping.fields(of: stored))
         }
         let stored = try await todos.putCalendarObject(name: name, id: fields.uid, operation: operation, render: render)
         var headers: HTTPFields = [:]
