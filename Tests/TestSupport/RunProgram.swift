@@ -13,6 +13,9 @@ public func runProgram(
     let (out, err) = (Pipe(), Pipe())
     process.standardOutput = out
     process.standardError = err
+    // Never the test run's own input: a program that asks (vdirsyncer's
+    // "create this collection? [y/N]") reads an end, not a pipe held open.
+    process.standardInput = FileHandle.nullDevice
     try process.run()
     // Both pipes drained at once: a program that fills one while the other
     // is read (vdirsyncer logs a line per task to stderr) would wait forever.

@@ -84,6 +84,7 @@ final class Radicale: @unchecked Sendable {
         process.arguments = ["-m", "radicale", "--config", folder.appendingPathComponent("radicale.conf").path]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
         try process.run()
         self.process = process
         for _ in 0..<400 where (try? await curl(["\(origin)/"]).status) == "000" { try await Task.sleep(for: .milliseconds(50)) }
