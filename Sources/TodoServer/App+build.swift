@@ -74,6 +74,10 @@ public func buildRouter(
     )
     // The same todos over CalDAV, for phones, desktop apps and todoman.
     CalDAVController(repository: repository, accounts: accounts, maxBodySize: options.maxBodySize).addRoutes(to: router)
+    // Lists shared between accounts.
+    if let accounts {
+        ShareController(shares: accounts).addRoutes(to: router)
+    }
     // For load balancers and uptime checks: the database answers a trivial
     // read (and the benchmark's baseline: the same stack with next to no work).
     let health: @Sendable (Request, TodoRequestContext) async throws -> Response = { _, _ in

@@ -93,6 +93,8 @@ public enum TodoFieldError: Error, Sendable, Equatable, CustomStringConvertible 
     case noteHasControlCharacters
     case badProject(String)
     case projectTooLong(String, limit: Int)
+    /// A list's name that is no project of one part (`ListName`).
+    case badList(String)
     case badContextName(String)
     case badPriority(String)
     case badRepeat(String)
@@ -142,6 +144,8 @@ public enum TodoFieldError: Error, Sendable, Equatable, CustomStringConvertible 
             "'\(text)' is not a project: use names joined by dots, e.g. home.garden (no spaces, commas or empty parts)"
         case let .projectTooLong(project, limit):
             "project '\(project.prefix(20))…' is longer than \(limit) characters: shorten it"
+        case let .badList(text):
+            "'\(text)' is not a list: a list is a project's first part, one word such as shopping (no dots, spaces or commas)"
         case let .badContextName(text):
             "'\(text)' is no context name: use one word of letters, digits, - and _ (at most 40), not none"
         case let .badPriority(text):

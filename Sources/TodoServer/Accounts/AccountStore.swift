@@ -1,6 +1,6 @@
 /// Accounts, their tokens and the count of failed authentications, kept in
 /// the server's database so that every server on it shares them.
-public protocol AccountStore: Sendable {
+public protocol AccountStore: ShareStore {
     // MARK: - Serving
 
     /// True when named accounts exist: the server then requires a token of one.

@@ -15,7 +15,7 @@ public struct PostgresAccountStore: AccountStore {
     }
 
     var nowMilliseconds: Int64 { Int64((now().timeIntervalSince1970 * 1000).rounded(.down)) }
-    private var logger: Logger { database.logger }
+    var logger: Logger { database.logger }
 }
 
 // MARK: - Serving

@@ -24,7 +24,7 @@ public struct SQLiteAccountStore: AccountStore {
         SQLiteAccountStore(try ServerDatabase.open(path: path))
     }
 
-    private var nowMilliseconds: Int64 { Int64((now().timeIntervalSince1970 * 1000).rounded(.down)) }
+    var nowMilliseconds: Int64 { Int64((now().timeIntervalSince1970 * 1000).rounded(.down)) }
 }
 
 // MARK: - Serving
@@ -232,15 +232,15 @@ extension SQLiteAccountStore {
         }
     }
 
-    private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await SQLiteTodoRepository.mapErrors { try await dbWriter.read(body) }
     }
 
-    private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await SQLiteTodoRepository.mapErrors { try await dbWriter.write(body) }
     }
 
-    private static func accountID(_ db: Database, name: String) throws -> Int64 {
+    static func accountID(_ db: Database, name: String) throws -> Int64 {
         guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM account WHERE name = ?", arguments: [name]) else {
             throw AccountError.noSuchAccount(name)
         }
