@@ -25,6 +25,7 @@ struct ListShareTests {
                 [{"joined":false,"list":"shopping","member":"dad","role":"editor"},{"joined":false,"list":"shopping","member":"gran","role":"viewer"}]
                 """#)))
             #expect(mine["sharedWithMe"] == .array([]))
+            #expect(mine["account"]?.string == "mum")
             // Dad sees the invitation, and joins it under a name of his own.
             let waiting = try await client.send(.get, "/shares", headers: dad).json
             #expect(waiting["sharedWithMe"] == (try JSON(parsing: #"[{"joinedAs":null,"list":"shopping","owner":"mum","role":"editor"}]"#)))

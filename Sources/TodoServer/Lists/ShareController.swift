@@ -3,13 +3,13 @@ import Hummingbird
 
 /// The routes that share lists, each acting for the request's account:
 ///
-///     GET    /shares                 what I share, and what is shared with me
+///     GET    /shares                 my account's name, what I share, and what is shared with me
 ///     PUT    /shares/LIST/MEMBER     invites MEMBER to my LIST: {"role": "editor"|"viewer"}, editor if no body
 ///     DELETE /shares/LIST/MEMBER     ends it
 ///     PUT    /joined/NAME            joins a list shared with me as NAME: {"owner": "mum", "list": "shopping"}
 ///     DELETE /joined/NAME            leaves it
 struct ShareController: Sendable {
-    let shares: any ShareStore
+    let shares: any AccountStore
 
     /// Largest body these routes read: a role, or an owner and a list.
     static let maxBodySize = 4096
@@ -23,8 +23,10 @@ struct ShareController: Sendable {
     }
 
     @Sendable func list(_ request: Request, context: TodoRequestContext) async throws -> Response {
-        let found = try await shares.shares(of: try Self.account(context))
+        let account = try Self.account(context)
+        let found = try await shares.shares(of: account)
         let answer = Answer(
+            account: try await shares.name(of: account) ?? "",
             shared: found.shared.map { .init(list: $0.list, member: $0.member, role: $0.role.rawValue, joined: $0.joined) },
             sharedWithMe: found.withMe.map { .init(list: $0.list, owner: $0.owner, role: $0.role.rawValue, joinedAs: $0.joinedAs) }
         )
@@ -112,6 +114,7 @@ struct ShareController: Sendable {
             enum CodingKeys: String, CodingKey { case list, owner, role, joinedAs }
         }
 
+        let account: String
         let shared: [Shared]
         let sharedWithMe: [WithMe]
     }
