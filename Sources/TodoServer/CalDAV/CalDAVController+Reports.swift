@@ -27,7 +27,7 @@ extension CalDAVController {
     /// REPORT's may be a `calendar-multiget` of up to `multigetBodyFactor`
     /// times the body limit; any other is refused past the limit, as usual.
     func xml(_ request: Request, report: Bool = false) async throws -> XMLElement? {
-        let body = try await TodoController<Repository>.readBody(
+        let body = try await RequestBody.read(
             request, maxBodySize: report ? maxBodySize * Self.multigetBodyFactor : maxBodySize
         )
         guard body.contains(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }) else { return nil }

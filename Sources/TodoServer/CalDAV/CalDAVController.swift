@@ -178,7 +178,7 @@ struct CalDAVController<Repository: TodoRepository>: Sendable {
                     + "(it does not decode, or holds NUL or /); name it with letters, digits and - _ . @, e.g. UID.ics."
             )
         }
-        let body = try await TodoController<Repository>.readBody(request, maxBodySize: maxBodySize)
+        let body = try await RequestBody.read(request, maxBodySize: maxBodySize)
         var calendar: ICalendarComponent
         let fields: VTodoFields
         do {

@@ -106,7 +106,7 @@ public struct TodoController<Repository: TodoRepository>: Sendable {
     /// transaction, each applied whole or not at all and answered on its own:
     /// `{"results": [{"status": 201, "item": {...}}, {"status": 412, "error": "..."}]}`.
     @Sendable func batch(_ request: Request, context: TodoRequestContext) async throws -> Response {
-        let operations = try BatchOperation.operations(from: try await Self.readBody(request, maxBodySize: maxBodySize), limit: Self.maxBatchOperations)
+        let operations = try BatchOperation.operations(from: try await RequestBody.read(request, maxBodySize: maxBodySize), limit: Self.maxBatchOperations)
         let results = try await todos(of: context).batch(operations)
         var body = #"{"results":["#
         for (index, result) in results.enumerated() {
@@ -144,27 +144,6 @@ public struct TodoController<Repository: TodoRepository>: Sendable {
 
     /// The body as a checked payload: 413 past the size limit, 400 if not a todo.
     private func readPayload(_ request: Request) async throws -> TodoPayload {
-        try TodoPayload(body: try await Self.readBody(request, maxBodySize: maxBodySize))
-    }
-
-    /// The body's bytes: 413 past the size limit, 400 if its framing is broken.
-    static func readBody(_ request: Request, maxBodySize: Int) async throws -> [UInt8] {
-        let tooLarge = ServerError(.contentTooLarge, "The request body is larger than the limit of \(maxBodySize) bytes.")
-        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > maxBodySize {
-            throw tooLarge
-        }
-        let buffer: ByteBuffer
-        do {
-            buffer = try await request.body.collect(upTo: maxBodySize)
-        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
-            throw tooLarge
-        } catch let error as any HTTPResponseError {
-            throw error
-        } catch {
-            // The body stream failed: NIO's parser refused its framing (a bad
-            // chunk size, say). The client sent it; the connection closes after.
-            throw ServerError(.badRequest, "The request body could not be read: its framing is not valid HTTP/1.1 (\(error)).", headers: [.connection: "close"])
-        }
-        return Array(buffer.readableBytesView)
+        try TodoPayload(body: try await RequestBody.read(request, maxBodySize: maxBodySize))
     }
 }

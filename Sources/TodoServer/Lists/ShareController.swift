@@ -85,7 +85,7 @@ struct ShareController: Sendable {
 
     /// The body's JSON object; an empty one when `optional` and none was sent.
     private static func object(_ request: Request, optional: Bool) async throws -> [String: Any] {
-        let bytes = try await TodoController<SQLiteTodoRepository>.readBody(request, maxBodySize: maxBodySize)
+        let bytes = try await RequestBody.read(request, maxBodySize: maxBodySize)
         if bytes.isEmpty, optional { return [:] }
         guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
             throw ServerError.badRequest("The body is not a JSON object.")

@@ -8,8 +8,10 @@ public struct ListSharing: Sendable {
     let token: String?
     let transport: any HTTPTransport
 
-    /// For the server and token of `configuration`: a todo-server's, never a CalDAV list's.
-    public init(configuration: SyncConfiguration, transport: any HTTPTransport = RetryingTransport(AsyncHTTPTransport())) throws(SharingError) {
+    /// For the server and token of `configuration`: a todo-server's, never a
+    /// CalDAV list's. Not retried: a share whose answer was lost, sent
+    /// again, would be refused as made twice; a person runs it again instead.
+    public init(configuration: SyncConfiguration, transport: any HTTPTransport = AsyncHTTPTransport()) throws(SharingError) {
         guard configuration.kind != .calDAV else { throw .notATodoServer(configuration.server) }
         server = configuration.server
         token = configuration.token
