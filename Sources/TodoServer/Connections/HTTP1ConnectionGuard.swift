@@ -87,7 +87,7 @@ final class HTTP1ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler 
         // answer 400 before the requests already read are answered.
         if closingRead { return }
         // Inside a request Hummingbird is reading the body: the error reaches
-        // the handler, which answers 400 (see `TodoController.readBody`).
+        // the handler, which answers 400 (see `RequestBody.read`).
         guard awaitingHead, let parserError = error as? HTTPParserError else {
             context.fireErrorCaught(error)
             return
