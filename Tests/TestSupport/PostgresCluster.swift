@@ -130,7 +130,7 @@ public final class PostgresCluster: Sendable {
     /// runs (as the same process) the program and arguments after it: for a
     /// daemon started with `posix_spawn` (never through Foundation's
     /// `Process`, which watches its child through a descriptor of its own).
-    public static let closingInheritedDescriptors = [
+    static let closingInheritedDescriptors = [
         "/usr/bin/python3", "-c", "import os, sys; os.closerange(3, os.sysconf('SC_OPEN_MAX')); os.execv(sys.argv[1], sys.argv[1:])",
     ]
 

@@ -37,13 +37,9 @@ public final class ServerProcess: @unchecked Sendable {
     }
 
     /// Runs any server that prints "listening on 127.0.0.1:PORT" once it listens.
-    /// Started through `PostgresCluster.closingInheritedDescriptors`: a
-    /// server outlives many other tests' programs, and a pipe of theirs it
-    /// inherited from Foundation's `Process` would keep them waiting for its end.
     public init(executable binary: URL, _ arguments: [String], environment: [String: String] = [:]) throws {
-        let launch = PostgresCluster.closingInheritedDescriptors + [binary.path] + arguments
-        process.executableURL = URL(fileURLWithPath: launch[0])
-        process.arguments = Array(launch.dropFirst())
+        process.executableURL = binary
+        process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardOutput = pipe
         process.standardError = pipe

@@ -15,14 +15,8 @@ final class MCPPipe: Sendable {
     private let received = Received()
 
     init(database: String, environment: [String: String] = [:]) throws {
-        // Through a program that closes every inherited descriptor first:
-        // Foundation's `Process` leaves the test process's other pipes open
-        // in the child, and a `todo mcp` that outlived its test held another
-        // test's standard error open, so that test waited forever (a CI run
-        // hung on it; its backtrace named SubtaskCommandTests).
-        let launch = PostgresCluster.closingInheritedDescriptors + [TodoProcess.executable.path, "mcp", "--database", database]
-        process.executableURL = URL(fileURLWithPath: launch[0])
-        process.arguments = Array(launch.dropFirst())
+        process.executableURL = TodoProcess.executable
+        process.arguments = ["mcp", "--database", database]
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardInput = input
         process.standardOutput = output

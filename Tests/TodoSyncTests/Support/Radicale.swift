@@ -80,11 +80,8 @@ final class Radicale: @unchecked Sendable {
     /// Starts the server (again, after `stop`) and waits for it to answer.
     func start() async throws {
         let process = Process()
-        // Every inherited descriptor closed first, as `ServerProcess` starts a server.
-        let launch = PostgresCluster.closingInheritedDescriptors
-            + [Self.python.path, "-m", "radicale", "--config", folder.appendingPathComponent("radicale.conf").path]
-        process.executableURL = URL(fileURLWithPath: launch[0])
-        process.arguments = Array(launch.dropFirst())
+        process.executableURL = Self.python
+        process.arguments = ["-m", "radicale", "--config", folder.appendingPathComponent("radicale.conf").path]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
