@@ -10,7 +10,7 @@ public func runProgram(
     process.executableURL = executable
     process.arguments = arguments
     process.environment = environment
-    let (out, err) = (Pipe(), Pipe())
+    let (out, err) = (privatePipe(), privatePipe())
     process.standardOutput = out
     process.standardError = err
     // Never the test run's own input: a program that asks (vdirsyncer's
@@ -56,4 +56,20 @@ public func endedStatus(of pid: Int32) -> Int32? {
     let fields = stat[stat.index(after: close)...].split(separator: " ")
     guard fields.count > 49, fields[0] == "Z", let status = Int32(fields[49]) else { return nil }
     return (status >> 8) & 0xff
+}
+
+/// A pipe that only the child it is given to inherits: both descriptors
+/// close on exec. The child still gets its end, as the copy `Process` makes
+/// onto its 0, 1 or 2 does not close on exec; any other child started
+/// meanwhile gets neither. Foundation's `Process` leaves every inheritable
+/// descriptor of the test process open in each child, so a pipe of one test
+/// would live on in another test's long-lived child: a `todo mcp` left from
+/// an MCP test once held a CLI test's standard error open, and that test
+/// read it forever (a whole CI run hung on it).
+public func privatePipe() -> Pipe {
+    let pipe = Pipe()
+    for descriptor in [pipe.fileHandleForReading.fileDescriptor, pipe.fileHandleForWriting.fileDescriptor] {
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+    }
+    return pipe
 }

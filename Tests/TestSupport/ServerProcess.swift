@@ -23,7 +23,7 @@ public final class ServerProcess: @unchecked Sendable {
     private var output = Data()
     /// True while the reader has taken bytes from the pipe but not yet kept them.
     private var reading = false
-    private let pipe = Pipe()
+    private let pipe = privatePipe()
 
     /// Runs the binary with `arguments`, collecting what it prints.
     /// A server (`--port`) closes a connection idle for ten minutes, not

@@ -33,7 +33,7 @@ struct InterchangeToolTests {
         process.executableURL = URL(fileURLWithPath: try #require(Self.tool(tool)))
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let out = Pipe()
+        let out = privatePipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice

@@ -41,7 +41,7 @@ struct MCPClientTests {
         environment.removeValue(forKey: "TODO_SERVER")
         environment.removeValue(forKey: "TODO_TOKEN")
         process.environment = environment
-        let output = Pipe()
+        let output = privatePipe()
         process.standardOutput = output
         process.standardError = output
         process.standardInput = FileHandle.nullDevice

@@ -39,7 +39,7 @@ struct SyncWatchTests {
         environment["TODO_DATABASE"] = replica
         environment["XDG_CONFIG_HOME"] = folder.appendingPathComponent("config").path
         watch.environment = environment
-        let output = Pipe()
+        let output = privatePipe()
         watch.standardOutput = output
         watch.standardError = FileHandle.nullDevice
         try watch.run()

@@ -10,8 +10,8 @@ import TestSupport
 /// blocks writing to a full pipe and the test blocks writing to it.
 final class MCPPipe: Sendable {
     let process = Process()
-    private let input = Pipe()
-    private let output = Pipe()
+    private let input = privatePipe()
+    private let output = privatePipe()
     private let received = Received()
 
     init(database: String, environment: [String: String] = [:]) throws {
@@ -21,12 +21,10 @@ final class MCPPipe: Sendable {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        // The test's own ends close on exec: `Pipe` makes them inheritable,
-        // and a process another test starts meanwhile (the tests share one
-        // process) would keep `todo mcp`'s input open after `closeInput`.
-        for handle in [input.fileHandleForWriting, output.fileHandleForReading] {
-            _ = fcntl(handle.fileDescriptor, F_SETFD, FD_CLOEXEC)
-        }
+        // Both pipes are private (`privatePipe`): a process another test
+        // starts meanwhile (the tests share one process) would otherwise keep
+        // `todo mcp`'s input open after `closeInput`, and this long-lived
+        // `todo mcp` would keep another test's pipes open.
         try process.run()
         let reading = output.fileHandleForReading
         let drain = Thread { [received] in

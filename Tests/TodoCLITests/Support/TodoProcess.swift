@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs the built `todo` binary, as a user would, on its own database, in a
 /// temporary folder removed when the test is done with it.
@@ -50,11 +51,11 @@ final class TodoProcess: Sendable {
         env.removeValue(forKey: "NO_COLOR")
         env.merge(environment) { _, new in new }
         process.environment = env
-        let out = Pipe()
-        let err = Pipe()
+        let out = privatePipe()
+        let err = privatePipe()
         process.standardOutput = out
         process.standardError = err
-        let input = Pipe()
+        let input = privatePipe()
         process.standardInput = input
         try process.run()
         if let stdin {
