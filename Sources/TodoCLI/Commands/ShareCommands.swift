@@ -54,9 +54,7 @@ struct ShareCommand: AsyncParsableCommand {
 
     mutating func run() async throws {
         let list = try ListName.validated(self.list)
-        let sharing = try await options.sharing()
-        try await sharing.share(list, with: with, readOnly: readOnly)
-        let me = try await sharing.shares().account
+        let me = try await options.sharing().share(list, with: with, readOnly: readOnly)
         print("Shared \(list) with \(with)\(readOnly ? ", read-only" : ""): \(with) joins it with todo join \(list) --from \(me)")
     }
 }

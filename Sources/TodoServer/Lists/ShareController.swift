@@ -4,7 +4,8 @@ import Hummingbird
 /// The routes that share lists, each acting for the request's account:
 ///
 ///     GET    /shares                 my account's name, what I share, and what is shared with me
-///     PUT    /shares/LIST/MEMBER     invites MEMBER to my LIST: {"role": "editor"|"viewer"}, editor if no body
+///     PUT    /shares/LIST/MEMBER     invites MEMBER to my LIST: {"role": "editor"|"viewer"}, editor if no body;
+///                                    answers {"owner", "list", "member", "role"}
 ///     DELETE /shares/LIST/MEMBER     ends it
 ///     PUT    /joined/NAME            joins a list shared with me as NAME: {"owner": "mum", "list": "shopping"}
 ///     DELETE /joined/NAME            leaves it
@@ -44,8 +45,11 @@ struct ShareController: Sendable {
         case let text as String where ListRole(rawValue: text) != nil: role = ListRole(rawValue: text)!
         default: throw ServerError.badRequest(#"The body's "role" is "editor" or "viewer"."#)
         }
-        try await shares.share(list: try Self.parameter("list", context), of: account, with: try Self.parameter("member", context), role: role)
-        return Response(status: .created)
+        let (list, member) = (try Self.parameter("list", context), try Self.parameter("member", context))
+        try await shares.share(list: list, of: account, with: member, role: role)
+        // The owner's name too: what the member names in `PUT /joined`.
+        let answer = ["owner": try await shares.name(of: account) ?? "", "list": list, "member": member, "role": role.rawValue]
+        return .json(String(decoding: try JSONSerialization.data(withJSONObject: answer, options: [.sortedKeys]), as: UTF8.self), status: .created)
     }
 
     @Sendable func unshare(_ request: Request, context: TodoRequestContext) async throws -> Response {

@@ -18,9 +18,14 @@ public struct ListSharing: Sendable {
         self.transport = transport
     }
 
-    /// Invites `member` to my `list`, as an editor or (`readOnly`) a viewer.
-    public func share(_ list: String, with member: String, readOnly: Bool) async throws {
-        _ = try await send("PUT", "/shares/\(Self.segment(list))/\(Self.segment(member))", ["role": readOnly ? "viewer" : "editor"])
+    /// Invites `member` to my `list`, as an editor or (`readOnly`) a viewer;
+    /// my account's name, which the member joins it from.
+    public func share(_ list: String, with member: String, readOnly: Bool) async throws -> String {
+        let body = try await send("PUT", "/shares/\(Self.segment(list))/\(Self.segment(member))", ["role": readOnly ? "viewer" : "editor"])
+        guard let answer = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any], let owner = answer["owner"] as? String else {
+            throw SharingError.notATodoServer(server)
+        }
+        return owner
     }
 
     public func unshare(_ list: String, with member: String) async throws {
