@@ -14,7 +14,7 @@ let appMigrations = [
     "0008_undo_journal.sql", "0009_field_edit_times.sql", "0010_redo.sql", "0011_sync_unconfirmed_changes.sql",
     "0012_project_wait_scheduled_until.sql", "0013_subtasks_and_blockers.sql", "0014_sync_writes_in_doubt.sql",
     "0015_sync_foreign_tags.sql", "0016_sync_remote_uids.sql", "0017_import_bases.sql", "0018_hidden_todos.sql", "0019_import_base_digests.sql",
-    "0020_start.sql",
+    "0020_start.sql", "0021_sync_unconfirmed_answer_order.sql",
 ]
 let serverMigrations = [
     "server_0001_create_item.sql", "server_0002_accounts.sql", "server_0003_calendar_objects.sql",

@@ -50,6 +50,10 @@ public enum AppMigrations {
         Migration(identifier: "0018_hidden_todos", sql: text(PackageResources._018_hidden_todos_sql)),
         Migration(identifier: "0019_import_base_digests", sql: text(PackageResources._019_import_base_digests_sql)),
         Migration(identifier: "0020_start", sql: text(PackageResources._020_start_sql)),
+        Migration(
+            identifier: "0021_sync_unconfirmed_answer_order",
+            sql: text(PackageResources._021_sync_unconfirmed_answer_order_sql)
+        ),
     ]
 
     /// Migrations recorded under a name they no longer have, and the name

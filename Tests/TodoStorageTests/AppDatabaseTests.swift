@@ -251,6 +251,25 @@ struct AppDatabaseTests {
         #expect(try db.fetchListed(TodoRequest(status: .all)).map(\.item) == [milk])
     }
 
+    /// Unconfirmed creates recorded before their answers were numbered
+    /// (0021) keep the order 0006 gave them: one after another.
+    @Test func unconfirmedCreatesRecordedBeforeAnswerNumbersKeepTheirOrder() throws {
+        let before = try #require(AppMigrations.all.firstIndex { $0.identifier == "0021_sync_unconfirmed_answer_order" })
+        let path = try Self.olderDatabase(migrations: before, holding: [])
+        defer { removeDatabase(at: path) }
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            for key in ["c", "a", "b"] { try db.execute(sql: "INSERT INTO syncUnconfirmed(todoId) VALUES (?)", arguments: [key]) }
+        }
+        try queue.close()
+        let db = try AppDatabase.open(path: path)
+        let rows = try db.dbWriter.read { db in
+            try Row.fetchAll(db, sql: "SELECT todoId, sentAfter, answered FROM syncUnconfirmed ORDER BY answered")
+                .map { [$0[0] as String, "\($0[1] as Int64)", "\($0[2] as Int64)"] }
+        }
+        #expect(rows == [["c", "1", "1"], ["a", "2", "2"], ["b", "3", "3"]])
+    }
+
     /// A new file in the temporary folder as an older release left it: the
     /// first `migrations` migrations only, holding `todos` (written as that
     /// schema's triggers write them). The caller removes it.

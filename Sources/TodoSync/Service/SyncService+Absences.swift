@@ -8,17 +8,23 @@ import Foundation
 
 extension SyncService {
     /// Which of our creates that no list had shown yet a server lost: those
-    /// after the last one this list shows as we made it, if absent too. A
-    /// server that persists late loses its latest writes in a restart, never
-    /// an earlier one while keeping a later one; a create missing before one
-    /// still listed was deleted by another client (its 404 confirmed either
-    /// way). Only our own copy counts (`keptAsSent`): another replica may
-    /// have sent the same todo again since, which says nothing of ours.
-    /// Pure: `unconfirmed` in the order the server answered them, which is
-    /// the order it wrote them in.
-    static func lostCreates(unconfirmed: [UUID], keptAsSent: Set<UUID>) -> Set<UUID> {
-        let lastKept = unconfirmed.lastIndex { keptAsSent.contains($0) } ?? -1
-        return Set(unconfirmed[(lastKept + 1)...])
+    /// absent that no create of ours still listed may have been written
+    /// after. A server that persists late loses its latest writes in a
+    /// restart, never an earlier one while keeping a later one; a create
+    /// missing while one written after it is still listed was deleted by
+    /// another client (its 404 confirmed either way). Creates sent together
+    /// may be answered in another order than the server wrote them in: only
+    /// one answered before another was sent is known to be earlier
+    /// (`AnswerOrder`). One absent beside a listed create sent with it is
+    /// taken as deleted elsewhere: a restart in the moment they were in
+    /// flight is the rarer of the two. Only our own copy counts
+    /// (`keptAsSent`): another replica may have sent the same todo again
+    /// since, which says nothing of ours. Pure.
+    static func lostCreates(unconfirmed: [UnconfirmedCreate], keptAsSent: Set<UUID>) -> Set<UUID> {
+        let kept = unconfirmed.lazy.filter { keptAsSent.contains($0.todoId) }.map(\.order)
+        // The one answered last: any create it may have been written after is not lost.
+        guard let last = kept.max(by: { $0.answered < $1.answered }) else { return Set(unconfirmed.map(\.todoId)) }
+        return Set(unconfirmed.lazy.filter { !last.mayHaveBeenWrittenAfter($0.order) }.map(\.todoId))
     }
 
     /// Asks the server for each todo its list left out, several at once:

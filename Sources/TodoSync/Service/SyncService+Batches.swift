@@ -12,7 +12,7 @@ extension SyncService {
     /// without batch writes gets them one by one.
     func sendInBatches(
         _ indices: [Int], of plan: SyncPlan, locals: [UUID: TodoItem], server: RemoteCapabilities, width: Int,
-        handle: (Int, RemoteResult) async throws -> Void
+        handle: (Int, RemoteResult, Int) async throws -> Void
     ) async throws {
         // Up to 500 writes a batch, and well under todo-server's 1 MiB body limit however long their texts.
         var chunks: [ArraySlice<Int>] = []
@@ -30,17 +30,24 @@ extension SyncService {
         // Up to `batchesInFlight` batches are on their way while the answers
         // of the one before are stored here: the server reads one while it
         // writes another, and our transactions overlap theirs.
-        func handleAll(_ chunk: ArraySlice<Int>, _ results: [RemoteCollection.WriteResult]) async throws {
-            for (index, result) in zip(chunk, results) {
-                try await handle(index, try await remoteResult(plan.steps[index], result))
+        var handled = 0
+        var sentAfter: [Int: Int] = [:]
+        func handleAll(_ chunk: Int, _ results: [RemoteCollection.WriteResult]) async throws {
+            for (index, result) in zip(chunks[chunk], results) {
+                try await handle(index, try await remoteResult(plan.steps[index], result), sentAfter[chunk] ?? handled)
+                handled += 1
             }
         }
         var inFlight: [Int: Task<[RemoteCollection.WriteResult]?, any Error>] = [:]
         var started = 0
+        func startNext() async throws {
+            sentAfter[started] = handled
+            inFlight[started] = try await sendBatch(chunks[started], of: plan, locals: locals)
+            started += 1
+        }
         for (number, chunk) in chunks.enumerated() {
             while started < chunks.count, started < number + Self.batchesInFlight {
-                inFlight[started] = try await sendBatch(chunks[started], of: plan, locals: locals)
-                started += 1
+                try await startNext()
             }
             guard let results = try await inFlight.removeValue(forKey: number)?.value else {
                 // No batch route (an older todo-server), or a smaller body
@@ -49,20 +56,22 @@ extension SyncService {
                 var rest = Array(chunk)
                 for later in number + 1..<started {
                     if let taken = try await inFlight.removeValue(forKey: later)?.value {
-                        try await handleAll(chunks[later], taken)
+                        try await handleAll(later, taken)
                     } else {
                         rest += chunks[later]
                     }
                 }
                 rest += chunks[started...].joined()
-                return try await sendAll(rest, of: plan, locals: locals, server: server, width: width, handle: handle)
+                let before = handled
+                return try await sendAll(rest, of: plan, locals: locals, server: server, width: width) { index, result, after in
+                    try await handle(index, result, before + after)
+                }
             }
             if started < chunks.count {
-                inFlight[started] = try await sendBatch(chunks[started], of: plan, locals: locals)
-                started += 1
+                try await startNext()
             }
             do {
-                try await handleAll(chunk, results)
+                try await handleAll(number, results)
             } catch {
                 // The batches still on their way may be applied there: their
                 // creates are marked, and the next pass finds them; nothing

@@ -73,9 +73,11 @@ extension SyncService {
         try await commit(&batch, plan: plan, summary: &summary, outcome: &outcome)
         var sent = 0
         if !remoteSteps.isEmpty { try await store.markSending() }
+        // Answers are numbered after those of writes still unconfirmed (`AnswerOrder`).
+        let firstAnswer = remoteSteps.isEmpty || server.keepsEveryWrite ? 0 : try await store.nextAnswerNumber()
         do {
             let send = server.batchWrites ? sendInBatches : sendAll
-            try await send(remoteSteps, plan, locals, server, oneAtATime ? 1 : Self.parallelRequests) { index, result in
+            try await send(remoteSteps, plan, locals, server, oneAtATime ? 1 : Self.parallelRequests) { index, result, sentAfter in
                 switch result {
                 case let .written(id, version):
                     var write = localWrite(plan.steps[index], local: locals[plan.steps[index].todoId], remote: (id, version))
@@ -83,6 +85,7 @@ extension SyncService {
                     if case .create = plan.steps[index].remote, !server.keepsEveryWrite { write.awaitsListing = true }
                     // One that may lose an update or a delete too: the next feed must name it.
                     if server.mayLoseEdits { Self.awaitListing(of: plan.steps[index], &write, bases: bases) }
+                    write.answerOrder = AnswerOrder(sentAfter: firstAnswer + Int64(sentAfter), answered: firstAnswer + Int64(sent))
                     batch.append(index, write)
                 case let .retry(reason):
                     outcome.retry(reason)
@@ -135,14 +138,16 @@ extension SyncService {
     }
 
     /// Sends the server's side of these steps, `width` at a time, handing
-    /// each result to `handle` as it arrives. Creates are marked in flight
-    /// before they are sent, a block at a time.
+    /// each result to `handle` as it arrives, with how many results it had
+    /// handed before that step was sent. Creates are marked in flight before
+    /// they are sent, a block at a time.
     func sendAll(
         _ indices: [Int], of plan: SyncPlan, locals: [UUID: TodoItem], server: RemoteCapabilities, width: Int,
-        handle: (Int, RemoteResult) async throws -> Void
+        handle: (Int, RemoteResult, Int) async throws -> Void
     ) async throws {
         var marked = 0
-        try await withThrowingTaskGroup(of: (Int, RemoteResult).self) { group in
+        var handled = 0
+        try await withThrowingTaskGroup(of: (Int, RemoteResult, Int).self) { group in
             var next = 0
             var running = 0
             while next < indices.count || running > 0 {
@@ -155,13 +160,15 @@ extension SyncService {
                     let index = indices[next]
                     let step = plan.steps[index]
                     let local = locals[step.todoId]
-                    group.addTask { (index, try await self.remoteWrite(step, local: local, server: server)) }
+                    let sentAfter = handled
+                    group.addTask { (index, try await self.remoteWrite(step, local: local, server: server), sentAfter) }
                     next += 1
                     running += 1
                 }
-                if let (index, result) = try await group.next() {
+                if let (index, result, sentAfter) = try await group.next() {
                     running -= 1
-                    try await handle(index, result)
+                    try await handle(index, result, sentAfter)
+                    handled += 1
                 }
             }
         }

@@ -151,7 +151,8 @@ extension SyncService {
         relevant.formUnion(renumbered)
         // Every write no list showed yet; of them, the creates a server may have lost.
         let unconfirmed = bases.isEmpty ? [] : try await store.unconfirmedWrites()
-        let creates = !server.mayLoseEdits ? unconfirmed : try await store.unconfirmedCreates()
+        // On json-server every unconfirmed write is a create.
+        let creates = unconfirmed.isEmpty ? [] : try await store.unconfirmedCreates()
         let confirmed = unconfirmed.filter { remoteByTodo[$0] != nil && !standIns.contains($0) }
         if server.mayLoseEdits { relevant.formUnion(confirmed) }
         var entries = try await entries(for: relevant) { id, _ in remoteByTodo[id] }
@@ -167,7 +168,7 @@ extension SyncService {
         // whatever a later create of ours that another replica sent again
         // under its own old number seems to say.
         let listedIds = Set(listing.items.lazy.map(\.id))
-        let renumberedAway = Set(creates.filter { todoId in
+        let renumberedAway = Set(creates.lazy.map(\.todoId).filter { todoId in
             remoteByTodo[todoId] == nil && baseByTodo[todoId].map { listedIds.contains($0.remoteId) } ?? false
         })
         let lost = Self.lostCreates(unconfirmed: creates, keptAsSent: Set(keptAsSent)).union(renumberedAway)

@@ -52,12 +52,22 @@ extension SQLiteSyncStore {
         try read { db in try Int64.fetchOne(db, sql: "SELECT max(rev) FROM syncPending") }
     }
 
-    public func unconfirmedCreates() async throws -> [UUID] {
+    public func unconfirmedCreates() async throws -> [UnconfirmedCreate] {
         try read { db in
-            try String.fetchAll(db, sql: "SELECT todoId FROM syncUnconfirmed WHERE write = 'create' ORDER BY rowid")
-                .compactMap(UUID.init(parsing:))
+            try Row.fetchAll(
+                db, sql: "SELECT todoId, sentAfter, answered FROM syncUnconfirmed WHERE write = 'create' ORDER BY answered"
+            ).compactMap { row in
+                UUID(parsing: row[0]).map { UnconfirmedCreate(todoId: $0, order: AnswerOrder(sentAfter: row[1], answered: row[2])) }
+            }
         }
     }
+
+    public func nextAnswerNumber() async throws -> Int64 {
+        try read { db in try Int64.fetchOne(db, sql: "SELECT \(Self.nextAnswer)") ?? 1 }
+    }
+
+    /// The answer number after every one recorded (`AnswerOrder`).
+    static let nextAnswer = "(SELECT coalesce(max(answered), 0) + 1 FROM syncUnconfirmed)"
 
     public func unconfirmedWrites() async throws -> [UUID] {
         try read { db in
@@ -241,12 +251,16 @@ extension SQLiteSyncStore {
         case .remove:
             try db.executeCached(sql: "DELETE FROM syncBase WHERE todoId = ?", arguments: [key])
         }
-        if step.awaitsListing {
-            try db.executeCached(sql: "INSERT OR REPLACE INTO syncUnconfirmed(todoId, write) VALUES (?, 'create')", arguments: [key])
-        } else if step.awaitsReport {
+        if step.awaitsListing || step.awaitsReport {
+            // Without an order given: after every answer recorded, as if sent alone.
+            let order: [Int64?] = [step.answerOrder?.sentAfter, step.answerOrder?.answered]
+            let values = "(?, ?, coalesce(?, \(Self.nextAnswer)), coalesce(?, \(Self.nextAnswer)))"
             // A create still unconfirmed stays one: lost, it is sent again.
+            let write = step.awaitsListing ? "INSERT OR REPLACE" : "INSERT"
+            let upsert = step.awaitsListing ? "" : " ON CONFLICT(todoId) DO NOTHING"
             try db.executeCached(
-                sql: "INSERT INTO syncUnconfirmed(todoId, write) VALUES (?, 'change') ON CONFLICT(todoId) DO NOTHING", arguments: [key]
+                sql: "\(write) INTO syncUnconfirmed(todoId, write, sentAfter, answered) VALUES \(values)\(upsert)",
+                arguments: StatementArguments([key, step.awaitsListing ? "create" : "change"] + order)
             )
         } else if step.base == .remove, try !AppDatabase.isEmpty(db, "syncUnconfirmed") {
             try db.executeCached(sql: "DELETE FROM syncUnconfirmed WHERE todoId = ?", arguments: [key])

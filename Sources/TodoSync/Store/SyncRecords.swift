@@ -168,6 +168,38 @@ public struct SetsInFlight: Sendable, Hashable {
 ///
 /// It is applied only if the todo's queued change is still `expectedRev` (what
 /// the sync read): a todo edited while the sync ran keeps its edit and stays queued.
+/// When a write was sent and answered, counted in answers: it was sent after
+/// `sentAfter` answers had come, and its own answer was number `answered`.
+/// Writes in flight together may be answered in another order than the
+/// server wrote them in; one answered before another was sent was written
+/// before it (`SyncService.lostCreates`).
+public struct AnswerOrder: Sendable, Hashable {
+    public var sentAfter: Int64
+    public var answered: Int64
+
+    public init(sentAfter: Int64, answered: Int64) {
+        self.sentAfter = sentAfter
+        self.answered = answered
+    }
+
+    /// Whether the server may have written this write after `other`: unless
+    /// this one was answered before `other` was sent, it may.
+    public func mayHaveBeenWrittenAfter(_ other: AnswerOrder) -> Bool {
+        answered >= other.sentAfter
+    }
+}
+
+/// A create no list has shown yet, and when it was sent and answered.
+public struct UnconfirmedCreate: Sendable, Hashable {
+    public var todoId: UUID
+    public var order: AnswerOrder
+
+    public init(todoId: UUID, order: AnswerOrder) {
+        self.todoId = todoId
+        self.order = order
+    }
+}
+
 public struct SyncWrite: Sendable, Hashable {
     public enum TodoChange: Sendable, Hashable { case keep, save(TodoItem), delete }
     public enum BaseChange: Sendable, Hashable { case keep, set(SyncBase), remove }
@@ -183,6 +215,9 @@ public struct SyncWrite: Sendable, Hashable {
     /// The step changed or deleted the todo on a CalDAV list, which may lose
     /// it: it stays unconfirmed until a report names it.
     public var awaitsReport = false
+    /// When its write was sent and answered, for one that stays unconfirmed;
+    /// nil: after every answer recorded so far.
+    public var answerOrder: AnswerOrder?
 
     public init(
         todoId: UUID, expectedRev: Int64?, todo: TodoChange = .keep, base: BaseChange = .keep,

@@ -64,9 +64,13 @@ public protocol SyncStore: Sendable {
     func todosCreatedInFlight() async throws -> [UUID]
 
     /// Todos this replica created on a server that may persist late, not
-    /// yet seen in a list from it (`SyncWrite.awaitsListing`), in the order
-    /// they were created there.
-    func unconfirmedCreates() async throws -> [UUID]
+    /// yet seen in a list from it (`SyncWrite.awaitsListing`), with when
+    /// each was sent and answered.
+    func unconfirmedCreates() async throws -> [UnconfirmedCreate]
+
+    /// The number the next answer recorded for an unconfirmed write takes
+    /// (`AnswerOrder`): after every one recorded.
+    func nextAnswerNumber() async throws -> Int64
 
     /// Every todo whose write (a create, or a CalDAV change or delete,
     /// `SyncWrite.awaitsReport`) no list or report has shown yet, in the order written.

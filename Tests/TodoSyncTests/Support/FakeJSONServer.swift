@@ -38,6 +38,10 @@ actor FakeJSONServer: HTTPTransport {
     /// Pages whose `next` skips a page (paging `.link` and `.envelope`), as a
     /// server whose list changed between two pages might answer.
     var nextSkipsAfter: Set<Int> = []
+    /// Pauses between writing a create and answering it, the first create's
+    /// first: later ones, answered sooner, come back out of the order written.
+    var createAnswerPauses: [Duration] = []
+    private var creates = 0
     private(set) var requests = 0
     private(set) var log: [String] = []
     private(set) var inFlight = 0
@@ -53,6 +57,7 @@ actor FakeJSONServer: HTTPTransport {
     func setPartialRate(_ rate: Double) { partialRate = rate }
     func setClosesConnections(_ closes: Bool) { closesConnections = closes }
     func setDelay(_ pause: Duration) { delay = pause }
+    func setCreateAnswerPauses(_ pauses: [Duration]) { createAnswerPauses = pauses }
 
     // MARK: Persisting late
     // A server that writes its file a moment after it answers (json-server
@@ -100,6 +105,10 @@ actor FakeJSONServer: HTTPTransport {
         default: break
         }
         var response = respond(request)
+        if request.method == "POST", response.status == 201 {
+            creates += 1
+            if creates <= createAnswerPauses.count { try await Task.sleep(for: createAnswerPauses[creates - 1]) }
+        }
         if fault == 4 { throw TransportError(.connectionClosed, "fake, after applying") }
         if closesConnections { response.headers["connection"] = "close" }
         return response
