@@ -151,7 +151,7 @@ extension SyncService {
         relevant.formUnion(renumbered)
         // Every write no list showed yet; of them, the creates a server may have lost.
         let unconfirmed = bases.isEmpty ? [] : try await store.unconfirmedWrites()
-        // On json-server every unconfirmed write is a create.
+        // The creates among them, with when each was sent and answered.
         let creates = unconfirmed.isEmpty ? [] : try await store.unconfirmedCreates()
         let confirmed = unconfirmed.filter { remoteByTodo[$0] != nil && !standIns.contains($0) }
         if server.mayLoseEdits { relevant.formUnion(confirmed) }

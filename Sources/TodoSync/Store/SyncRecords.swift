@@ -164,10 +164,6 @@ public struct SetsInFlight: Sendable, Hashable {
     }
 }
 
-/// The local half of one sync step, written in one transaction with its bookkeeping.
-///
-/// It is applied only if the todo's queued change is still `expectedRev` (what
-/// the sync read): a todo edited while the sync ran keeps its edit and stays queued.
 /// When a write was sent and answered, counted in answers: it was sent after
 /// `sentAfter` answers had come, and its own answer was number `answered`.
 /// Writes in flight together may be answered in another order than the
@@ -200,6 +196,10 @@ public struct UnconfirmedCreate: Sendable, Hashable {
     }
 }
 
+/// The local half of one sync step, written in one transaction with its bookkeeping.
+///
+/// It is applied only if the todo's queued change is still `expectedRev` (what
+/// the sync read): a todo edited while the sync ran keeps its edit and stays queued.
 public struct SyncWrite: Sendable, Hashable {
     public enum TodoChange: Sendable, Hashable { case keep, save(TodoItem), delete }
     public enum BaseChange: Sendable, Hashable { case keep, set(SyncBase), remove }
