@@ -18,10 +18,10 @@ let appMigrations = [
 ]
 let serverMigrations = [
     "server_0001_create_item.sql", "server_0002_accounts.sql", "server_0003_calendar_objects.sql",
-    "server_0004_calendar_object_versions.sql", "server_0005_calendar_object_bodies.sql", "server_0006_list_shares.sql",
+    "server_0004_calendar_object_versions.sql", "server_0005_calendar_object_bodies.sql", "server_0006_list_shares.sql", "server_0007_list_members.sql",
     "server_pg_0001_create.sql", "server_pg_0002_write_groups.sql", "server_pg_0003_drop_write_groups.sql",
     "server_pg_0004_calendar_objects.sql", "server_pg_0005_change_notifications.sql",
-    "server_pg_0006_calendar_object_versions.sql", "server_pg_0007_calendar_object_bodies.sql", "server_pg_0008_list_shares.sql",
+    "server_pg_0006_calendar_object_versions.sql", "server_pg_0007_calendar_object_bodies.sql", "server_pg_0008_list_shares.sql", "server_pg_0009_list_members.sql",
 ]
 
 let package = Package(

@@ -16,6 +16,7 @@ public enum ServerMigrations {
         migration("server_0004_calendar_object_versions", PackageResources.server_0004_calendar_object_versions_sql),
         migration("server_0005_calendar_object_bodies", PackageResources.server_0005_calendar_object_bodies_sql),
         migration("server_0006_list_shares", PackageResources.server_0006_list_shares_sql),
+        migration("server_0007_list_members", PackageResources.server_0007_list_members_sql),
     ]
 
     /// Migrations that only add a column a database may already have: they
@@ -53,6 +54,7 @@ public enum ServerPostgresMigrations {
         migration("server_pg_0006_calendar_object_versions", PackageResources.server_pg_0006_calendar_object_versions_sql),
         migration("server_pg_0007_calendar_object_bodies", PackageResources.server_pg_0007_calendar_object_bodies_sql),
         migration("server_pg_0008_list_shares", PackageResources.server_pg_0008_list_shares_sql),
+        migration("server_pg_0009_list_members", PackageResources.server_pg_0009_list_members_sql),
     ]
 
     /// As `ServerMigrations.addedColumns`: server_pg_0004 held the `version`

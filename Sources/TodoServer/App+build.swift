@@ -72,6 +72,13 @@ public func buildRouter(
         TodoController(repository: repository, maxBodySize: options.maxBodySize, announcer: announcer).endpoints,
         atPath: "/todos"
     )
+    // One shared list's todos, for its owner and its members.
+    if let accounts {
+        router.addRoutes(
+            TodoController(repository: repository, maxBodySize: options.maxBodySize, announcer: announcer, scope: .list, accounts: accounts).endpoints,
+            atPath: "/lists/:owner/:list/todos"
+        )
+    }
     // The same todos over CalDAV, for phones, desktop apps and todoman.
     CalDAVController(repository: repository, accounts: accounts, maxBodySize: options.maxBodySize).addRoutes(to: router)
     // Lists shared between accounts.

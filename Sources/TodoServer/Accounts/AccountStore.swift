@@ -11,7 +11,13 @@ public protocol AccountStore: ShareStore {
     /// is unknown, revoked or expired (all alike), counting a failure, or
     /// missing (a challenge, as a client's first request is: not counted).
     /// Notes a token's use, at most once a minute.
-    func authenticate(token: [UInt8]?, address: String) async throws -> Authentication
+    ///
+    /// With `list`, the same query also finds what the token's account may
+    /// do with that list (nil: it is not the owner nor a member who joined).
+    func authenticate(token: [UInt8]?, address: String, list: ListAddress?) async throws -> (Authentication, ListAccess?)
+    /// What `account` may do with the list at `address` now: nil once it is
+    /// no longer the list's owner or a member (an event stream asks again).
+    func access(_ account: AccountID, to address: ListAddress) async throws -> ListAccess?
     /// Seconds before `address` may try again after too many failed
     /// authentications, or nil when it may try now.
     func retryAfter(address: String) async throws -> Int?
@@ -38,6 +44,13 @@ public protocol AccountStore: ShareStore {
     func revokeTokens(account name: String, label: String?) async throws -> Int
     /// Removes an account with its todos and tokens.
     func removeAccount(name: String) async throws
+}
+
+extension AccountStore {
+    /// Who sends `token` from `address`, for a request that names no list.
+    public func authenticate(token: [UInt8]?, address: String) async throws -> Authentication {
+        try await authenticate(token: token, address: address, list: nil).0
+    }
 }
 
 /// What a token check came to.

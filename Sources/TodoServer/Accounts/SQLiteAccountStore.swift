@@ -38,39 +38,45 @@ extension SQLiteAccountStore {
         try await read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM account WHERE id <> 0)") ?? false }
     }
 
-    public func authenticate(token: [UInt8]?, address: String) async throws -> Authentication {
+    public func authenticate(token: [UInt8]?, address: String, list: ListAddress?) async throws -> (Authentication, ListAccess?) {
         let now = nowMilliseconds
         let hash = token.map(AccessToken.hash)
         // One statement on the calling thread, as `GET /todos/:id` reads: it
-        // runs before every request of a server with accounts.
+        // runs before every request of a server with accounts. Without a
+        // list, its last two joins match nothing.
         let found = try readOneStatementNow {
-            db -> (hasAccounts: Bool, failure: (windowStart: Int64, failures: Int)?, token: StoredToken?) in
+            db -> (hasAccounts: Bool, failure: (windowStart: Int64, failures: Int)?, token: StoredToken?, list: ListAccess?) in
             let statement = try db.cachedStatement(sql: """
                 SELECT EXISTS (SELECT 1 FROM account WHERE id <> 0),
-                    f.windowStart, f.failures, t.id, t.account, t.expiresAt, t.lastUsedAt
+                    f.windowStart, f.failures, t.id, t.account, t.expiresAt, t.lastUsedAt, o.id, s.role
                 FROM (SELECT 1) LEFT JOIN authFailure AS f ON f.address = ? LEFT JOIN accessToken AS t ON t.hash = ?
+                    LEFT JOIN account AS o ON o.name = ? AND o.id <> 0
+                    LEFT JOIN listShare AS s ON s.owner = o.id AND s.list = ? AND s.member = t.account AND s.joinedAs IS NOT NULL
                 """)
-            let rows = try Row.fetchCursor(statement, arguments: [address, hash])
+            let rows = try Row.fetchCursor(statement, arguments: [address, hash, list?.owner, list?.list])
             return try withExtendedLifetime(rows) {
-                guard let row = try rows.next() else { return (false, nil, nil) }
+                guard let row = try rows.next() else { return (false, nil, nil, nil) }
                 let failure = (row[1] as Int64?).map { (windowStart: $0, failures: row[2] as Int) }
                 let token = (row[3] as Int64?).map { StoredToken(id: $0, account: row[4], expiresAt: row[5], lastUsedAt: row[6]) }
-                return (row[0], failure, token)
+                let access = list.flatMap { list in
+                    ListAccess.found(list, owner: row[7], member: token?.account, role: row[8])
+                }
+                return (row[0], failure, token, access)
             }
         }
         // Checked on every request, so the first `todo-server user add` locks
         // a running server at once, without a restart.
-        guard found.hasAccounts else { return .noAccounts }
+        guard found.hasAccounts else { return (.noAccounts, nil) }
         // A valid token is served whatever the address's failures: behind one
         // NAT or a proxy, one client's revoked token must not lock out the rest.
         guard let token = found.token, token.expiresAt.map({ $0 > now }) ?? true else {
             // No token at all is a challenge (a client's first try), not a failure.
-            guard hash != nil else { return .refused }
+            guard hash != nil else { return (.refused, nil) }
             if let failure = found.failure, let seconds = Self.retryAfter(failure, now: now) {
-                return .throttled(retryAfter: seconds)
+                return (.throttled(retryAfter: seconds), nil)
             }
-            if let seconds = try await recordFailedAuthentication(address: address) { return .throttled(retryAfter: seconds) }
-            return .refused
+            if let seconds = try await recordFailedAuthentication(address: address) { return (.throttled(retryAfter: seconds), nil) }
+            return (.refused, nil)
         }
         // "Last used" is a day-to-day fact, not a log: written at most once a
         // minute, so a busy token costs no write per request.
@@ -79,7 +85,18 @@ extension SQLiteAccountStore {
                 try db.execute(sql: "UPDATE accessToken SET lastUsedAt = ? WHERE id = ?", arguments: [now, token.id])
             }
         }
-        return .account(AccountID(token.account))
+        return (.account(AccountID(token.account)), found.list)
+    }
+
+    public func access(_ account: AccountID, to address: ListAddress) async throws -> ListAccess? {
+        try await read { db in
+            let row = try Row.fetchOne(db, sql: """
+                SELECT o.id, s.role FROM account AS o
+                    LEFT JOIN listShare AS s ON s.owner = o.id AND s.list = ? AND s.member = ? AND s.joinedAs IS NOT NULL
+                WHERE o.name = ? AND o.id <> 0
+                """, arguments: [address.list, account.rawValue, address.owner])
+            return row.flatMap { ListAccess.found(address, owner: $0[0], member: account.rawValue, role: $0[1]) }
+        }
     }
 
     /// A token's row, less its hash.

@@ -1,18 +1,36 @@
 import Foundation
 import Hummingbird
 
-/// The `/todos` resource: json-server's routes, plus versions and a change feed.
+/// The `/todos` resource: json-server's routes, plus versions and a change
+/// feed. The same routes serve one shared list at `/lists/OWNER/LIST/todos`
+/// (`Scope.list`): its owner's todos on that list, to its owner and to the
+/// members who joined it; 404 to anyone else, and 403 to a viewer's write.
 public struct TodoController<Repository: TodoRepository>: Sendable {
     let repository: Repository
     /// Largest request body accepted, in bytes; larger ones get 413.
     let maxBodySize: Int
     /// Tells `GET /todos/events` streams about changes.
     let announcer: ChangeAnnouncer
+    /// Whose todos the routes serve.
+    let scope: Scope
+    /// Where a list's event stream asks again, at each change, whether its
+    /// requester may still see the list.
+    let accounts: (any AccountStore)?
 
-    init(repository: Repository, maxBodySize: Int, announcer: ChangeAnnouncer) {
+    /// Whose todos a controller's routes serve.
+    enum Scope: Sendable {
+        /// The request's account's: `/todos`.
+        case account
+        /// The list the path names (`/lists/:owner/:list/todos`), as the token check found it (`TodoRequestContext.list`).
+        case list
+    }
+
+    init(repository: Repository, maxBodySize: Int, announcer: ChangeAnnouncer, scope: Scope = .account, accounts: (any AccountStore)? = nil) {
         self.repository = repository
         self.maxBodySize = maxBodySize
         self.announcer = announcer
+        self.scope = scope
+        self.accounts = accounts
     }
 
     public var endpoints: RouteCollection<TodoRequestContext> {
@@ -55,7 +73,23 @@ public struct TodoController<Repository: TodoRepository>: Sendable {
         guard TodoEventStream<Repository>.isWanted(request) else {
             return try await get(id: "events", request, context: context)
         }
-        return try await TodoEventStream(todos: todos(of: context), announcer: announcer, account: context.account).response(request)
+        let todos = try self.todos(of: context)
+        guard let access = context.list, scope == .list, let accounts else {
+            return try await TodoEventStream(todos: todos, announcer: announcer, account: context.account).response(request)
+        }
+        // A list's stream: only the list's changes, and only while the
+        // requester may still see it.
+        let (member, address) = (context.account, ListAddress(owner: access.ownerName, list: access.list))
+        return try await TodoEventStream(todos: todos, announcer: announcer, account: access.owner) { since, cursor in
+            guard try await accounts.access(member, to: address) != nil else { return nil }
+            guard let cursor, since >= 0, since < cursor else { return true }
+            do {
+                let feed = try await todos.changes(since: since, limit: 1)
+                return feed.itemsJSON != "[]" || feed.deletedJSON != "[]"
+            } catch let error as ServerError where error.status == .gone {
+                return true
+            }
+        }.response(request)
     }
 
     /// `GET /todos/:id`; 304 when `If-None-Match` names its current version.
@@ -76,38 +110,43 @@ public struct TodoController<Repository: TodoRepository>: Sendable {
 
     /// `POST /todos`: 201 with `Location`; 409 if the id is taken.
     @Sendable func create(_ request: Request, context: TodoRequestContext) async throws -> Response {
+        let todos = try writableTodos(of: context)
         let payload = try await readPayload(request)
-        let todo = try await todos(of: context).create(payload)
+        let todo = try await todos.create(payload)
         let path = todo.id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? todo.id
-        return .json(todo, status: .created, headers: [.location: "/todos/\(path)"])
+        return .json(todo, status: .created, headers: [.location: "\(Self.collectionPath(of: request))/\(path)"])
     }
 
     /// `PUT /todos/:id`: replaces the todo's fields.
     @Sendable func replace(_ request: Request, context: TodoRequestContext) async throws -> Response {
+        let todos = try writableTodos(of: context)
         let id = try Self.id(context)
         let payload = try await readPayload(request)
-        return .json(try await todos(of: context).replace(id: id, with: payload, ifMatch: IfMatch(headers: request.headers)))
+        return .json(try await todos.replace(id: id, with: payload, ifMatch: IfMatch(headers: request.headers)))
     }
 
     /// `PATCH /todos/:id`: a shallow merge.
     @Sendable func patch(_ request: Request, context: TodoRequestContext) async throws -> Response {
+        let todos = try writableTodos(of: context)
         let id = try Self.id(context)
         let payload = try await readPayload(request)
-        return .json(try await todos(of: context).patch(id: id, with: payload, ifMatch: IfMatch(headers: request.headers)))
+        return .json(try await todos.patch(id: id, with: payload, ifMatch: IfMatch(headers: request.headers)))
     }
 
     /// `DELETE /todos/:id`: 200 with the todo as it was; the ETag is the tombstone's version.
     @Sendable func delete(_ request: Request, context: TodoRequestContext) async throws -> Response {
+        let todos = try writableTodos(of: context)
         let id = try Self.id(context)
-        return .json(try await todos(of: context).delete(id: id, ifMatch: IfMatch(headers: request.headers)))
+        return .json(try await todos.delete(id: id, ifMatch: IfMatch(headers: request.headers)))
     }
 
     /// `POST /todos/_batch`: several writes in one request and one
     /// transaction, each applied whole or not at all and answered on its own:
     /// `{"results": [{"status": 201, "item": {...}}, {"status": 412, "error": "..."}]}`.
     @Sendable func batch(_ request: Request, context: TodoRequestContext) async throws -> Response {
+        let todos = try writableTodos(of: context)
         let operations = try BatchOperation.operations(from: try await RequestBody.read(request, maxBodySize: maxBodySize), limit: Self.maxBatchOperations)
-        let results = try await todos(of: context).batch(operations)
+        let results = try await todos.batch(operations)
         var body = #"{"results":["#
         for (index, result) in results.enumerated() {
             if index > 0 { body += "," }
@@ -127,10 +166,36 @@ public struct TodoController<Repository: TodoRepository>: Sendable {
         (try? JSONEncoder().encode(text)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
     }
 
-    /// The repository acting for the request's account: every route reads
-    /// and writes through it, so none can reach another account's todos.
-    private func todos(of context: TodoRequestContext) -> Repository {
-        repository.scoped(to: context.account)
+    /// The repository acting for the request's account, or for the list the
+    /// path names: every route reads and writes through it, so none can
+    /// reach another account's todos, or another list's. 404 on a list's
+    /// route for whoever is neither the list's owner nor a member.
+    private func todos(of context: TodoRequestContext) throws -> Repository {
+        switch scope {
+        case .account:
+            return repository.scoped(to: context.account)
+        case .list:
+            guard let access = context.list else {
+                let address = context.parameters.get("owner").flatMap { owner in
+                    context.parameters.get("list").map { ListAddress(owner: owner.removingPercentEncoding ?? owner, list: $0.removingPercentEncoding ?? $0) }
+                }
+                throw ShareRefusal.notAMember(address)
+            }
+            return repository.scoped(to: access.owner, list: access.list)
+        }
+    }
+
+    /// As `todos(of:)`, for a write: 403 for a list's viewer, before anything is read.
+    private func writableTodos(of context: TodoRequestContext) throws -> Repository {
+        let todos = try self.todos(of: context)
+        if scope == .list, let access = context.list, !access.mayWrite { throw ShareRefusal.readOnly(access) }
+        return todos
+    }
+
+    /// The path of the collection a request was sent to: `/todos`, or a list's `/lists/OWNER/LIST/todos`.
+    private static func collectionPath(of request: Request) -> String {
+        let path = request.uri.path
+        return path.hasSuffix("/") ? String(path.dropLast()) : path
     }
 
     // MARK: - Reading requests

@@ -10,6 +10,9 @@ public struct TodoRequestContext: RequestContext {
     public var account = AccountID.single
     /// The account's name, when Basic credentials gave it (CalDAV).
     public var accountName: String?
+    /// On a list's route (`/lists/OWNER/LIST/…`), what the account may do
+    /// with that list: nil when it is neither its owner nor a member.
+    public var list: ListAccess?
     /// The client's IP address, or nil where there is no socket (router tests).
     public let remoteAddress: String?
 

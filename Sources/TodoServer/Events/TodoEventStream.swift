@@ -19,10 +19,29 @@ import ServiceLifecycle
 /// follow (tombstones purged, data replaced) gets `event: resync` instead.
 /// A comment line every `heartbeat` keeps proxies from closing a quiet
 /// stream. Streams end when the server shuts down.
+///
+/// A shared list's stream (`/lists/OWNER/LIST/todos/events`) listens to
+/// its owner's account and passes on only the changes of the list, each
+/// after its `gate` has found that the requester may still see the list;
+/// the stream ends the moment they may not.
 struct TodoEventStream<Repository: TodoRepository>: Sendable {
     let todos: Repository
     let announcer: ChangeAnnouncer
     let account: AccountID
+    /// Asked before each change is sent (with the cursor it last looked
+    /// from, -1 at first) and at each heartbeat (`cursor` nil): whether to
+    /// send it; nil ends the stream. None: everything is sent.
+    var gate: (@Sendable (_ since: Int, _ cursor: Int?) async throws -> Bool?)?
+
+    init(
+        todos: Repository, announcer: ChangeAnnouncer, account: AccountID,
+        gate: (@Sendable (_ since: Int, _ cursor: Int?) async throws -> Bool?)? = nil
+    ) {
+        self.todos = todos
+        self.announcer = announcer
+        self.account = account
+        self.gate = gate
+    }
 
     /// Whether a request asks for the stream rather than the todo whose id is `events`.
     static func isWanted(_ request: Request) -> Bool {
@@ -52,7 +71,14 @@ struct TodoEventStream<Repository: TodoRepository>: Sendable {
             do {
                 try await writer.write(ByteBuffer(string: "retry: 1000\n\n" + first))
                 try await withGracefulShutdownHandler {
+                    var lookedFrom = -1
                     while let event = await subscription.next() {
+                        if let gate {
+                            let cursor: Int? = if case .changed(let cursor) = event { cursor } else { nil }
+                            guard let send = try await gate(lookedFrom, cursor) else { break }
+                            if let cursor { lookedFrom = cursor }
+                            guard send else { continue }
+                        }
                         try await writer.write(ByteBuffer(string: Self.text(event)))
                     }
                 } onGracefulShutdown: {

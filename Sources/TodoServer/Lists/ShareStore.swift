@@ -1,3 +1,4 @@
+import Hummingbird
 import TodoCore
 
 /// Who shares which list with whom, kept beside the accounts, so that every
@@ -60,6 +61,29 @@ enum ShareRefusal {
 
     static func notJoined(_ name: String) -> ServerError {
         ServerError(.notFound, "You have joined no list named \(name); GET /shares lists the lists shared with you.")
+    }
+
+    /// A list's route whose requester is neither its owner nor a member who
+    /// joined: the same 404 whether the list, its owner or the share is missing.
+    static func notAMember(_ address: ListAddress?) -> ServerError {
+        guard let address else { return ServerError(.notFound, "This server has no such list.") }
+        return ServerError(
+            .notFound,
+            "No list \(address.list) of \(address.owner) is shared with you; GET /shares lists the lists shared with you, and PUT /joined/NAME joins one."
+        )
+    }
+
+    static func readOnly(_ access: ListAccess) -> ServerError {
+        ServerError(.forbidden, "\(access.list) is \(access.ownerName)'s list, shared with you read-only: ask \(access.ownerName) to share it with you as an editor.")
+    }
+
+    /// A write through a list's route that would put the todo on another list.
+    static func leavesList(_ list: String) -> ServerError {
+        ServerError(
+            HTTPResponse.Status(code: 422, reasonPhrase: "Unprocessable Content"),
+            "A todo written on the list \(list) stays on it: its project is \(list) or \(list).SOMETHING"
+                + (list == ListName.inbox ? ", or none" : "") + ". To move it to another list, delete it here and create it there."
+        )
     }
 
     static let needsAccounts = ServerError(

@@ -4,7 +4,8 @@ import Hummingbird
 /// of an account, and sets the context's account to it; before, lets every
 /// request through to the single list. Unknown, revoked and expired tokens get
 /// the same 401; an address with too many failures gets 429 at once for a
-/// token that is not valid (a valid one is always served).
+/// token that is not valid (a valid one is always served). On a list's
+/// route, the same query finds what the account may do with the list.
 struct AccountTokenMiddleware: RouterMiddleware {
     typealias Context = TodoRequestContext
     let accounts: any AccountStore
@@ -14,7 +15,10 @@ struct AccountTokenMiddleware: RouterMiddleware {
         let address = ClientAddress.of(request, context, trustedProxies: trustedProxies)
         let credentials = OfferedCredentials(request)
         var context = context
-        switch try await accounts.authenticate(token: credentials?.token, address: address) {
+        let (authentication, list) = try await accounts.authenticate(
+            token: credentials?.token, address: address, list: ListAddress.of(path: request.uri.path)
+        )
+        switch authentication {
         case .noAccounts:
             return try await next(request, context)
         case .account(let account):
@@ -30,6 +34,7 @@ struct AccountTokenMiddleware: RouterMiddleware {
                 context.accountName = name
             }
             context.account = account
+            context.list = list
             return try await next(request, context)
         case .throttled(let seconds):
             throw FailedAuthentications.tooMany(retryAfter: seconds)

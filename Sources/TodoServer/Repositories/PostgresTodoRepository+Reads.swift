@@ -15,12 +15,15 @@ extension PostgresTodoRepository {
     }
 
     public func get(id: String) async throws -> StoredTodo? {
-        try await database.rows(ReadTodo(account: account, id: id)).first.map { StoredTodo(id: id, version: $0.1, json: $0.0) }
+        if let list {
+            return try await database.rows(ReadListTodo(account: account, id: id, list: list)).first.map { StoredTodo(id: id, version: $0.1, json: $0.0) }
+        }
+        return try await database.rows(ReadTodo(account: account, id: id)).first.map { StoredTodo(id: id, version: $0.1, json: $0.0) }
     }
 
     public func list(_ query: TodoQuery) async throws -> TodoList {
         var binds = PostgresBindings()
-        let condition = Self.condition(for: query, account: account, binds: &binds)
+        let condition = Self.condition(for: query, account: account, list: list, binds: &binds)
         let order = Self.ordering(for: query.sort, binds: &binds)
         let page: String
         switch query.paging {
@@ -57,13 +60,29 @@ extension PostgresTodoRepository {
     public func changes(since cursor: Int, limit: Int?) async throws -> ChangeFeed {
         let retentionDays = tombstoneRetention.components.seconds / 86_400
         let account = account.rawValue
+        let list = list
         let rows = try await database.withConnection { connection in
             let rows = try await connection.query(
-                """
+                list == nil ? """
                 SELECT a.last_change_seq, a.purged_through, i.body::text, i.deleted, i.change_seq
                 FROM account AS a LEFT JOIN LATERAL (
                     SELECT body, deleted, change_seq FROM item
                     WHERE account = a.id AND change_seq > \(Int64(cursor)) ORDER BY change_seq LIMIT \(limit.map(Int64.init))
+                ) AS i ON true
+                WHERE a.id = \(account)
+                ORDER BY i.change_seq
+                """ : """
+                SELECT a.last_change_seq, a.purged_through, i.body::text, i.deleted, i.change_seq
+                FROM account AS a LEFT JOIN LATERAL (
+                    -- A list's feed: its todos changed after the cursor, and those
+                    -- that left it since, each reported as deleted with its id alone.
+                    SELECT body, false AS deleted, change_seq FROM item
+                    WHERE account = a.id AND list = \(list) AND change_seq > \(Int64(cursor))
+                    UNION ALL
+                    SELECT jsonb_build_object('id', t.body -> 'id', 'deleted', true), true, d.change_seq
+                    FROM list_departure AS d JOIN item AS t ON t.account = d.account AND t.id = d.id
+                    WHERE d.account = a.id AND d.list = \(list) AND d.change_seq > \(Int64(cursor))
+                    ORDER BY change_seq LIMIT \(limit.map(Int64.init))
                 ) AS i ON true
                 WHERE a.id = \(account)
                 ORDER BY i.change_seq
@@ -121,13 +140,36 @@ struct ReadTodo: PostgresPreparedStatement {
     func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
 }
 
+/// `GET /lists/OWNER/LIST/todos/:id`: as `ReadTodo`, for a todo on the list only.
+struct ReadListTodo: PostgresPreparedStatement {
+    static let sql = "SELECT body::text, version FROM item WHERE account = $1 AND id = $2 AND list = $3"
+    typealias Row = (String, Int)
+    let account: AccountID
+    let id: String
+    let list: String
+
+    func makeBindings() -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 3)
+        bindings.append(account.rawValue)
+        bindings.append(id)
+        bindings.append(list)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+}
+
 // MARK: - Query building
 
 extension PostgresTodoRepository {
     /// The WHERE clause for a query's filters and search; its values go to `binds`.
-    static func condition(for query: TodoQuery, account: AccountID, binds: inout PostgresBindings) -> String {
+    static func condition(for query: TodoQuery, account: AccountID, list: String? = nil, binds: inout PostgresBindings) -> String {
         binds.append(account.rawValue)
         var clauses = ["account = $\(binds.count)", "NOT deleted"]
+        if let list {
+            binds.append(list)
+            clauses.append("list = $\(binds.count)")
+        }
         for filter in query.filters {
             binds.append(filter.values)
             let values = "$\(binds.count)::text[]"

@@ -82,6 +82,10 @@ extension PostgresTodoRepository {
 
     /// A create on `connection`; 409 when the id is a live todo's.
     func create(_ connection: PostgresConnection, _ payload: TodoPayload, key: String, ms: Int64) async throws -> StoredTodo {
+        try await onList(connection, id: key, write: .create) { try await createOnAccount(connection, payload, key: key, ms: ms) }
+    }
+
+    private func createOnAccount(_ connection: PostgresConnection, _ payload: TodoPayload, key: String, ms: Int64) async throws -> StoredTodo {
         let statement = CreateTodo(
             account: account, key: key, payload: payload, idJSON: Self.idJSON(payload.id ?? .string(key)),
             time: Self.isoTime(ms), milliseconds: ms
@@ -109,6 +113,19 @@ extension PostgresTodoRepository {
         payload: TodoPayload,
         ms: Int64
     ) async throws -> StoredTodo {
+        try await onList(connection, id: id, write: .change) {
+            try await updateOnAccount(connection, kind, id: id, ifMatch: ifMatch, payload: payload, ms: ms)
+        }
+    }
+
+    private func updateOnAccount<Statement: UpdateTodo>(
+        _ connection: PostgresConnection,
+        _ kind: Statement.Type,
+        id: String,
+        ifMatch: IfMatch?,
+        payload: TodoPayload,
+        ms: Int64
+    ) async throws -> StoredTodo {
         let statement = Statement(account: account, id: id, ifMatch: ifMatch, payload: payload, time: Self.isoTime(ms), milliseconds: ms)
         for _ in 0..<Self.maxLooksAgain {
             if let (body, version) = try await rows(statement, connection).first {
@@ -122,6 +139,10 @@ extension PostgresTodoRepository {
     /// A delete on `connection`: the todo as it was, and whether tombstones
     /// are due to be purged.
     func delete(_ connection: PostgresConnection, id: String, ifMatch: IfMatch?, ms: Int64) async throws -> (todo: StoredTodo, purgeDue: Bool) {
+        try await onList(connection, id: id, write: .delete) { try await deleteOnAccount(connection, id: id, ifMatch: ifMatch, ms: ms) }
+    }
+
+    private func deleteOnAccount(_ connection: PostgresConnection, id: String, ifMatch: IfMatch?, ms: Int64) async throws -> (todo: StoredTodo, purgeDue: Bool) {
         let statement = DeleteTodo(account: account, id: id, ifMatch: ifMatch, time: Self.isoTime(ms), milliseconds: ms, purgeCutoff: purgeCutoff(at: ms))
         for _ in 0..<Self.maxLooksAgain {
             if let (oldBody, version, purgeDue) = try await rows(statement, connection).first {
@@ -130,6 +151,35 @@ extension PostgresTodoRepository {
             try await lookAgain(connection, id: id, ifMatch: ifMatch)
         }
         throw ServerError.databaseBusy
+    }
+
+    /// What a write does to its todo, for `onList`.
+    enum ListWrite { case create, change, delete }
+
+    /// Scoped to a list, runs `write` only on a todo of the list (404 for
+    /// one on another list, as for a missing one) and keeps it only if the
+    /// todo is on the list after it (else 422; the caller's transaction or
+    /// savepoint takes it back). The account's lock is taken first, as every
+    /// writer of the account takes it, so nobody moves the todo meanwhile.
+    /// Unscoped, just `write`.
+    private func onList<T>(_ connection: PostgresConnection, id: String, write kind: ListWrite, _ write: () async throws -> T) async throws -> T {
+        guard let list else { return try await write() }
+        try await connection.query("SELECT 1 FROM account WHERE id = \(account.rawValue) FOR UPDATE", logger: database.logger)
+        if kind != .create, try await listOf(connection, id: id) != list {
+            throw ServerError.notFound(id: id)
+        }
+        let written = try await write()
+        if kind != .delete, try await listOf(connection, id: id) != list {
+            throw ShareRefusal.leavesList(list)
+        }
+        return written
+    }
+
+    /// The list the todo `id` is on; nil when it is missing or deleted.
+    private func listOf(_ connection: PostgresConnection, id: String) async throws -> String? {
+        let rows = try await connection.query("SELECT list FROM item WHERE account = \(account.rawValue) AND id = \(id)", logger: database.logger)
+        for try await list in rows.decode(String?.self) { return list }
+        return nil
     }
 
     private func rows<Statement: PostgresPreparedStatement>(

@@ -16,6 +16,8 @@ public struct PostgresTodoRepository: TodoRepository {
     let database: PostgresDatabase
     /// The account this repository reads and writes for.
     public private(set) var account = AccountID.single
+    /// The one list of the account this repository reads and writes, if scoped to one.
+    public private(set) var list: String?
     /// How long a tombstone is kept for the change feed.
     let tombstoneRetention: Duration
     let now: @Sendable () -> Date
@@ -43,9 +45,10 @@ public struct PostgresTodoRepository: TodoRepository {
         PostgresChangeWatcher(database: database)
     }
 
-    public func scoped(to account: AccountID) -> PostgresTodoRepository {
+    public func scoped(to account: AccountID, list: String?) -> PostgresTodoRepository {
         var scoped = self
         scoped.account = account
+        scoped.list = list
         return scoped
     }
 
@@ -94,9 +97,14 @@ extension PostgresTodoRepository {
         try await database.transaction { connection in
             _ = try await connection.query(
                 """
-                WITH purged AS (DELETE FROM item WHERE deleted AND updated_at < \(cutoff) RETURNING account, change_seq)
+                WITH purged AS (DELETE FROM item WHERE deleted AND updated_at < \(cutoff) RETURNING account, change_seq),
+                newest AS (SELECT account AS purged_account, max(change_seq) AS newest FROM purged GROUP BY account),
+                departures AS (
+                    -- Departures as old go too: a cursor that would need them is refused.
+                    DELETE FROM list_departure AS d USING newest AS n WHERE d.account = n.purged_account AND d.change_seq <= n.newest
+                )
                 UPDATE account SET purged_through = greatest(purged_through, newest)
-                FROM (SELECT account AS purged_account, max(change_seq) AS newest FROM purged GROUP BY account) AS p
+                FROM newest
                 WHERE id = purged_account
                 """,
                 logger: database.logger
@@ -115,6 +123,10 @@ extension PostgresTodoRepository {
             ), resources AS (
                 -- Their CalDAV resources go too: a todo made again with the id starts afresh.
                 DELETE FROM calendar_object WHERE account = \(account.rawValue) AND id IN (SELECT id FROM purged)
+            ), departures AS (
+                -- Departures as old go too: a cursor that would need them is refused.
+                DELETE FROM list_departure
+                WHERE account = \(account.rawValue) AND change_seq <= (SELECT max(change_seq) FROM purged)
             )
             UPDATE account SET purged_through = greatest(purged_through, (SELECT max(change_seq) FROM purged))
             WHERE id = \(account.rawValue) AND EXISTS (SELECT 1 FROM purged)

@@ -15,8 +15,10 @@ extension SQLiteTodoRepository {
     public func get(id: String) async throws -> StoredTodo? {
         try readOneStatementNow { db in
             // Compiled once per connection: the hottest query the server runs.
-            let statement = try db.cachedStatement(sql: "SELECT body, version FROM item WHERE account = ? AND id = ? AND deleted = 0")
-            let rows = try Row.fetchCursor(statement, arguments: [account.rawValue, id])
+            let statement = try db.cachedStatement(sql: list == nil
+                ? "SELECT body, version FROM item WHERE account = ? AND id = ? AND deleted = 0"
+                : "SELECT body, version FROM item WHERE account = ? AND id = ? AND list = ?")
+            let rows = try Row.fetchCursor(statement, arguments: list.map { [account.rawValue, id, $0] } ?? [account.rawValue, id])
             // The row is read where SQLite holds it, not copied; the cursor
             // resets the statement, ending the read, when it goes.
             return try withExtendedLifetime(rows) {
@@ -26,7 +28,7 @@ extension SQLiteTodoRepository {
     }
 
     public func list(_ query: TodoQuery) async throws -> TodoList {
-        let (condition, filterArguments) = Self.condition(for: query, account: account)
+        let (condition, filterArguments) = Self.condition(for: query, account: account, list: list)
         let (order, orderArguments) = Self.ordering(for: query.sort)
         let (page, pageArguments): (String, StatementArguments) =
             switch query.paging {
@@ -74,8 +76,10 @@ extension SQLiteTodoRepository {
             }
             let rows = try Row.fetchAll(
                 db,
-                sql: "SELECT body, deleted, changeSeq FROM item WHERE account = ? AND changeSeq > ? ORDER BY changeSeq LIMIT ?",
-                arguments: [accountKey, cursor, limit ?? -1]
+                sql: list == nil
+                    ? "SELECT body, deleted, changeSeq FROM item WHERE account = :account AND changeSeq > :cursor ORDER BY changeSeq LIMIT :limit"
+                    : Self.listFeed,
+                arguments: ["account": accountKey, "list": list, "cursor": cursor, "limit": limit ?? -1]
             )
             var items: [String] = []
             var deleted: [String] = []
@@ -101,10 +105,30 @@ extension SQLiteTodoRepository {
 // MARK: - Query building
 
 extension SQLiteTodoRepository {
+    /// A list's change feed: its todos changed after the cursor, and those
+    /// that left it since, each reported as deleted with its id alone (where
+    /// it went, and what it says now, is not the list's members' business).
+    static let listFeed = """
+        SELECT body, deleted, changeSeq FROM (
+            SELECT body, 0 AS deleted, changeSeq FROM item
+            WHERE account = :account AND list = :list AND changeSeq > :cursor
+            UNION ALL
+            SELECT json_object('id', json(i.body -> '$.id'), 'deleted', json('true')), 1, d.changeSeq
+            FROM listDeparture AS d JOIN item AS i ON i.account = d.account AND i.id = d.id
+            WHERE d.account = :account AND d.list = :list AND d.changeSeq > :cursor
+        ) ORDER BY changeSeq LIMIT :limit
+        """
+}
+
+extension SQLiteTodoRepository {
     /// The WHERE clause for a query's filters and search, with its arguments.
-    static func condition(for query: TodoQuery, account: AccountID) -> (String, StatementArguments) {
+    static func condition(for query: TodoQuery, account: AccountID, list: String? = nil) -> (String, StatementArguments) {
         var clauses = ["account = ?", "deleted = 0"]
         var arguments: [any DatabaseValueConvertible] = [account.rawValue]
+        if let list {
+            clauses.append("list = ?")
+            arguments.append(list)
+        }
         for filter in query.filters {
             let placeholders = Array(repeating: "?", count: filter.values.count).joined(separator: ",")
             if filter.field == "id" {

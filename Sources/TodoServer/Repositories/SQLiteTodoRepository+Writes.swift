@@ -12,7 +12,8 @@ extension SQLiteTodoRepository {
     public func batch(_ operations: [BatchOperation]) async throws -> [BatchResult] {
         let ms = milliseconds(now())
         let keys = operations.map { $0.id ?? $0.payload?.id?.key ?? makeID() }
-        let bulk = bulkCreates
+        // A list's creates are checked one by one: each must land on the list.
+        let bulk = bulkCreates && list == nil
         return try await write { db in
             var results: [BatchResult] = []
             results.reserveCapacity(operations.count)
@@ -91,6 +92,7 @@ extension SQLiteTodoRepository {
                     updatedAt = excluded.updatedAt, changeSeq = excluded.changeSeq, deleted = 0
                 """)
             .execute(arguments: ["account": account.rawValue, "key": key, "body": body, "version": version, "ms": ms, "seq": seq])
+        try checkStaysOnList(db, id: key)
         return StoredTodo(id: key, version: version, json: body)
     }
 
@@ -176,13 +178,26 @@ extension SQLiteTodoRepository {
         }
         try db.cachedStatement(sql: "UPDATE item SET body = ?, version = ?, updatedAt = ?, changeSeq = ? WHERE account = ? AND id = ?")
             .execute(arguments: [body, version + 1, ms, seq, account.rawValue, id])
+        try checkStaysOnList(db, id: id)
         return StoredTodo(id: id, version: version + 1, json: body)
     }
 
-    /// The live todo's body and version, or 404; 412 if `ifMatch` fails.
+    /// Scoped to a list, throws 422 unless the todo just written is on it;
+    /// the caller's transaction (or savepoint) then takes the write back.
+    private func checkStaysOnList(_ db: Database, id: String) throws {
+        guard let list else { return }
+        let now = try String.fetchOne(db.cachedStatement(sql: "SELECT list FROM item WHERE account = ? AND id = ?"), arguments: [account.rawValue, id])
+        guard now == list else { throw ShareRefusal.leavesList(list) }
+    }
+
+    /// The live todo's body and version, or 404 (as for a todo on another
+    /// list, when scoped to one); 412 if `ifMatch` fails.
     private func checkedCurrent(_ db: Database, id: String, ifMatch: IfMatch?) throws -> (String, Int) {
+        let sql = list == nil
+            ? "SELECT body, version FROM item WHERE account = ? AND id = ? AND deleted = 0"
+            : "SELECT body, version FROM item WHERE account = ? AND id = ? AND list = ?"
         guard
-            let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT body, version FROM item WHERE account = ? AND id = ? AND deleted = 0"), arguments: [account.rawValue, id])
+            let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: list.map { [account.rawValue, id, $0] } ?? [account.rawValue, id])
         else {
             throw ServerError.notFound(id: id)
         }

@@ -12,6 +12,8 @@ public struct SQLiteTodoRepository: TodoRepository {
     let dbWriter: any DatabaseWriter
     /// The account this repository reads and writes for.
     public private(set) var account = AccountID.single
+    /// The one list of the account this repository reads and writes, if scoped to one.
+    public private(set) var list: String?
     /// Where `GET /todos/:id` reads; without them (a database in memory), `dbWriter`.
     let pointReaders: PointReaders?
     /// How long a tombstone is kept for the change feed.
@@ -59,9 +61,10 @@ public struct SQLiteTodoRepository: TodoRepository {
         return SQLiteChangeWatcher(writer: dbWriter, path: path.isEmpty || path.contains(":memory:") ? nil : path)
     }
 
-    public func scoped(to account: AccountID) -> SQLiteTodoRepository {
+    public func scoped(to account: AccountID, list: String?) -> SQLiteTodoRepository {
         var scoped = self
         scoped.account = account
+        scoped.list = list
         return scoped
     }
 
@@ -165,6 +168,8 @@ extension SQLiteTodoRepository {
             arguments: [account.rawValue, account.rawValue, cutoff]
         )
         try db.execute(sql: "DELETE FROM item WHERE account = ? AND deleted = 1 AND updatedAt < ?", arguments: [account.rawValue, cutoff])
+        // Departures as old go too: a cursor that would need them is refused.
+        try db.execute(sql: "DELETE FROM listDeparture WHERE account = ? AND changeSeq <= ?", arguments: [account.rawValue, newestPurged])
         try db.execute(
             sql: "UPDATE account SET purgedThrough = max(purgedThrough, ?) WHERE id = ?",
             arguments: [newestPurged, account.rawValue]

@@ -5,8 +5,17 @@
 /// Methods throw `ServerError`, so each failure already knows its HTTP status.
 ///
 /// A repository acts for one account (`AccountID.single` unless scoped):
-/// it reads and writes that account's todos and feed only.
+/// it reads and writes that account's todos and feed only. Scoped to one of
+/// the account's lists as well (a shared list's routes), it reads only that
+/// list's todos, its feed holds only their changes and their departures
+/// (as deletions), a write to a todo on another list is 404, and a write
+/// that would put a todo on another list is 422.
 extension TodoRepository {
+    /// The same store, acting for all of `account`'s todos.
+    public func scoped(to account: AccountID) -> Self {
+        scoped(to: account, list: nil)
+    }
+
     /// The live todos among `ids`, as resources, in no particular order.
     public func calendarObjects(ids: [String]) async throws -> [CalendarObject] {
         try await calendarObjects(ids: ids, maxBytes: .max).objects
@@ -14,8 +23,8 @@ extension TodoRepository {
 }
 
 public protocol TodoRepository: Sendable {
-    /// The same store, acting for `account`.
-    func scoped(to account: AccountID) -> Self
+    /// The same store, acting for `account`, or for its `list` only.
+    func scoped(to account: AccountID, list: String?) -> Self
     /// Throws a 503 when the database cannot answer a read; for `GET /health`.
     func checkHealth() async throws
     /// The todos a `GET /todos` selects.
