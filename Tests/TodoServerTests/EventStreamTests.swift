@@ -53,6 +53,35 @@ struct EventStreamTests {
         }
     }
 
+    @Test(arguments: Backend.allCases)
+    func aSharedListsStreamTellsOfThatListOnlyAndEndsWithTheShare(_ backend: Backend) async throws {
+        let path = try await makeDatabaseArgument(backend)
+        defer { removeDatabase(at: path) }
+        let mum = try await addAccount("mum", database: path)
+        let dad = try await addAccount("dad", database: path)
+        let server = try ServerProcess(["--port", "0", "--database", path])
+        defer { kill(server.process.processIdentifier, SIGKILL) }
+        let port = try await server.port()
+        #expect(try await Self.send(.put, "/shares/shopping/dad", port: port, token: mum) == .created)
+        #expect(try await Self.send(.put, "/joined/shopping", #"{"owner":"mum","list":"shopping"}"#, port: port, token: dad) == .created)
+
+        let stream = try await Self.openStream(port: port, token: dad, path: "/lists/mum/shopping/todos/events")
+        #expect(try await stream.read(until: "id: 0\nevent: change\n", timeout: .seconds(30)) != nil)
+        // mum's own todo is not the list's: dad's stream says nothing of it.
+        try await Self.create("doctor", port: port, token: mum)
+        try await Self.create("milk", port: port, token: mum, project: "shopping")
+        #expect(try await stream.read(until: "id: 2\nevent: change\n", timeout: .seconds(30)) != nil)
+        #expect(!stream.receivedText.contains("id: 1\n"), "dad heard of mum's own todo: \(stream.receivedText)")
+        // A stranger's stream of the list is the list that is not there.
+        let refused = try await Self.openStream(port: port, token: mum, path: "/lists/dad/shopping/todos/events")
+        #expect(try await refused.read(until: "404", timeout: .seconds(30)) != nil)
+        // Unshared, the stream ends at the next change, telling nothing of it.
+        #expect(try await Self.send(.delete, "/shares/shopping/dad", port: port, token: mum) == .noContent)
+        try await Self.create("eggs", port: port, token: mum, project: "shopping")
+        #expect(try await stream.read(until: "\r\n0\r\n\r\n", timeout: .seconds(30)) != nil, "the stream did not end: \(stream.receivedText)")
+        #expect(!stream.receivedText.contains("id: 3\n"))
+    }
+
     @Test func lastEventIDResumesWithoutAMissedChangeOrSaysResync() async throws {
         let path = temporaryDatabasePath()
         defer { removeDatabase(at: path) }
@@ -266,19 +295,25 @@ struct EventStreamTests {
     // MARK: - Helpers
 
     /// `GET /todos/events` on a connection of its own, read as it comes.
-    static func openStream(port: Int, token: String? = nil, lastEventID: String? = nil) async throws -> RawConnection {
-        var head = "GET /todos/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
+    static func openStream(port: Int, token: String? = nil, lastEventID: String? = nil, path: String = "/todos/events") async throws -> RawConnection {
+        var head = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
         if let token { head += "Authorization: Bearer \(token)\r\n" }
         if let lastEventID { head += "Last-Event-ID: \(lastEventID)\r\n" }
         return try await RawConnection(port: port, sending: head + "\r\n")
     }
 
-    static func create(_ id: String, port: Int, token: String? = nil) async throws {
+    static func create(_ id: String, port: Int, token: String? = nil, project: String? = nil) async throws {
+        let project = project.map { #","project":"\#($0)""# } ?? ""
+        #expect(try await send(.post, "/todos", #"{"id":"\#(id)","title":"\#(id)"\#(project)}"#, port: port, token: token) == .created)
+    }
+
+    /// A request on a connection of its own: the status.
+    static func send(_ method: HTTPRequest.Method, _ uri: String, _ body: String? = nil, port: Int, token: String? = nil) async throws -> HTTPResponse.Status {
         var headers: HTTPFields = [.contentType: "application/json"]
         if let token { headers[.authorization] = "Bearer \(token)" }
         let response = try await TestClient.withClient(host: "127.0.0.1", port: port) { [headers] client in
-            try await client.post("/todos", headers: headers, body: ByteBuffer(string: #"{"id":"\#(id)","title":"\#(id)"}"#))
+            try await client.execute(TestClient.Request(uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) }))
         }
-        #expect(response.status == .created)
+        return response.status
     }
 }

@@ -84,8 +84,10 @@ public struct TodoController<Repository: TodoRepository>: Sendable {
             guard try await accounts.access(member, to: address) != nil else { return nil }
             guard let cursor, since >= 0, since < cursor else { return true }
             do {
+                // The list's first change after `since`, if any: its cursor
+                // is that change's, so one made after `cursor` waits for its own event.
                 let feed = try await todos.changes(since: since, limit: 1)
-                return feed.itemsJSON != "[]" || feed.deletedJSON != "[]"
+                return (feed.itemsJSON != "[]" || feed.deletedJSON != "[]") && feed.cursor <= cursor
             } catch let error as ServerError where error.status == .gone {
                 return true
             }
