@@ -1,7 +1,7 @@
 -- What many people's syncing clients send todo-server at once: each request
 -- from a random account, in the mix a sync makes. Used by Benchmarks/run.sh:
 --
---   wrk -c64 -s Benchmarks/mixed.lua URL -- TOKENS_FILE TODOS_PER_ACCOUNT [RUN]
+--   wrk -c64 -s Benchmarks/mixed.lua URL -- TOKENS_FILE TODOS_PER_ACCOUNT [RUN [LISTS_FILE]]
 --
 -- RUN names the todos this run creates (default: the time), so that runs on
 -- one database do not collide.
@@ -10,8 +10,16 @@
 -- requests: 30 feed reads (`GET /todos?_since=N`: what changed since the
 -- seeded todos), 25 GET by id, 20 PATCH, 10 POST, 10 DELETE (of a todo this
 -- thread created a while before, in the same account), 5 batches of 20 PATCHes.
+--
+-- With LISTS_FILE (Benchmarks/accounts.py --lists: a line per account, the
+-- paths of the lists it is in), half the requests go to one of the account's
+-- shared lists instead (`/lists/OWNER/family/todos…`, its todos t1..t20), as
+-- a member's client syncing its own todos and the lists it joined would.
 
 local tokens = {}
+local lists = {}
+-- How many of an owner's todos (t1..tN) are on its list (accounts.py's LIST_TODOS, at most all).
+local listTodos = 20
 local perAccount = 100
 local run = ""
 thread_id = 0
@@ -32,13 +40,30 @@ function init(args)
         if #line > 0 then table.insert(tokens, line) end
     end
     perAccount = tonumber(args[2]) or perAccount
+    listTodos = math.min(listTodos, perAccount)
     run = args[3] or tostring(os.time())
+    if args[4] then
+        for line in io.lines(args[4]) do
+            local paths = {}
+            for path in line:gmatch("%S+") do table.insert(paths, path) end
+            table.insert(lists, paths)
+        end
+    end
     math.randomseed(os.time() + thread_id * 7919)
 end
 
 local function account_of(n)
     -- The account a created todo lives in, the same for its POST and its DELETE.
     return (n * 7919 + thread_id * 104729) % #tokens + 1
+end
+
+-- Where request n of an account goes: its own todos, or (with lists) half
+-- the time one of its lists: the collection, how many todos it has, and what
+-- a create there says of its project.
+local function place(account, n)
+    local paths = lists[account]
+    if paths == nil or #paths == 0 or n % 2 == 0 then return "/todos", perAccount, "" end
+    return paths[math.floor(n / 2) % #paths + 1] .. "/todos", listTodos, ',"project":"family"'
 end
 
 local function headers(account)
@@ -49,32 +74,37 @@ function request()
     counter = counter + 1
     local slot = counter % 100
     local account = math.random(#tokens)
-    local todo = "t" .. math.random(perAccount)
+    local todos, count, project = place(account, math.random(1000000))
+    local todo = "t" .. math.random(count)
     if slot < 30 then
-        return wrk.format("GET", "/todos?_since=" .. perAccount, headers(account))
+        return wrk.format("GET", todos .. "?_since=" .. perAccount, headers(account))
     elseif slot < 55 then
-        return wrk.format("GET", "/todos/" .. todo, headers(account))
+        return wrk.format("GET", todos .. "/" .. todo, headers(account))
     elseif slot < 75 then
         local body = '{"completed":' .. (math.random(2) == 1 and "true" or "false") .. '}'
-        return wrk.format("PATCH", "/todos/" .. todo, headers(account), body)
+        return wrk.format("PATCH", todos .. "/" .. todo, headers(account), body)
     elseif slot < 85 then
         created = created + 1
         local id = "m" .. run .. "-" .. thread_id .. "-" .. created
-        return wrk.format("POST", "/todos", headers(account_of(created)),
-            '{"id":"' .. id .. '","title":"written under load","completed":false}')
+        local owner = account_of(created)
+        local into, _, its = place(owner, created)
+        return wrk.format("POST", into, headers(owner),
+            '{"id":"' .. id .. '","title":"written under load","completed":false' .. its .. '}')
     elseif slot < 95 and deleted + 200 < created then
         -- Well behind the creates, so that its POST has long been answered.
         deleted = deleted + 1
-        return wrk.format("DELETE", "/todos/m" .. run .. "-" .. thread_id .. "-" .. deleted, headers(account_of(deleted)))
+        local owner = account_of(deleted)
+        local from = place(owner, deleted)
+        return wrk.format("DELETE", from .. "/m" .. run .. "-" .. thread_id .. "-" .. deleted, headers(owner))
     elseif slot < 95 then
-        return wrk.format("GET", "/todos/" .. todo, headers(account))
+        return wrk.format("GET", todos .. "/" .. todo, headers(account))
     else
         local operations = {}
         for _ = 1, 20 do
-            table.insert(operations, '{"method":"PATCH","id":"t' .. math.random(perAccount)
+            table.insert(operations, '{"method":"PATCH","id":"t' .. math.random(count)
                 .. '","body":{"title":"edited in a batch"}}')
         end
-        return wrk.format("POST", "/todos/_batch", headers(account),
+        return wrk.format("POST", todos .. "/_batch", headers(account),
             '{"operations":[' .. table.concat(operations, ",") .. ']}')
     end
 end

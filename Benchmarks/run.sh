@@ -190,8 +190,9 @@ start_postgres() {
     (cd /tmp && "${as_pg[@]}" "$pg_bin/initdb" -D "$pgdir/data" -U postgres --auth=trust --encoding=UTF8 --locale=C.UTF-8 >/dev/null)
     (cd /tmp && "${as_pg[@]}" "$pg_bin/pg_ctl" -D "$pgdir/data" -l "$pgdir/log" -w start \
         -o "-c listen_addresses=127.0.0.1 -p $pgport -k $pgdir -c max_connections=200" >/dev/null)
-    second_pid=""
+    second_pid="" third_pid="" fourth_pid=""
     trap '[ -n "$server_pid" ] && kill $server_pid 2>/dev/null; [ -n "$second_pid" ] && kill $second_pid 2>/dev/null;
+        [ -n "$third_pid" ] && kill $third_pid 2>/dev/null; [ -n "$fourth_pid" ] && kill $fourth_pid 2>/dev/null;
         (cd /tmp && "${as_pg[@]}" "$pg_bin/pg_ctl" -D "$pgdir/data" -m immediate stop >/dev/null 2>&1) || true' EXIT
 }
 stop_postgres() { (cd /tmp && "${as_pg[@]}" "$pg_bin/pg_ctl" -D "$pgdir/data" -m fast stop >/dev/null); }
@@ -223,6 +224,10 @@ if [ -x "$pg_bin/initdb" ] && command -v wrk >/dev/null; then
     per=$([ "$quick" = 1 ] && echo 10 || echo 100)
     python3 "$root/Benchmarks/accounts.py" --accounts "$many" --todos "$per" --dialect postgres --sql "$pdir/many-pg.sql" --tokens "$pdir/tokens.txt"
     python3 "$root/Benchmarks/accounts.py" --accounts "$many" --todos "$per" --dialect sqlite --sql "$pdir/many-sqlite.sql" --tokens "$pdir/tokens.txt"
+    # The same accounts sharing lists as families do (accounts.py --lists): each in 3
+    # lists of 5 members, and half of each one's requests to one of its lists.
+    python3 "$root/Benchmarks/accounts.py" --accounts "$many" --todos "$per" --dialect postgres --sql "$pdir/shared-pg.sql" --tokens "$pdir/tokens.txt" --lists "$pdir/lists.txt"
+    python3 "$root/Benchmarks/accounts.py" --accounts "$many" --todos "$per" --dialect sqlite --sql "$pdir/shared-sqlite.sql" --tokens "$pdir/tokens.txt" --lists "$pdir/lists.txt"
     psql_bench "CREATE DATABASE many" postgres
     manyurl="postgres://postgres@127.0.0.1:$pgport/many?sslmode=disable"
     sqdir=$work/server-many; rm -rf "$sqdir"; mkdir -p "$sqdir"
@@ -231,6 +236,13 @@ if [ -x "$pg_bin/initdb" ] && command -v wrk >/dev/null; then
     "$pg_bin/psql" -h 127.0.0.1 -p "$pgport" -U postgres -d many -X -q -v ON_ERROR_STOP=1 -f "$pdir/many-pg.sql" >/dev/null
     psql_bench "VACUUM ANALYZE" many
     sqlite3 "$sqdir/server.sqlite" < "$pdir/many-sqlite.sql"
+    psql_bench "CREATE DATABASE shared" postgres
+    sharedurl="postgres://postgres@127.0.0.1:$pgport/shared?sslmode=disable"
+    "$server" user list --database "$sharedurl" >/dev/null 2>&1 || true
+    "$server" user list --database "$sqdir/shared.sqlite" >/dev/null 2>&1 || true
+    "$pg_bin/psql" -h 127.0.0.1 -p "$pgport" -U postgres -d shared -X -q -v ON_ERROR_STOP=1 -f "$pdir/shared-pg.sql" >/dev/null
+    psql_bench "VACUUM ANALYZE" shared
+    sqlite3 "$sqdir/shared.sqlite" < "$pdir/shared-sqlite.sql"
     # start_pair DATABASE DATABASE2: a todo-server on each, at $port ($server_pid) and $port2 ($second_pid).
     start_pair() {
         port=$(free_port); port2=$(free_port)
@@ -241,27 +253,44 @@ if [ -x "$pg_bin/initdb" ] && command -v wrk >/dev/null; then
         wait_for "http://127.0.0.1:$port/health"; wait_for "http://127.0.0.1:$port2/health"
     }
     start_pair "$sqdir/server.sqlite" "$manyurl"
-    # mixed URL RUN: "RPS P99 FAILED" of one wrk run of the mix.
+    port3=$(free_port); port4=$(free_port)
+    "$server" --port "$port3" --database "$sqdir/shared.sqlite" 2>/dev/null &
+    third_pid=$!
+    "$server" --port "$port4" --database "$sharedurl" 2>/dev/null &
+    fourth_pid=$!
+    wait_for "http://127.0.0.1:$port3/health"; wait_for "http://127.0.0.1:$port4/health"
+    # mixed URL RUN [LISTS]: "RPS P99 FAILED" of one wrk run of the mix.
     mixed() {
-        wrk -t2 -c64 -d"$wrk_time" -s "$root/Benchmarks/mixed.lua" "$1" -- "$pdir/tokens.txt" "$per" "$2" \
+        wrk -t2 -c64 -d"$wrk_time" -s "$root/Benchmarks/mixed.lua" "$1" -- "$pdir/tokens.txt" "$per" "$2" ${3:+"$3"} \
             | awk '/^mixed:/ {print $2, $8, $10}'
     }
     median() { python3 -c 'import statistics, sys; print(statistics.median(float(x) for x in sys.argv[1:]))' "$@"; }
     turns=$([ "$quick" = 1 ] && echo 1 || echo 3)
-    sq_rps=() sq_p99=() pg_rps=() pg_p99=() failed=0
+    sq_rps=() sq_p99=() pg_rps=() pg_p99=() ssq_rps=() ssq_p99=() spg_rps=() spg_p99=() failed=0
+    # The four in turns: unshared and shared, on each backend.
     for turn in $(seq "$turns"); do
         read -r rps p99 bad <<< "$(mixed "http://127.0.0.1:$port" "s$turn")"
         sq_rps+=("$rps"); sq_p99+=("$p99"); failed=$((failed + bad))
+        read -r rps p99 bad <<< "$(mixed "http://127.0.0.1:$port3" "s$turn" "$pdir/lists.txt")"
+        ssq_rps+=("$rps"); ssq_p99+=("$p99"); failed=$((failed + bad))
         read -r rps p99 bad <<< "$(mixed "http://127.0.0.1:$port2" "p$turn")"
         pg_rps+=("$rps"); pg_p99+=("$p99"); failed=$((failed + bad))
+        read -r rps p99 bad <<< "$(mixed "http://127.0.0.1:$port4" "p$turn" "$pdir/lists.txt")"
+        spg_rps+=("$rps"); spg_p99+=("$p99"); failed=$((failed + bad))
     done
     echo "mixed, $many accounts, turns: SQLite ${sq_rps[*]} req/s (p99 ${sq_p99[*]} ms), PostgreSQL ${pg_rps[*]} req/s (p99 ${pg_p99[*]} ms), $failed not 2xx" >&2
+    echo "mixed, $many accounts in shared lists, turns: SQLite ${ssq_rps[*]} req/s (p99 ${ssq_p99[*]} ms), PostgreSQL ${spg_rps[*]} req/s (p99 ${spg_p99[*]} ms)" >&2
     if [ "$failed" != 0 ]; then echo "run.sh: the mixed workload met $failed answers not 2xx" >&2; exit 1; fi
     record mixed-many-accounts-sqlite "$many" todo-server "$(median "${sq_rps[@]}")" req/s
     record mixed-many-accounts-sqlite-p99 "$many" todo-server "$(median "${sq_p99[@]}")" ms
     record mixed-many-accounts-pg "$many" todo-server "$(median "${pg_rps[@]}")" req/s
     record mixed-many-accounts-pg-p99 "$many" todo-server "$(median "${pg_p99[@]}")" ms
-    kill "$second_pid" 2>/dev/null; wait "$second_pid" 2>/dev/null || true; second_pid=""
+    record mixed-shared-lists-sqlite "$many" todo-server "$(median "${ssq_rps[@]}")" req/s
+    record mixed-shared-lists-sqlite-p99 "$many" todo-server "$(median "${ssq_p99[@]}")" ms
+    record mixed-shared-lists-pg "$many" todo-server "$(median "${spg_rps[@]}")" req/s
+    record mixed-shared-lists-pg-p99 "$many" todo-server "$(median "${spg_p99[@]}")" ms
+    for pid in "$second_pid" "$third_pid" "$fourth_pid"; do kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true; done
+    second_pid="" third_pid="" fourth_pid=""
     stop_server
     # Two instances of the one-account database, for the writers below.
 
