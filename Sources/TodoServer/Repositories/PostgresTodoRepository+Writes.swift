@@ -82,25 +82,23 @@ extension PostgresTodoRepository {
 
     /// A create on `connection`; 409 when the id is a live todo's.
     func create(_ connection: PostgresConnection, _ payload: TodoPayload, key: String, ms: Int64) async throws -> StoredTodo {
-        try await onList(connection, id: key, write: .create) { try await createOnAccount(connection, payload, key: key, ms: ms) }
-    }
-
-    private func createOnAccount(_ connection: PostgresConnection, _ payload: TodoPayload, key: String, ms: Int64) async throws -> StoredTodo {
         let statement = CreateTodo(
             account: account, key: key, payload: payload, idJSON: Self.idJSON(payload.id ?? .string(key)),
             time: Self.isoTime(ms), milliseconds: ms
         )
-        for _ in 0..<Self.maxLooksAgain {
-            if let (body, version) = try await rows(statement, connection).first {
-                return StoredTodo(id: key, version: version, json: body)
+        return try await onList(connection, id: key, write: .create) {
+            for _ in 0..<Self.maxLooksAgain {
+                if let (body, version) = try await rows(statement, connection).first {
+                    return StoredTodo(id: key, version: version, json: body)
+                }
+                switch try await outcome(connection, id: key) {
+                case .live: throw ServerError.conflict(id: key)
+                case .missing: continue
+                case .accountGone: throw ServerError.accountGone
+                }
             }
-            switch try await outcome(connection, id: key) {
-            case .live: throw ServerError.conflict(id: key)
-            case .missing: continue
-            case .accountGone: throw ServerError.accountGone
-            }
+            throw ServerError.databaseBusy
         }
-        throw ServerError.databaseBusy
     }
 
     /// A PUT or PATCH on `connection`: 404 when the todo is missing, 412 when
@@ -113,44 +111,31 @@ extension PostgresTodoRepository {
         payload: TodoPayload,
         ms: Int64
     ) async throws -> StoredTodo {
-        try await onList(connection, id: id, write: .change) {
-            try await updateOnAccount(connection, kind, id: id, ifMatch: ifMatch, payload: payload, ms: ms)
-        }
-    }
-
-    private func updateOnAccount<Statement: UpdateTodo>(
-        _ connection: PostgresConnection,
-        _ kind: Statement.Type,
-        id: String,
-        ifMatch: IfMatch?,
-        payload: TodoPayload,
-        ms: Int64
-    ) async throws -> StoredTodo {
         let statement = Statement(account: account, id: id, ifMatch: ifMatch, payload: payload, time: Self.isoTime(ms), milliseconds: ms)
-        for _ in 0..<Self.maxLooksAgain {
-            if let (body, version) = try await rows(statement, connection).first {
-                return StoredTodo(id: id, version: version, json: body)
+        return try await onList(connection, id: id, write: .change) {
+            for _ in 0..<Self.maxLooksAgain {
+                if let (body, version) = try await rows(statement, connection).first {
+                    return StoredTodo(id: id, version: version, json: body)
+                }
+                try await lookAgain(connection, id: id, ifMatch: ifMatch)
             }
-            try await lookAgain(connection, id: id, ifMatch: ifMatch)
+            throw ServerError.databaseBusy
         }
-        throw ServerError.databaseBusy
     }
 
     /// A delete on `connection`: the todo as it was, and whether tombstones
     /// are due to be purged.
     func delete(_ connection: PostgresConnection, id: String, ifMatch: IfMatch?, ms: Int64) async throws -> (todo: StoredTodo, purgeDue: Bool) {
-        try await onList(connection, id: id, write: .delete) { try await deleteOnAccount(connection, id: id, ifMatch: ifMatch, ms: ms) }
-    }
-
-    private func deleteOnAccount(_ connection: PostgresConnection, id: String, ifMatch: IfMatch?, ms: Int64) async throws -> (todo: StoredTodo, purgeDue: Bool) {
         let statement = DeleteTodo(account: account, id: id, ifMatch: ifMatch, time: Self.isoTime(ms), milliseconds: ms, purgeCutoff: purgeCutoff(at: ms))
-        for _ in 0..<Self.maxLooksAgain {
-            if let (oldBody, version, purgeDue) = try await rows(statement, connection).first {
-                return (StoredTodo(id: id, version: version, json: oldBody), purgeDue)
+        return try await onList(connection, id: id, write: .delete) {
+            for _ in 0..<Self.maxLooksAgain {
+                if let (oldBody, version, purgeDue) = try await rows(statement, connection).first {
+                    return (StoredTodo(id: id, version: version, json: oldBody), purgeDue)
+                }
+                try await lookAgain(connection, id: id, ifMatch: ifMatch)
             }
-            try await lookAgain(connection, id: id, ifMatch: ifMatch)
+            throw ServerError.databaseBusy
         }
-        throw ServerError.databaseBusy
     }
 
     /// What a write does to its todo, for `onList`.
